@@ -1,0 +1,214 @@
+"""The ``gamesim`` command: list games and scenarios, run sweeps, render reports.
+
+Examples
+--------
+::
+
+    gamesim list
+    gamesim run scenarios/gacha_god_chance.toml --n-jobs 2
+    gamesim report                                  # every built-in scenario
+    gamesim report scenarios/gacha_god_chance.toml --backend dask --scheduler tcp://host:8786
+
+User errors (bad scenario file, bad option value) print one line naming the
+file, key, value and what is allowed, and exit with status 2; an interrupted
+sweep exits with 130 after its finished chunks are saved (run again to resume).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import platform
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from gamesim import __version__
+
+__all__ = ["main", "builtin_scenarios"]
+
+EXIT_USAGE = 2
+EXIT_FAILED = 1
+EXIT_INTERRUPTED = 130
+
+
+def _repo_root() -> Path:
+    return Path(__file__).resolve().parent.parent
+
+
+def builtin_scenarios() -> list[Path]:
+    """The built-in scenario files: ``./scenarios/*.toml`` if that folder exists,
+    else the ``scenarios/`` folder of the gamesim source tree."""
+    for folder in (Path.cwd() / "scenarios", _repo_root() / "scenarios"):
+        if folder.is_dir():
+            return sorted(folder.glob("*.toml"))
+    return []
+
+
+def _resolve_scenario(arg: str) -> Path:
+    """A path as given, or the name of a built-in scenario (``gacha_god_chance``)."""
+    p = Path(arg)
+    if p.suffix == ".toml" or p.exists():
+        return p
+    for s in builtin_scenarios():
+        if s.stem == arg:
+            return s
+    return p
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--n-jobs", type=int, default=1, metavar="N", help="parallel workers (default 1)")
+    common.add_argument(
+        "--backend", choices=("loky", "threading", "dask"), default="loky", help="joblib backend (default loky)"
+    )
+    common.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Dask scheduler address (with --backend dask); without it a LocalCluster of --n-jobs workers is started",
+    )
+    common.add_argument("--seed", type=int, help="root seed, overriding the scenario's `seed`")
+    common.add_argument("--quiet", action="store_true", help="no progress bar or summary")
+    common.add_argument("--fresh", action="store_true", help="ignore chunks saved by an earlier run of this scenario")
+    common.add_argument(
+        "--out-dir", type=Path, default=Path("reports"), help="folder for results and reports (default reports/)"
+    )
+
+    ap = argparse.ArgumentParser(
+        prog="gamesim",
+        description="Monte Carlo balance analysis for tabletop games: sweeps, exact solvers, reports.",
+    )
+    ap.add_argument("--version", action="version", version=f"gamesim {__version__}")
+    sub = ap.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="list games, their tasks, and the built-in scenarios")
+    run = sub.add_parser("run", parents=[common], help="run a scenario's sweep and write its tidy results (parquet)")
+    run.add_argument("scenario", help="scenario .toml file (or the name of a built-in one)")
+    run.add_argument("--out", type=Path, help="results file (default OUT_DIR/<scenario>.parquet)")
+    rep = sub.add_parser(
+        "report", parents=[common], help="run a scenario if needed, then render its HTML and PDF report"
+    )
+    rep.add_argument("scenario", nargs="*", help="scenario files (default: every built-in scenario)")
+    return ap
+
+
+def _list() -> int:
+    from gamesim.core.registry import all_games
+
+    for game in all_games().values():
+        print(f"{game.name}: {game.title}  (rules: {game.rules_doc}; rulebook: {game.seed_file})")
+        for task in game.tasks.values():
+            doc = task.doc.strip().splitlines()[0] if task.doc.strip() else ""
+            print(f"  task {task.name}: {doc}")
+            print(f"    params: {', '.join(p.name for p in task.params)}")
+            if not callable(task.metrics):
+                print(f"    metrics: {', '.join(m.name for m in task.metrics)}")
+    print("scenarios:")
+    for s in builtin_scenarios():
+        print(f"  {s}")
+    return 0
+
+
+def _run_one(path: Path, args: argparse.Namespace, out: Path | None, *, reuse: bool) -> tuple[Any, Path]:
+    """Load, sweep (resuming from the chunk cache) and save one scenario."""
+    from gamesim.core.results import load_results, save_results
+    from gamesim.core.scenario import load_scenario
+    from gamesim.core.sweep import run_sweep
+
+    scenario = load_scenario(path)
+    out = out or args.out_dir / f"{scenario.name}.parquet"
+    seed = scenario.seed if args.seed is None else args.seed
+    if reuse and not args.fresh and out.is_file():
+        _, meta = load_results(out)
+        if meta.get("scenario_hash") == scenario.content_hash(seed):
+            if not args.quiet:
+                print(f"{scenario.name}: results up to date in {out}")
+            return scenario, out
+    started = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    res = run_sweep(
+        scenario,
+        n_jobs=args.n_jobs,
+        backend=args.backend,
+        scheduler=args.scheduler,
+        seed=args.seed,
+        cache_root=args.out_dir / ".chunks",
+        progress=not args.quiet,
+        fresh=args.fresh,
+    )
+    import numpy as np
+
+    meta = {
+        "scenario": scenario.name,
+        "scenario_path": str(path),
+        "scenario_hash": res.scenario_hash,
+        "seed_entropy": str(res.seed_entropy),
+        "gamesim_version": __version__,
+        "started_utc": started,
+        "seconds": round(res.seconds, 3),
+        "n_jobs": args.n_jobs,
+        "backend": args.backend,
+        "scheduler": args.scheduler,
+        "chunks_run": res.chunks_run,
+        "chunks_reused": res.chunks_reused,
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+    }
+    save_results(res.table, out, meta)
+    if not args.quiet:
+        print(
+            f"{scenario.name}: {len(res.table)} result rows -> {out} "
+            f"({res.chunks_run} chunks run, {res.chunks_reused} reused, {res.seconds:.1f} s, "
+            f"seed entropy {res.seed_entropy})"
+        )
+    return scenario, out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``gamesim`` command; returns the exit status."""
+    args = _parser().parse_args(argv)
+    from gamesim.core.report import ReportError
+    from gamesim.core.scenario import ScenarioError
+
+    def error(msg: str, code: int) -> int:
+        print(f"gamesim: error: {msg}", file=sys.stderr)
+        return code
+
+    if args.command == "list":
+        return _list()
+    if args.n_jobs < 1:
+        return error(f"--n-jobs = {args.n_jobs}, must be >= 1", EXIT_USAGE)
+    if args.seed is not None and args.seed < 0:
+        return error(f"--seed = {args.seed}, must be a non-negative integer", EXIT_USAGE)
+    if args.scheduler and args.backend != "dask":
+        return error("--scheduler needs --backend dask", EXIT_USAGE)
+    try:
+        if args.command == "run":
+            _run_one(_resolve_scenario(args.scenario), args, args.out, reuse=False)
+            return 0
+        paths = [_resolve_scenario(s) for s in args.scenario] or builtin_scenarios()
+        if not paths:
+            return error("no scenario given and no built-in scenarios/ folder found", EXIT_USAGE)
+        from gamesim.core.report import render_report
+
+        for path in paths:
+            scenario, results = _run_one(path, args, None, reuse=True)
+            if not args.quiet:
+                print(f"{scenario.name}: executing {scenario.notebook.name} ...")
+            html, pdf = render_report(
+                scenario.notebook, results, path, args.out_dir, scenario.name, title=scenario.title
+            )
+            if not args.quiet:
+                print(f"{scenario.name}: report -> {html} and {pdf}")
+        return 0
+    except ScenarioError as exc:
+        return error(str(exc), EXIT_USAGE)
+    except ReportError as exc:
+        return error(str(exc), EXIT_FAILED)
+    except KeyboardInterrupt:
+        return error(
+            "interrupted; finished chunks are saved, run the same command again to resume", EXIT_INTERRUPTED
+        )
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,214 @@
+"""Tables and plots for reports, built from the tidy results table.
+
+Notebooks call these instead of defining helpers in cells, so every report
+shows estimates the same way: the estimate, its 95% interval and ``n``; exact
+values (where the game has an exact solver) beside or under them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["format_interval", "select", "interval_table", "plot_estimates", "run_summary"]
+
+
+def format_interval(estimate: float, low: float, high: float, *, digits: int = 3) -> str:
+    """``"0.512 [0.500, 0.524]"``; infinite bounds print as ``inf``.
+
+    Parameters
+    ----------
+    estimate, low, high : float
+        Point estimate and interval bounds.
+    digits : int, default 3
+        Decimal places.
+    """
+
+    def f(v: float) -> str:
+        if v is None or (isinstance(v, float) and math.isnan(v)):
+            return "–"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        return f"{v:.{digits}f}"
+
+    return f"{f(estimate)} [{f(low)}, {f(high)}]"
+
+
+def select(results: pd.DataFrame, *, part: str, metric: str, statistic: str | None = None, **where: Any) -> pd.DataFrame:
+    """Rows of one part and metric (and statistic, and parameter values).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        Tidy results.
+    part, metric : str
+        Part name and metric name.
+    statistic : str, optional
+        ``"proportion"``, ``"mean"``, ``"q50"`` ...; default: every statistic.
+    **where
+        Parameter column equalities, e.g. ``doubtful=True``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy of the matching rows.
+
+    Raises
+    ------
+    KeyError
+        If nothing matches (the message lists the parts and metrics present).
+    """
+    m = (results["part"] == part) & (results["metric"] == metric)
+    if statistic is not None:
+        m &= results["statistic"] == statistic
+    for k, v in where.items():
+        m &= results[k] == v
+    out = results[m].copy()
+    if out.empty:
+        raise KeyError(
+            f"no rows for part={part!r}, metric={metric!r}, statistic={statistic!r}, {where}; "
+            f"parts: {sorted(results['part'].unique())}, metrics: {sorted(results['metric'].unique())}"
+        )
+    return out
+
+
+def interval_table(
+    rows: pd.DataFrame,
+    index: str | Sequence[str],
+    columns: str | None = None,
+    *,
+    digits: int = 3,
+    exact: bool = True,
+) -> pd.DataFrame:
+    """Pivot estimates into ``"est [low, high]"`` strings, with n and exact values.
+
+    Parameters
+    ----------
+    rows : pandas.DataFrame
+        Rows of one metric and statistic (see :func:`select`).
+    index : str or sequence of str
+        Parameter column(s) for the table rows.
+    columns : str, optional
+        Parameter column for the table columns; without it the table has one
+        column ``estimate [95% CI]`` plus ``n`` and (if any) ``exact``.
+    digits : int, default 3
+        Decimal places.
+    exact : bool, default True
+        Add the exact value (in parentheses with ``columns``, as its own column
+        without) where the rows have one.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Strings, ready to display.
+    """
+    rows = rows.copy()
+    rows["shown"] = [
+        format_interval(e, lo, hi, digits=digits) for e, lo, hi in zip(rows["estimate"], rows["ci_low"], rows["ci_high"])
+    ]
+    has_exact = exact and "exact" in rows and rows["exact"].notna().any()
+    if columns is None:
+        cols = ([index] if isinstance(index, str) else list(index)) + ["shown", "n"]
+        out = rows[cols + (["exact"] if has_exact else [])].rename(columns={"shown": "estimate [95% CI]"})
+        if has_exact:
+            out["exact"] = out["exact"].map(lambda v: "–" if pd.isna(v) else f"{v:.{digits}f}")
+        return out.set_index(index)
+    if has_exact:
+        rows["shown"] = [
+            s if pd.isna(x) else f"{s} ({x:.{digits}f})" for s, x in zip(rows["shown"], rows["exact"])
+        ]
+    return rows.pivot_table(index=index, columns=columns, values="shown", aggfunc="first")
+
+
+def plot_estimates(
+    ax: Any,
+    rows: pd.DataFrame,
+    x: str,
+    *,
+    group: str | None = None,
+    label: Callable[[Any], str] | None = None,
+    exact_curves: dict[Any, tuple[Sequence[float], Sequence[float]]] | None = None,
+    marker: str = "o",
+) -> Any:
+    """Monte Carlo estimates with 95% error bars, exact curves drawn underneath.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw.
+    rows : pandas.DataFrame
+        Rows of one metric and statistic.
+    x : str
+        Parameter column on the horizontal axis.
+    group : str, optional
+        Parameter column giving one series per value.
+    label : callable, optional
+        ``label(group_value) -> str`` for the legend.
+    exact_curves : dict, optional
+        ``{group_value: (xs, ys)}`` exact curves (solid lines, drawn first, same
+        colour as the series); with ``group=None`` use the key ``None``.
+    marker : str, default "o"
+        Marker of the Monte Carlo points.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    groups = [None] if group is None else list(pd.unique(rows[group]))
+    for i, g in enumerate(groups):
+        sub = rows if g is None else rows[rows[group] == g]
+        sub = sub.sort_values(x)
+        color = f"C{i % 10}"
+        name = (label(g) if label else f"{group} = {g}") if g is not None else None
+        if exact_curves and g in exact_curves:
+            xs, ys = exact_curves[g]
+            ax.plot(xs, ys, "-", color=color, alpha=0.45, lw=1.5)
+        est = sub["estimate"].to_numpy(float)
+        lo = np.clip(est - sub["ci_low"].to_numpy(float), 0, None)
+        hi = np.clip(sub["ci_high"].to_numpy(float) - est, 0, None)
+        ax.errorbar(sub[x], est, yerr=[lo, hi], fmt=marker, ms=4, capsize=2, color=color, label=name)
+    if group is not None or exact_curves:
+        handles, labels = ax.get_legend_handles_labels()
+        if exact_curves:
+            from matplotlib.lines import Line2D
+
+            handles.append(Line2D([], [], color="grey", alpha=0.6, lw=1.5))
+            labels.append("exact")
+        ax.legend(handles, labels, fontsize=8)
+    ax.grid(alpha=0.3)
+    return ax
+
+
+def run_summary(results: pd.DataFrame, meta: dict[str, Any]) -> pd.DataFrame:
+    """One-column table of how the results were produced (for the report header).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        Tidy results.
+    meta : dict
+        Run metadata from :func:`gamesim.core.results.load_results`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Seed entropy, scenario hash, gamesim version, trials per cell (min-max),
+        cells, backend, wall time.
+    """
+    n = results.groupby(["part", "cell"])["n"].max()
+    info = {
+        "seed entropy (reproduce with --seed)": meta.get("seed_entropy", results["seed_entropy"].iloc[0]),
+        "gamesim version": meta.get("gamesim_version", results["gamesim_version"].iloc[0]),
+        "scenario hash": str(meta.get("scenario_hash", results["scenario_hash"].iloc[0]))[:16],
+        "parameter cells": int(n.size),
+        "trials per cell (n)": f"{int(n.min()):,} – {int(n.max()):,}" if n.min() != n.max() else f"{int(n.min()):,}",
+        "total trials": f"{int(n.sum()):,}",
+        "backend / n_jobs": f"{meta.get('backend', '?')} / {meta.get('n_jobs', '?')}",
+        "sweep wall time (s)": meta.get("seconds", "?"),
+        "run started (UTC)": meta.get("started_utc", "?"),
+    }
+    return pd.DataFrame({"value": [str(v) for v in info.values()]}, index=list(info.keys()))

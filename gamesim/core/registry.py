@@ -1,0 +1,239 @@
+"""Registration of games and their sweepable tasks.
+
+A *task* is one Monte Carlo experiment a scenario can sweep: a function that
+runs ``n_trials`` independent trials for one parameter cell and returns one
+value per trial for every metric it declares. The sweep engine, the scenario
+validator and ``gamesim list`` only ever see games through this module.
+
+Every game registers itself in its package ``__init__`` with
+:func:`register_game`; :func:`all_games` imports the built-in game packages so
+that the registry is complete wherever it is used.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "Param",
+    "Metric",
+    "Task",
+    "Game",
+    "ParamError",
+    "register_game",
+    "get_game",
+    "all_games",
+    "BUILTIN_GAMES",
+]
+
+#: Game packages imported by :func:`all_games` (``gamesim.games.<name>``).
+BUILTIN_GAMES: tuple[str, ...] = ("gacha",)
+
+ParamKind = Literal["int", "float", "bool", "str", "int_list", "int_pairs", "float_list"]
+MetricKind = Literal["proportion", "mean"]
+
+
+class ParamError(ValueError):
+    """A parameter value outside what a task allows.
+
+    Parameters
+    ----------
+    key : str
+        Parameter name as written in the scenario file (e.g. ``"bag_n"``).
+    value : object
+        The offending value.
+    allowed : str
+        Human-readable description of what is allowed (e.g. ``"an integer >= 1"``).
+
+    Notes
+    -----
+    The scenario loader catches this and prefixes the file name, so the user sees
+    ``scenarios/x.toml: params.bag_n = -1, must be an integer >= 0``.
+    """
+
+    def __init__(self, key: str, value: Any, allowed: str):
+        self.key = key
+        self.value = value
+        self.allowed = allowed
+        super().__init__(f"{key} = {value!r}, must be {allowed}")
+
+
+@dataclass(frozen=True)
+class Param:
+    """One tunable rule or setting of a task, with its default and allowed range.
+
+    Parameters
+    ----------
+    name : str
+        Key used in scenario files and as the tidy-results column name.
+    kind : {"int", "float", "bool", "str", "int_list", "int_pairs", "float_list"}
+        Value type. ``int_list`` is a list of integers (e.g. a schedule of session
+        sizes); ``int_pairs`` a list of ``[a, b]`` integer pairs (e.g. rate bundles
+        ``[[2, 1], [10, 12]]``).
+    default : object
+        Value used when the scenario does not set it. ``None`` means "off"/"not set"
+        and is allowed only when ``optional`` is true.
+    doc : str
+        One line for ``gamesim list`` and the report's parameter table (with units).
+    min, max : float, optional
+        Inclusive bounds for numbers, or for every element of a list kind.
+    choices : tuple, optional
+        Allowed values for ``str`` (or numeric) kinds.
+    optional : bool
+        Whether ``None`` (TOML: leave the key out) is a valid value.
+    """
+
+    name: str
+    kind: ParamKind
+    default: Any
+    doc: str = ""
+    min: float | None = None
+    max: float | None = None
+    choices: tuple[Any, ...] | None = None
+    optional: bool = False
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A per-trial output of a task and how the sweep summarises it.
+
+    Parameters
+    ----------
+    name : str
+        Column name of the per-trial value (e.g. ``"complete"``).
+    kind : {"proportion", "mean"}
+        ``proportion``: per-trial values are booleans, summarised as a proportion
+        with a Wilson 95% interval. ``mean``: numeric values, summarised as a mean
+        with standard error and t interval.
+    quantiles : tuple of float
+        Extra quantiles to report (e.g. ``(0.5, 0.9)``), each with an
+        order-statistic confidence interval. Per-trial ``NaN`` means "did not
+        happen within the cap" and is treated as +infinity (right-censored) for
+        quantiles; for ``mean`` metrics with quantiles and NaN values, the mean
+        row is omitted.
+    doc : str
+        One line with units, for reports.
+    """
+
+    name: str
+    kind: MetricKind
+    quantiles: tuple[float, ...] = ()
+    doc: str = ""
+
+
+SimulateFn = Callable[..., Mapping[str, npt.NDArray[Any]]]
+ExactFn = Callable[[Mapping[str, Any]], Mapping[str, float]]
+CheckFn = Callable[[Mapping[str, Any]], None]
+
+
+@dataclass(frozen=True)
+class Task:
+    """A sweepable Monte Carlo experiment.
+
+    Parameters
+    ----------
+    name : str
+        Task name used in scenario files (``task = "schedule"``).
+    simulate : callable
+        ``simulate(params, n_trials, *, rng) -> Mapping[str, ndarray]``.
+        ``params`` is the fully resolved parameter dict (defaults filled in,
+        validated); ``rng`` a ``numpy.random.Generator``. Returns, for every
+        declared metric, an array of shape ``(n_trials,)``.
+    metrics : tuple of Metric, or callable
+        What ``simulate`` returns. A callable ``metrics(params) -> tuple[Metric, ...]``
+        is allowed where the metric set depends on the parameters (e.g. one
+        ``god_chances_p{i}`` per player); use :meth:`metrics_for`.
+    params : tuple of Param
+        Every parameter the task accepts.
+    exact : callable, optional
+        ``exact(params) -> Mapping[str, float]`` with keys ``"<metric>:<statistic>"``
+        (statistic one of ``proportion``, ``mean``, ``q50``, ``q90`` ...) giving the
+        exact value from mathematics, or an empty mapping where the cell is outside
+        what the exact solver covers. Written to the ``exact`` column of results.
+    check : callable, optional
+        Cross-parameter validation ``check(params) -> None`` raising
+        :class:`ParamError` (e.g. bag chip counts that do not add up).
+    doc : str
+        One paragraph: the question the task answers and the rules it models.
+    """
+
+    name: str
+    simulate: SimulateFn
+    metrics: tuple[Metric, ...] | Callable[[Mapping[str, Any]], tuple[Metric, ...]]
+    params: tuple[Param, ...]
+    exact: ExactFn | None = None
+    check: CheckFn | None = None
+    doc: str = ""
+
+    def metrics_for(self, params: Mapping[str, Any]) -> tuple[Metric, ...]:
+        """The metrics ``simulate`` returns for this (resolved) parameter cell."""
+        return self.metrics(params) if callable(self.metrics) else self.metrics
+
+    def param(self, name: str) -> Param:
+        """Return the :class:`Param` called ``name`` (``KeyError`` if unknown)."""
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game: its tasks and where its rules come from.
+
+    Parameters
+    ----------
+    name : str
+        Scenario key ``game = "gacha"``.
+    title : str
+        Display title, e.g. ``"ガッチャ ~God Chance~"``.
+    tasks : Mapping[str, Task]
+        Tasks by name.
+    seed_file : str
+        Rulebook file under ``shared/seeds/``.
+    rules_doc : str
+        Path of our rule reading, e.g. ``docs/rules/gacha.md``.
+    """
+
+    name: str
+    title: str
+    tasks: Mapping[str, Task] = field(default_factory=dict)
+    seed_file: str = ""
+    rules_doc: str = ""
+
+
+_REGISTRY: dict[str, Game] = {}
+
+
+def register_game(game: Game) -> Game:
+    """Add ``game`` to the registry (idempotent for the same name) and return it."""
+    _REGISTRY[game.name] = game
+    return game
+
+
+def all_games() -> dict[str, Game]:
+    """Import every built-in game package and return the registry, by name."""
+    for name in BUILTIN_GAMES:
+        importlib.import_module(f"gamesim.games.{name}")
+    return dict(_REGISTRY)
+
+
+def get_game(name: str) -> Game:
+    """Return the registered game ``name``.
+
+    Raises
+    ------
+    KeyError
+        If no game of that name is registered; the message lists the known games.
+    """
+    games = all_games()
+    if name not in games:
+        raise KeyError(f"unknown game {name!r}; known games: {', '.join(sorted(games))}")
+    return games[name]
+

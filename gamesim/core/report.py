@@ -1,0 +1,185 @@
+"""Reports: execute a study notebook on a results file, write HTML and PDF.
+
+The study notebook (``notebooks/<study>.ipynb``) is executed with papermill,
+which injects ``results_path`` and ``scenario_path`` into its cell tagged
+``parameters``. The executed notebook is exported to HTML by nbconvert with code
+cells hidden (a report is for designers), then printed to PDF by WeasyPrint,
+which needs only the pango libraries of the base machine: no LaTeX, and no
+browser downloaded at run time. WeasyPrint is given a URL fetcher that serves
+only ``data:`` and local ``file:`` URLs, so a report never waits on the network.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+__all__ = ["ReportError", "execute_notebook", "notebook_to_html", "html_to_pdf", "render_report"]
+
+
+class ReportError(RuntimeError):
+    """The study notebook failed to execute or the report could not be written."""
+
+
+def execute_notebook(notebook: Path, output: Path, parameters: dict[str, Any], *, cwd: Path | None = None) -> Path:
+    """Execute ``notebook`` with papermill, injecting ``parameters``.
+
+    Parameters
+    ----------
+    notebook : pathlib.Path
+        The study notebook; one cell tagged ``parameters`` holds the defaults.
+    output : pathlib.Path
+        Where the executed notebook is written.
+    parameters : dict
+        Values injected after the ``parameters`` cell (e.g. ``results_path``).
+    cwd : pathlib.Path, optional
+        Working directory of the kernel (default: the notebook's folder).
+
+    Returns
+    -------
+    pathlib.Path
+        ``output``.
+
+    Raises
+    ------
+    ReportError
+        If a cell raises; the message names the notebook and the error, and the
+        partly executed notebook is left at ``output`` for inspection.
+    """
+    import papermill as pm
+
+    logging.getLogger("papermill").setLevel(logging.WARNING)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        pm.execute_notebook(
+            str(notebook),
+            str(output),
+            parameters=parameters,
+            kernel_name="python3",
+            progress_bar=False,
+            cwd=str(cwd or notebook.parent),
+        )
+    except pm.PapermillExecutionError as exc:
+        raise ReportError(f"{notebook}: cell {exc.exec_count} raised {exc.ename}: {exc.evalue} (see {output})") from None
+    return output
+
+
+def notebook_to_html(executed: Path, html_path: Path, *, title: str | None = None) -> Path:
+    """Export an executed notebook to a standalone HTML page without code cells.
+
+    Parameters
+    ----------
+    executed : pathlib.Path
+        Executed ``.ipynb``.
+    html_path : pathlib.Path
+        Destination ``.html``.
+    title : str, optional
+        HTML document title.
+
+    Returns
+    -------
+    pathlib.Path
+        ``html_path``. Plots are embedded as base64 PNG, so the file stands alone.
+    """
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    nb = nbformat.read(str(executed), as_version=4)
+    if title:
+        nb.metadata["title"] = title
+    exporter = HTMLExporter(exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True)
+    body, _ = exporter.from_notebook_node(nb)
+    body = body.replace("</head>", _PRINT_CSS + "</head>", 1)
+    html_path.write_text(body, encoding="utf-8")
+    return html_path
+
+
+#: Print tweaks: A4 pages with margins, images never wider than the page.
+_PRINT_CSS = """<style>
+@page { size: A4; margin: 14mm 12mm; }
+@media print { body { font-size: 10pt; } .jp-Cell { break-inside: avoid-page; } }
+img { max-width: 100%; height: auto; }
+table { font-size: 9pt; }
+</style>
+"""
+
+
+def _local_fetcher(url: str, *args: Any, **kwargs: Any) -> Any:
+    import weasyprint
+
+    if url.startswith(("data:", "file:")):
+        return weasyprint.default_url_fetcher(url, *args, **kwargs)
+    raise ValueError(f"not fetched (reports are offline): {url}")
+
+
+def html_to_pdf(html_path: Path, pdf_path: Path) -> Path:
+    """Print an HTML report to PDF with WeasyPrint (offline).
+
+    Parameters
+    ----------
+    html_path : pathlib.Path
+        The report page.
+    pdf_path : pathlib.Path
+        Destination ``.pdf``.
+
+    Returns
+    -------
+    pathlib.Path
+        ``pdf_path``.
+
+    Raises
+    ------
+    ReportError
+        If WeasyPrint (or its pango libraries) is not available.
+    """
+    try:
+        import weasyprint
+    except (ImportError, OSError) as exc:  # OSError: missing pango shared libraries
+        raise ReportError(f"PDF needs WeasyPrint and the pango libraries: {exc}") from None
+    logging.getLogger("weasyprint").setLevel(logging.ERROR)
+    logging.getLogger("fontTools").setLevel(logging.ERROR)
+    doc = weasyprint.HTML(filename=str(html_path), url_fetcher=_local_fetcher)
+    doc.write_pdf(str(pdf_path))
+    return pdf_path
+
+
+def render_report(
+    notebook: Path, results_path: Path, scenario_path: Path, out_dir: Path, name: str, *, title: str | None = None
+) -> tuple[Path, Path]:
+    """Execute a study notebook on a results file and write ``<name>.html`` and ``.pdf``.
+
+    Parameters
+    ----------
+    notebook : pathlib.Path
+        The study notebook.
+    results_path : pathlib.Path
+        Tidy results parquet (:func:`gamesim.core.results.save_results`).
+    scenario_path : pathlib.Path
+        The scenario file the results come from.
+    out_dir : pathlib.Path
+        Report folder; the executed notebook is kept there as ``<name>.ipynb``.
+    name : str
+        Report base name (the scenario's name).
+    title : str, optional
+        Document title.
+
+    Returns
+    -------
+    (pathlib.Path, pathlib.Path)
+        The HTML and PDF paths.
+
+    Raises
+    ------
+    ReportError
+        If the notebook fails or the PDF cannot be written.
+    """
+    out_dir.mkdir(parents=True, exist_ok=True)
+    executed = execute_notebook(
+        notebook,
+        out_dir / f"{name}.ipynb",
+        {"results_path": str(results_path.resolve()), "scenario_path": str(scenario_path.resolve())},
+    )
+    html = notebook_to_html(executed, out_dir / f"{name}.html", title=title)
+    pdf = html_to_pdf(html, out_dir / f"{name}.pdf")
+    return html, pdf

@@ -1,0 +1,509 @@
+"""Scenario files: a designer's question, its parameter grid and its precision.
+
+A scenario is a TOML file under ``scenarios/``::
+
+    name = "gacha_god_chance"          # optional, defaults to the file stem
+    title = "How hard is コンスリート?"
+    game = "gacha"
+    question = "How often does a player complete the set ...?"
+    notes = "Our reading of the rulebook ..."   # optional, shown in the report
+    notebook = "../notebooks/gacha_god_chance.ipynb"   # relative to this file
+    seed = 20181124                    # optional; fresh entropy (recorded) if absent
+    n_trials = 20000                   # trials per grid cell
+    chunk_size = 5000                  # trials per saved chunk
+
+    [params]                           # fixed parameters for every part that takes them
+    n_characters = 5
+
+    [[parts]]                          # one sweep: a task over a Cartesian grid
+    name = "completion"
+    task = "schedule"
+    params = { doubtful = false }
+    grid = { session_size = [1, 10, 50], total_pulls = [50, 100, 200] }
+
+    [precision]                        # optional: add chunks until the CI is narrow enough
+    metric = "complete"
+    half_width = 0.01
+    max_trials = 200000
+
+Everything is checked once at load; any problem raises :class:`ScenarioError`
+naming the file, the key, the value and what is allowed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import math
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gamesim.core.registry import Game, Param, ParamError, Task, all_games
+
+__all__ = [
+    "ScenarioError",
+    "Part",
+    "Precision",
+    "Scenario",
+    "load_scenario",
+    "check_param_value",
+    "param_columns",
+]
+
+_TOP_KEYS = {
+    "name": "a string",
+    "title": "a string",
+    "game": "a registered game name",
+    "question": "a string",
+    "notes": "a string",
+    "notebook": "a path to a .ipynb file, relative to the scenario file",
+    "seed": "a non-negative integer",
+    "n_trials": "an integer >= 1",
+    "chunk_size": "an integer >= 1",
+    "params": "a table of fixed parameters",
+    "parts": "an array of tables [[parts]]",
+    "precision": "a table with metric, half_width, max_trials",
+}
+_PART_KEYS = {"name", "task", "params", "grid", "n_trials", "title"}
+_PRECISION_KEYS = {"metric", "half_width", "max_trials"}
+
+
+class ScenarioError(ValueError):
+    """A scenario file that cannot be used, with a message naming file and key.
+
+    The CLI prints the message (no traceback) and exits with status 2.
+    """
+
+
+@dataclass(frozen=True)
+class Part:
+    """One sweep inside a scenario: a task over a Cartesian grid.
+
+    Attributes
+    ----------
+    name : str
+        Unique within the scenario; a column of the tidy results.
+    task : Task
+        The registered task.
+    fixed : dict
+        Parameters fixed for every cell (scenario ``[params]`` the task accepts,
+        overridden by the part's own ``params``).
+    grid : dict of str to list
+        Swept parameters, in file order; cells are their Cartesian product.
+    n_trials : int
+        Trials per cell before any precision top-up.
+    title : str
+        Optional display title.
+    """
+
+    name: str
+    task: Task
+    fixed: dict[str, Any]
+    grid: dict[str, list[Any]]
+    n_trials: int
+    title: str = ""
+
+    def cells(self) -> list[dict[str, Any]]:
+        """Every grid cell as a fully resolved parameter dict (defaults filled in).
+
+        Returns
+        -------
+        list of dict
+            In row-major order of ``grid`` (the last key varies fastest); cell ``i``
+            of this list is cell index ``i`` in seeds and chunk files.
+        """
+        base = {p.name: p.default for p in self.task.params}
+        base.update(self.fixed)
+        keys = list(self.grid)
+        out = []
+        for combo in itertools.product(*(self.grid[k] for k in keys)):
+            cell = dict(base)
+            cell.update(zip(keys, combo))
+            out.append(cell)
+        return out
+
+
+@dataclass(frozen=True)
+class Precision:
+    """Precision target: top up cells until the metric's CI half-width <= target.
+
+    Attributes
+    ----------
+    metric : str
+        A metric name of at least one part's task.
+    half_width : float
+        Target half-width of the 95% interval, in the metric's units (> 0).
+    max_trials : int
+        Trial cap per cell; the cell is reported with whatever precision it has
+        at the cap.
+    """
+
+    metric: str
+    half_width: float
+    max_trials: int
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A validated scenario file. Build it with :func:`load_scenario`.
+
+    Attributes
+    ----------
+    path : pathlib.Path
+        The file it was loaded from.
+    name, title, question, notes : str
+        Identification and the text shown in the report.
+    game : Game
+        The registered game.
+    notebook : pathlib.Path
+        Absolute path of the study notebook.
+    seed : int or None
+        Root seed; ``None`` draws fresh entropy at run time (then recorded).
+    n_trials, chunk_size : int
+        Default trials per cell and trials per saved chunk.
+    parts : tuple of Part
+    precision : Precision or None
+    raw : dict
+        The parsed TOML (for hashing and the report).
+    """
+
+    path: Path
+    name: str
+    title: str
+    question: str
+    notes: str
+    game: Game
+    notebook: Path
+    seed: int | None
+    n_trials: int
+    chunk_size: int
+    parts: tuple[Part, ...]
+    precision: Precision | None
+    raw: dict[str, Any] = field(repr=False)
+
+    def content_hash(self, seed: int | None) -> str:
+        """SHA-256 of everything that determines the results.
+
+        Parameters
+        ----------
+        seed : int or None
+            The seed the run will use (``--seed`` overrides the file's).
+
+        Returns
+        -------
+        str
+            Hex digest over the parsed scenario (minus text-only keys), the seed,
+            and gamesim's version: chunks from a different scenario version or
+            package version are never mixed.
+        """
+        from gamesim import __version__
+
+        content = {k: v for k, v in self.raw.items() if k not in {"title", "question", "notes", "notebook", "seed"}}
+        blob = json.dumps({"scenario": content, "seed": seed, "version": __version__}, sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def _describe_allowed(p: Param) -> str:
+    """What a parameter accepts, in words."""
+    kinds = {
+        "int": "an integer",
+        "float": "a number",
+        "bool": "true or false",
+        "str": "a string",
+        "int_list": "a list of integers",
+        "float_list": "a list of numbers",
+        "int_pairs": "a list of [integer, integer] pairs",
+    }
+    s = kinds[p.kind]
+    bounds = []
+    if p.min is not None:
+        bounds.append(f">= {p.min:g}")
+    if p.max is not None:
+        bounds.append(f"<= {p.max:g}")
+    if bounds:
+        s += (" with every element " if p.kind.endswith(("list", "pairs")) else " ") + " and ".join(bounds)
+    if p.choices is not None:
+        s += " in {" + ", ".join(repr(c) for c in p.choices) + "}"
+    if p.optional:
+        s += " (or leave the key out)"
+    return s
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_num(v: Any) -> bool:
+    return (_is_int(v) or isinstance(v, float)) and math.isfinite(v)
+
+
+def check_param_value(p: Param, value: Any) -> Any:
+    """Check one parameter value against its :class:`Param` and normalise it.
+
+    Parameters
+    ----------
+    p : Param
+        The declaration.
+    value : object
+        Value as parsed from TOML (or given in Python).
+
+    Returns
+    -------
+    object
+        The value, with tuples turned into lists and ints into floats for
+        ``float`` kinds.
+
+    Raises
+    ------
+    ParamError
+        If the type, a bound or the choices do not match; the message says what
+        is allowed.
+    """
+    allowed = _describe_allowed(p)
+    if value is None:
+        if p.optional:
+            return None
+        raise ParamError(p.name, value, allowed)
+    if p.kind == "int":
+        ok = _is_int(value)
+        elems = [value]
+    elif p.kind == "float":
+        ok = _is_num(value)
+        elems = [value]
+        value = float(value) if ok else value
+    elif p.kind == "bool":
+        return value if isinstance(value, bool) else _raise(p, value, allowed)
+    elif p.kind == "str":
+        ok = isinstance(value, str)
+        elems = []
+    elif p.kind in ("int_list", "float_list"):
+        check = _is_int if p.kind == "int_list" else _is_num
+        ok = isinstance(value, (list, tuple)) and len(value) > 0 and all(check(v) for v in value)
+        elems = list(value) if ok else []
+        value = list(value) if ok else value
+    elif p.kind == "int_pairs":
+        ok = (
+            isinstance(value, (list, tuple))
+            and len(value) > 0
+            and all(isinstance(v, (list, tuple)) and len(v) == 2 and all(_is_int(x) for x in v) for v in value)
+        )
+        elems = [x for v in value for x in v] if ok else []
+        value = [list(v) for v in value] if ok else value
+    else:  # pragma: no cover - Param kinds are a closed set
+        raise ValueError(f"unknown parameter kind {p.kind!r}")
+    if not ok:
+        _raise(p, value, allowed)
+    for e in elems:
+        if (p.min is not None and e < p.min) or (p.max is not None and e > p.max):
+            _raise(p, value, allowed)
+    if p.choices is not None and value not in p.choices:
+        _raise(p, value, allowed)
+    return value
+
+
+def _raise(p: Param, value: Any, allowed: str) -> Any:
+    raise ParamError(p.name, value, allowed)
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Load and validate a scenario TOML file.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The ``.toml`` file.
+
+    Returns
+    -------
+    Scenario
+
+    Raises
+    ------
+    ScenarioError
+        If the file is missing or not valid TOML, or any key is unknown, of the
+        wrong type or out of range (including a task's cross-parameter checks,
+        e.g. chip counts that do not add up). The message names the file, the key
+        path (``parts[0].grid.session_size``), the value and what is allowed.
+    """
+    path = Path(path)
+    where = str(path)
+    if not path.is_file():
+        raise ScenarioError(f"{where}: no such scenario file")
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{where}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{where}: not UTF-8 text: {exc}") from None
+
+    def fail(key: str, value: Any, allowed: str) -> ScenarioError:
+        return ScenarioError(f"{where}: {key} = {value!r}, must be {allowed}")
+
+    for k in raw:
+        if k not in _TOP_KEYS:
+            raise ScenarioError(f"{where}: unknown key {k!r}; allowed keys: {', '.join(_TOP_KEYS)}")
+
+    def get_str(key: str, default: str | None = None) -> str:
+        v = raw.get(key, default)
+        if not isinstance(v, str):
+            if v is None:
+                raise ScenarioError(f"{where}: missing key {key!r} ({_TOP_KEYS[key]})")
+            raise fail(key, v, _TOP_KEYS[key])
+        return v
+
+    def get_int(key: str, default: int | None, lo: int) -> int | None:
+        v = raw.get(key, default)
+        if v is None:
+            return None
+        if not _is_int(v) or v < lo:
+            raise fail(key, v, f"an integer >= {lo}")
+        return v
+
+    name = get_str("name", path.stem)
+    if not name or any(c in name for c in "/\\ "):
+        raise fail("name", name, "a non-empty string without spaces or slashes")
+    games = all_games()
+    game_name = get_str("game")
+    if game_name not in games:
+        raise fail("game", game_name, "one of: " + ", ".join(sorted(games)))
+    game = games[game_name]
+    seed = get_int("seed", None, 0)
+    n_trials = get_int("n_trials", None, 1)
+    if n_trials is None:
+        raise ScenarioError(f"{where}: missing key 'n_trials' ({_TOP_KEYS['n_trials']})")
+    chunk_size = get_int("chunk_size", min(n_trials, 10_000), 1)
+    nb_rel = get_str("notebook", f"../notebooks/{name}.ipynb")
+    notebook = (path.parent / nb_rel).resolve()
+    if notebook.suffix != ".ipynb" or not notebook.is_file():
+        raise fail("notebook", nb_rel, f"an existing .ipynb file relative to {path.parent} (resolved: {notebook})")
+
+    fixed_all = raw.get("params", {})
+    if not isinstance(fixed_all, dict):
+        raise fail("params", fixed_all, _TOP_KEYS["params"])
+    raw_parts = raw.get("parts")
+    if not isinstance(raw_parts, list) or not raw_parts or not all(isinstance(p, dict) for p in raw_parts):
+        raise fail("parts", raw_parts, "a non-empty array of tables [[parts]], each with name, task and grid")
+
+    used_fixed: set[str] = set()
+    parts: list[Part] = []
+    seen: set[str] = set()
+    for i, rp in enumerate(raw_parts):
+        at = f"parts[{i}]"
+        for k in rp:
+            if k not in _PART_KEYS:
+                raise ScenarioError(f"{where}: unknown key {at}.{k}; allowed keys: {', '.join(sorted(_PART_KEYS))}")
+        pname = rp.get("name")
+        if not isinstance(pname, str) or not pname:
+            raise fail(f"{at}.name", pname, "a non-empty string")
+        if pname in seen:
+            raise fail(f"{at}.name", pname, "unique among parts")
+        seen.add(pname)
+        tname = rp.get("task")
+        if tname not in game.tasks:
+            raise fail(f"{at}.task", tname, f"a task of game {game.name!r}: " + ", ".join(game.tasks))
+        task = game.tasks[tname]
+        known = {p.name: p for p in task.params}
+        fixed: dict[str, Any] = {}
+        for k, v in fixed_all.items():
+            if k in known:
+                used_fixed.add(k)
+                fixed[k] = _checked(where, f"params.{k}", known[k], v)
+        own = rp.get("params", {})
+        if not isinstance(own, dict):
+            raise fail(f"{at}.params", own, "a table of parameters")
+        for k, v in own.items():
+            if k not in known:
+                raise ScenarioError(
+                    f"{where}: unknown parameter {at}.params.{k} for task {tname!r}; allowed: {', '.join(known)}"
+                )
+            fixed[k] = _checked(where, f"{at}.params.{k}", known[k], v)
+        grid_raw = rp.get("grid", {})
+        if not isinstance(grid_raw, dict):
+            raise fail(f"{at}.grid", grid_raw, "a table of parameter -> list of values")
+        grid: dict[str, list[Any]] = {}
+        for k, vals in grid_raw.items():
+            if k not in known:
+                raise ScenarioError(
+                    f"{where}: unknown parameter {at}.grid.{k} for task {tname!r}; allowed: {', '.join(known)}"
+                )
+            if not isinstance(vals, list) or not vals:
+                raise fail(f"{at}.grid.{k}", vals, f"a non-empty list, each value {_describe_allowed(known[k])}")
+            grid[k] = [_checked(where, f"{at}.grid.{k}[{j}]", known[k], v) for j, v in enumerate(vals)]
+            fixed.pop(k, None)
+        part_trials = rp.get("n_trials", n_trials)
+        if not _is_int(part_trials) or part_trials < 1:
+            raise fail(f"{at}.n_trials", part_trials, "an integer >= 1")
+        title = rp.get("title", "")
+        if not isinstance(title, str):
+            raise fail(f"{at}.title", title, "a string")
+        part = Part(pname, task, fixed, grid, part_trials, title)
+        if task.check is not None:
+            for cell in part.cells():
+                try:
+                    task.check(cell)
+                except ParamError as exc:
+                    src = f"{at}.grid.{exc.key}" if exc.key in grid else (
+                        f"{at}.params.{exc.key}" if exc.key in own else f"params.{exc.key}"
+                    )
+                    raise ScenarioError(f"{where}: {src} = {exc.value!r}, must be {exc.allowed}") from None
+        parts.append(part)
+
+    for k in fixed_all:
+        if k not in used_fixed:
+            accepted = sorted({p.name for part in parts for p in part.task.params})
+            raise ScenarioError(
+                f"{where}: unknown parameter params.{k}: no part's task takes it; allowed: {', '.join(accepted)}"
+            )
+
+    precision = None
+    if "precision" in raw:
+        pr = raw["precision"]
+        if not isinstance(pr, dict):
+            raise fail("precision", pr, _TOP_KEYS["precision"])
+        for k in pr:
+            if k not in _PRECISION_KEYS:
+                raise ScenarioError(f"{where}: unknown key precision.{k}; allowed keys: {', '.join(sorted(_PRECISION_KEYS))}")
+        metric = pr.get("metric")
+        all_metrics = sorted({m.name for part in parts for cell in part.cells()[:1] for m in part.task.metrics_for(cell)})
+        if metric not in all_metrics:
+            raise fail("precision.metric", metric, "a metric of the scenario's tasks: " + ", ".join(all_metrics))
+        hw = pr.get("half_width")
+        if not _is_num(hw) or hw <= 0:
+            raise fail("precision.half_width", hw, "a number > 0 (the 95% interval half-width, in the metric's units)")
+        cap = pr.get("max_trials", 10 * n_trials)
+        if not _is_int(cap) or cap < 1:
+            raise fail("precision.max_trials", cap, "an integer >= 1")
+        precision = Precision(metric, float(hw), cap)
+
+    return Scenario(
+        path=path,
+        name=name,
+        title=get_str("title", name),
+        question=get_str("question", ""),
+        notes=get_str("notes", ""),
+        game=game,
+        notebook=notebook,
+        seed=seed,
+        n_trials=n_trials,
+        chunk_size=chunk_size,
+        parts=tuple(parts),
+        precision=precision,
+        raw=raw,
+    )
+
+
+def _checked(where: str, key: str, p: Param, value: Any) -> Any:
+    try:
+        return check_param_value(p, value)
+    except ParamError as exc:
+        raise ScenarioError(f"{where}: {key} = {value!r}, must be {exc.allowed}") from None
+
+
+def param_columns(cell: Mapping[str, Any]) -> dict[str, Any]:
+    """A cell's parameters as tidy-table values (lists become JSON strings)."""
+    return {k: (json.dumps(v) if isinstance(v, (list, tuple)) else v) for k, v in cell.items()}
+

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Set up gamesim on a bare machine: a virtual environment in .venv with gamesim,
+# its dependencies and the test tools. Safe to run again (it only tops up).
+# Needs Python >= 3.11 (python3.11, or set PYTHON=/path/to/python).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PY="${PYTHON:-}"
+if [ -z "$PY" ]; then
+  for cand in python3.11 python3.12 python3.13 python3; do
+    if command -v "$cand" >/dev/null 2>&1; then PY="$cand"; break; fi
+  done
+fi
+"$PY" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "gamesim needs Python >= 3.11, found " + sys.version)'
+
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]"
+
+# PDF reports use WeasyPrint, which needs the pango libraries (present on the base
+# machine; installed from Debian's packages if missing and we are allowed to).
+if ! .venv/bin/python -c "import weasyprint" >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && apt-get install -y -qq libpango-1.0-0 libpangoft2-1.0-0 >/dev/null
+  fi
+  .venv/bin/python -c "import weasyprint" || { echo "setup: WeasyPrint cannot load pango; install libpango-1.0-0 libpangoft2-1.0-0" >&2; exit 1; }
+fi
+echo "setup: gamesim $(.venv/bin/python -c 'import gamesim; print(gamesim.__version__)') ready in .venv"

@@ -1,0 +1,82 @@
+"""Estimates and intervals against their closed forms."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from gamesim.core.stats import (
+    Estimate,
+    mean_estimate,
+    proportion_estimate,
+    quantile_estimate,
+    trials_for_half_width,
+)
+
+
+def wilson(k: int, n: int, z: float) -> tuple[float, float]:
+    """Wilson score interval, written out from its formula."""
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return centre - half, centre + half
+
+
+@pytest.mark.parametrize("k,n", [(0, 10), (3, 10), (10, 10), (512, 1000), (1, 100000)])
+def test_proportion_is_wilson(k, n):
+    est = proportion_estimate(k, n)
+    lo, hi = wilson(k, n, sps.norm.ppf(0.975))
+    assert est.n == n and est.estimate == k / n
+    assert est.ci_low == pytest.approx(lo, abs=1e-12)
+    assert est.ci_high == pytest.approx(hi, abs=1e-12)
+    assert est.se == pytest.approx(math.sqrt(k / n * (1 - k / n) / n))
+    assert 0.0 <= est.ci_low <= est.estimate <= est.ci_high <= 1.0
+
+
+def test_proportion_rejects_empty():
+    with pytest.raises(ValueError):
+        proportion_estimate(0, 0)
+
+
+def test_mean_t_interval():
+    x = np.array([1.0, 2.0, 4.0, 7.0, 11.0])
+    est = mean_estimate(x)
+    se = x.std(ddof=1) / math.sqrt(5)
+    q = sps.t.ppf(0.975, 4)
+    assert est.estimate == pytest.approx(5.0)
+    assert est.se == pytest.approx(se)
+    assert est.ci_low == pytest.approx(5.0 - q * se)
+    assert est.ci_high == pytest.approx(5.0 + q * se)
+
+
+def test_mean_constant_and_single():
+    assert mean_estimate([3, 3, 3]).ci_low == 3.0
+    one = mean_estimate([2.0])
+    assert one.n == 1 and one.ci_low == one.ci_high == 2.0
+    with pytest.raises(ValueError):
+        mean_estimate([])
+
+
+def test_quantile_order_statistic_interval():
+    x = np.arange(1, 101, dtype=float)  # 1..100
+    est = quantile_estimate(x, 0.5)
+    assert est.estimate == 50.0
+    # Distribution-free interval: order statistics (r, s) with binomial coverage >= 95%.
+    b = sps.binom(100, 0.5)
+    assert b.cdf(est.ci_high - 1) - b.cdf(est.ci_low - 1) >= 0.95
+    assert est.ci_low < 50 < est.ci_high
+
+
+def test_quantile_censored_values_are_infinite():
+    x = np.array([1.0, 2.0, np.nan, np.nan, np.nan])
+    assert quantile_estimate(x, 0.3).estimate == 2.0
+    assert math.isinf(quantile_estimate(x, 0.9).estimate)
+    with pytest.raises(ValueError):
+        quantile_estimate(x, 1.0)
+
+
+def test_trials_for_half_width_scales_as_inverse_square():
+    est = Estimate(1000, 0.5, 0.0158, 0.47, 0.53)
+    assert trials_for_half_width(est, 0.015) == 4000
+    assert trials_for_half_width(est, 0.1) == 1000
