@@ -131,7 +131,8 @@ def exact_god_chance_pmf(
     Returns
     -------
     ndarray of float64, shape (G_max + 1,)
-        ``pmf[G]`` = P(G God Chances); sums to 1.
+        ``pmf[G]`` = P(G God Chances); sums to 1. Trailing impossible counts
+        are trimmed, so ``pmf[-1] > 0``.
 
     Raises
     ------
@@ -156,7 +157,9 @@ def exact_god_chance_pmf(
         for g in range(t.shape[0]):
             new[:, g:] += t[g].T @ v[:, : width - g]
         v = new
-    return v.sum(axis=0)
+    pmf = v.sum(axis=0)
+    nz = np.flatnonzero(pmf)
+    return pmf[: (nz[-1] + 1) if nz.size else 1]
 
 
 def exact_completion_curve(

@@ -53,7 +53,7 @@ __all__ = [
 ]
 
 #: Trials simulated at once (memory bound; ~50 bytes per trial per player-character).
-CHUNK_SIZE: int = 65_536
+CHUNK_SIZE: int = 32768
 
 _I64 = np.int64
 
