@@ -27,4 +27,11 @@ if ! .venv/bin/python -c "import weasyprint" >/dev/null 2>&1; then
   fi
   .venv/bin/python -c "import weasyprint" || { echo "setup: WeasyPrint cannot load pango; install libpango-1.0-0 libpangoft2-1.0-0" >&2; exit 1; }
 fi
+# Reports quote the rulebooks in Japanese: make sure some font has Japanese glyphs.
+if command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=ja 2>/dev/null)" ] \
+   && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  (apt-get install -y -qq fonts-ipaexfont-gothic >/dev/null 2>&1 \
+   || { apt-get update -qq && apt-get install -y -qq fonts-ipaexfont-gothic >/dev/null; }) \
+   || echo "setup: warning: no Japanese font; Japanese text in PDF reports will show as boxes" >&2
+fi
 echo "setup: gamesim $(.venv/bin/python -c 'import gamesim; print(gamesim.__version__)') ready in .venv"

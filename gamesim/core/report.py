@@ -59,6 +59,8 @@ def execute_notebook(notebook: Path, output: Path, parameters: dict[str, Any], *
             kernel_name="python3",
             progress_bar=False,
             cwd=str(cwd or notebook.parent),
+            # the kernel only talks to us on loopback; keep its start-up warnings off the console
+            extra_arguments=["--IPKernelApp.log_level=ERROR"],
         )
     except pm.PapermillExecutionError as exc:
         raise ReportError(f"{notebook}: cell {exc.exec_count} raised {exc.ename}: {exc.evalue} (see {output})") from None
@@ -95,22 +97,36 @@ def notebook_to_html(executed: Path, html_path: Path, *, title: str | None = Non
     return html_path
 
 
-#: Print tweaks: A4 pages with margins, images never wider than the page.
+#: Print tweaks: A4 pages with margins, images never wider than the page, and fonts
+#: with Japanese glyphs (rule names are quoted in Japanese) ahead of the generic family.
 _PRINT_CSS = """<style>
 @page { size: A4; margin: 14mm 12mm; }
 @media print { body { font-size: 10pt; } .jp-Cell { break-inside: avoid-page; } }
+body, .jp-RenderedHTMLCommon, .jp-RenderedText, table, code, pre {
+  font-family: "DejaVu Sans", "Noto Sans", "IPAexGothic", "IPAGothic", "Noto Sans CJK JP",
+    "Droid Sans Fallback", sans-serif;
+}
+code, pre { font-family: "DejaVu Sans Mono", "IPAexGothic", "Noto Sans Mono CJK JP", "Droid Sans Fallback", monospace; }
 img { max-width: 100%; height: auto; }
 table { font-size: 9pt; }
 </style>
 """
 
 
-def _local_fetcher(url: str, *args: Any, **kwargs: Any) -> Any:
+def _offline_fetcher() -> Any:
+    """A WeasyPrint URL fetcher serving only ``data:`` and ``file:`` URLs."""
     import weasyprint
+    from weasyprint import urls
 
-    if url.startswith(("data:", "file:")):
-        return weasyprint.default_url_fetcher(url, *args, **kwargs)
-    raise ValueError(f"not fetched (reports are offline): {url}")
+    if hasattr(urls, "URLFetcher"):  # WeasyPrint >= 66: a fetcher object
+        return urls.URLFetcher(allowed_protocols=("data", "file"), timeout=5)
+
+    def fetch(url: str, *args: Any, **kwargs: Any) -> Any:
+        if url.startswith(("data:", "file:")):
+            return weasyprint.default_url_fetcher(url, *args, **kwargs)
+        raise ValueError(f"not fetched (reports are offline): {url}")
+
+    return fetch
 
 
 def html_to_pdf(html_path: Path, pdf_path: Path) -> Path:
@@ -139,7 +155,7 @@ def html_to_pdf(html_path: Path, pdf_path: Path) -> Path:
         raise ReportError(f"PDF needs WeasyPrint and the pango libraries: {exc}") from None
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     logging.getLogger("fontTools").setLevel(logging.ERROR)
-    doc = weasyprint.HTML(filename=str(html_path), url_fetcher=_local_fetcher)
+    doc = weasyprint.HTML(filename=str(html_path), url_fetcher=_offline_fetcher())
     doc.write_pdf(str(pdf_path))
     return pdf_path
 

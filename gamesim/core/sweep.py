@@ -357,7 +357,7 @@ def run_sweep(
     }
     reused = len(list(cache_dir.glob("p*-c*-k*.parquet")))
     ran = 0
-    bar = tqdm(total=0, desc=scenario.name, unit="chunk", disable=not progress, leave=True)
+    bar = tqdm(total=0, desc=scenario.name, unit="chunk", disable=not progress, leave=True, delay=0.5)
     try:
         with compute_backend(backend, n_jobs, scheduler):
             while True:
@@ -422,6 +422,12 @@ def _top_up(
     return more
 
 
+_FIXED_COLUMNS = frozenset(
+    {"scenario", "part", "task", "cell", "metric", "statistic", "n", "estimate", "se", "ci_low", "ci_high",
+     "exact", "n_chunks", "spawn_key"}
+)
+
+
 def _tidy(
     scenario: Scenario,
     cells: list[list[dict[str, Any]]],
@@ -451,6 +457,10 @@ def _tidy(
                         }
                     )
     df = pd.DataFrame(rows)
+    # Parameters of different parts share the table: keep integers integral and
+    # booleans boolean where another part leaves the column empty.
+    params = [c for c in df.columns if c not in _FIXED_COLUMNS]
+    df[params] = df[params].convert_dtypes(convert_string=False, convert_floating=False)
     df["seed_entropy"] = str(entropy)
     df["scenario_hash"] = digest
     df["gamesim_version"] = __version__

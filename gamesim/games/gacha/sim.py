@@ -53,7 +53,7 @@ __all__ = [
 ]
 
 #: Trials simulated at once (memory bound; ~50 bytes per trial per player-character).
-CHUNK_SIZE: int = 32768
+CHUNK_SIZE: int = 32_768
 
 _I64 = np.int64
 
@@ -156,11 +156,15 @@ def _draw_gc(gc: np.ndarray, ot: np.ndarray, take: np.ndarray | int, left: np.nd
     return rng.hypergeometric(gc, ot, take)
 
 
-def _session(b: _Bag, m: int, rng: np.random.Generator, cfg: _Cfg) -> np.ndarray:
-    """One session of ``m`` pulls for every trial of ``b``; returns God Chances drawn."""
+def _session(b: _Bag, m: int, rng: np.random.Generator, cfg: _Cfg) -> tuple[np.ndarray, np.ndarray]:
+    """One session of ``m`` pulls for every trial of ``b``.
+
+    Returns God Chance chips drawn per trial and the trials with at least one.
+    """
     left = b.gc + b.ot
-    wrap = left < m
-    any_wrap = bool(wrap.any())
+    may_empty = m >= int(left.min())  # else no bag can empty in this session
+    wrap = left < m if may_empty else None
+    any_wrap = wrap is not None and bool(wrap.any())
     take: np.ndarray | int = np.minimum(left, m) if any_wrap else m
     g = _draw_gc(b.gc, b.ot, take, left, rng, cfg)
     o = take - g
@@ -170,7 +174,7 @@ def _session(b: _Bag, m: int, rng: np.random.Generator, cfg: _Cfg) -> np.ndarray
     b.gcd += g
     if any_wrap:
         # the bag emptied mid-session: remake it and keep pulling (subset of trials)
-        idx = np.flatnonzero(wrap)
+        idx = np.flatnonzero(wrap)  # type: ignore[arg-type]
         rem = m - left[idx]
         while idx.size:
             _rebuild(b, idx, rng, cfg)
@@ -186,19 +190,26 @@ def _session(b: _Bag, m: int, rng: np.random.Generator, cfg: _Cfg) -> np.ndarray
             g[idx] += g2
             more = rem > lf
             idx, rem = idx[more], (rem - lf)[more]
-    # end of session: remake the bag if empty or every God Chance chip was drawn
-    reb = np.flatnonzero(((b.gc + b.ot) == 0) | (b.gcd >= cfg.n_gc))
+    nz = np.flatnonzero(g)
+    # end of session: remake the bag if empty or every God Chance chip was drawn. Before
+    # the session gcd < n_gc (else the bag was remade), so only trials that drew a God
+    # Chance chip can have reached gcd >= n_gc.
+    if cfg.n_gc == 0:
+        reb = np.arange(g.size)
+    elif may_empty:
+        reb = np.flatnonzero((b.gcd >= cfg.n_gc) | ((b.gc + b.ot) == 0))
+    else:
+        reb = nz[b.gcd[nz] >= cfg.n_gc]
     _rebuild(b, reb, rng, cfg)
-    return g
+    return g, nz
 
 
-def _resolve(owned: np.ndarray, trials: np.ndarray | None, g: np.ndarray, p: int,
+def _resolve(owned: np.ndarray, trials: np.ndarray | None, g: np.ndarray, nz: np.ndarray, p: int,
              rng: np.random.Generator, cfg: _Cfg) -> tuple[np.ndarray | None, np.ndarray]:
     """God Chance for each chip drawn; returns (Overdrive triggers per trial, trials touched)."""
-    total = int(g.sum())
-    if total == 0:
-        return None, np.empty(0, dtype=_I64)
-    nz = np.flatnonzero(g)
+    if nz.size == 0:
+        return None, nz
+    total = int(g[nz].sum())
     reps = np.repeat(nz, g[nz])
     cards = rng.integers(cfg.n_characters, size=total)
     tr = reps if trials is None else trials[reps]
@@ -220,12 +231,13 @@ def _play_session(b: _Bag, owned: np.ndarray, gcount: np.ndarray, pulls: np.ndar
                   rng: np.random.Generator, cfg: _Cfg) -> np.ndarray:
     """A scheduled session of player ``p`` (all trials) plus its Overdrive chain.
 
+    ``gcount`` and ``pulls`` have shape (n_players, n); ``pulls`` counts Overdrive pulls.
+
     Returns the trials that had at least one God Chance (for completion checks).
     """
-    g = _session(b, m, rng, cfg)
-    gcount[:, p] += g
-    pulls[:, p] += m
-    hits, touched = _resolve(owned, None, g, p, rng, cfg)
+    g, nz = _session(b, m, rng, cfg)
+    gcount[p, nz] += g[nz]
+    hits, touched = _resolve(owned, None, g, nz, p, rng, cfg)
     if hits is None or not hits.any():
         return touched
     touched_all = [touched]
@@ -237,11 +249,11 @@ def _play_session(b: _Bag, owned: np.ndarray, gcount: np.ndarray, pulls: np.ndar
         if idx.size == 0:
             break
         sub = b.take(idx)
-        g2 = _session(sub, op, rng, cfg)
+        g2, nz2 = _session(sub, op, rng, cfg)
         b.put(idx, sub)
-        gcount[idx, p] += g2
-        pulls[idx, p] += op
-        h2, t2 = _resolve(owned, idx, g2, p, rng, cfg)
+        gcount[p, idx] += g2
+        pulls[p, idx] += op
+        h2, t2 = _resolve(owned, idx, g2, nz2, p, rng, cfg)
         touched_all.append(t2)
         pending[idx] -= 1
         if h2 is not None:
@@ -301,6 +313,9 @@ def run_shared(
             raise ValueError(f"schedule player {p + 1} outside 1..{n_players}")
         if m < 0:
             raise ValueError(f"schedule session size {m} must be >= 0")
+    scheduled = np.zeros(n_players, dtype=_I64)
+    for p, m in sched:
+        scheduled[p] += m
     out_gc = np.zeros((n_trials, n_players), dtype=_I64)
     out_own = np.zeros((n_trials, n_players), dtype=_I64)
     out_pulls = np.zeros((n_trials, n_players), dtype=_I64)
@@ -309,15 +324,15 @@ def run_shared(
     for size in _chunks(n_trials, n_players, n_characters):
         b = _fresh_bag(size, gen, cfg)
         owned = np.zeros((size, n_players, n_characters), dtype=bool)
-        gcount = np.zeros((size, n_players), dtype=_I64)
-        pulls = np.zeros((size, n_players), dtype=_I64)
+        gcount = np.zeros((n_players, size), dtype=_I64)  # player-major: contiguous rows
+        pulls = np.zeros((n_players, size), dtype=_I64)  # Overdrive pulls only
         for p, m in sched:
             _play_session(b, owned, gcount, pulls, p, m, gen, cfg)
         _flush_sr(b, None, gen, cfg)
         sl = slice(start, start + size)
-        out_gc[sl] = gcount
+        out_gc[sl] = gcount.T
         out_own[sl] = owned.sum(axis=2)
-        out_pulls[sl] = pulls
+        out_pulls[sl] = pulls.T + scheduled
         out_sr[sl] = b.sr
         start += size
     return {
@@ -500,8 +515,8 @@ def run_pulls_to_complete(
     for size in _chunks(n_trials, 1, n_characters):
         b = _fresh_bag(size, gen, cfg)
         owned = np.zeros((size, 1, n_characters), dtype=bool)
-        gcount = np.zeros((size, 1), dtype=_I64)
-        pulls = np.zeros((size, 1), dtype=_I64)
+        gcount = np.zeros((1, size), dtype=_I64)
+        pulls = np.zeros((1, size), dtype=_I64)
         alive = np.arange(start, start + size)  # original trial of each row
         done = np.zeros(size, dtype=bool)
         for j in range(1, n_sessions + 1):
@@ -512,17 +527,17 @@ def run_pulls_to_complete(
                 if newly.size:
                     done[newly] = True
                     ptc[alive[newly]] = j * session_size
-                    gcs[alive[newly]] = gcount[newly, 0]
+                    gcs[alive[newly]] = gcount[0, newly]
                     n_done = int(done.sum())
                     if n_done == done.size:
                         break
                     if n_done > done.size // 4:
                         keep = np.flatnonzero(~done)
                         b = b.take(keep)
-                        owned, gcount, pulls = owned[keep], gcount[keep], pulls[keep]
+                        owned, gcount, pulls = owned[keep], gcount[:, keep], pulls[:, keep]
                         alive, done = alive[keep], done[keep]
         rest = ~done
-        gcs[alive[rest]] = gcount[rest, 0]
+        gcs[alive[rest]] = gcount[0, rest]
         start += size
     return {"pulls_to_complete": ptc, "god_chances": gcs, "completed": ~np.isnan(ptc)}
 
