@@ -127,9 +127,7 @@ def _run_one(path: Path, args: argparse.Namespace, out: Path | None, *, reuse: b
     started = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
     res = run_sweep(
         scenario,
-        n_jobs=args.n_jobs,
-        backend=args.backend,
-        scheduler=args.scheduler,
+        backend=None,  # main() holds the joblib backend open for every scenario
         seed=args.seed,
         cache_root=args.out_dir / ".chunks",
         progress=not args.quiet,
@@ -174,24 +172,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
 
     if args.command == "list":
-        return _list()
+        try:
+            return _list()
+        except BrokenPipeError:  # `gamesim list | head`
+            sys.stderr.close()
+            return 0
     if args.n_jobs < 1:
         return error(f"--n-jobs = {args.n_jobs}, must be >= 1", EXIT_USAGE)
     if args.seed is not None and args.seed < 0:
         return error(f"--seed = {args.seed}, must be a non-negative integer", EXIT_USAGE)
     if args.scheduler and args.backend != "dask":
         return error("--scheduler needs --backend dask", EXIT_USAGE)
+    from gamesim.core.sweep import compute_backend
+
     try:
         if args.command == "run":
-            _run_one(_resolve_scenario(args.scenario), args, args.out, reuse=False)
+            with compute_backend(args.backend, args.n_jobs, args.scheduler):
+                _run_one(_resolve_scenario(args.scenario), args, args.out, reuse=False)
             return 0
         paths = [_resolve_scenario(s) for s in args.scenario] or builtin_scenarios()
         if not paths:
             return error("no scenario given and no built-in scenarios/ folder found", EXIT_USAGE)
         from gamesim.core.report import render_report
 
-        for path in paths:
-            scenario, results = _run_one(path, args, None, reuse=True)
+        with compute_backend(args.backend, args.n_jobs, args.scheduler):
+            runs = [_run_one(path, args, None, reuse=True) for path in paths]
+        for path, (scenario, results) in zip(paths, runs):
             if not args.quiet:
                 print(f"{scenario.name}: executing {scenario.notebook.name} ...")
             html, pdf = render_report(
@@ -203,6 +209,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ScenarioError as exc:
         return error(str(exc), EXIT_USAGE)
     except ReportError as exc:
+        return error(str(exc), EXIT_FAILED)
+    except (ValueError, OSError) as exc:  # e.g. an unreachable --scheduler
         return error(str(exc), EXIT_FAILED)
     except KeyboardInterrupt:
         return error(

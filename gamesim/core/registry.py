@@ -6,13 +6,15 @@ value per trial for every metric it declares. The sweep engine, the scenario
 validator and ``gamesim list`` only ever see games through this module.
 
 Every game registers itself in its package ``__init__`` with
-:func:`register_game`; :func:`all_games` imports the built-in game packages so
-that the registry is complete wherever it is used.
+:func:`register_game`; :func:`all_games` imports every package under
+``gamesim/games/`` so that the registry is complete wherever it is used
+(including joblib and Dask worker processes).
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -29,11 +31,14 @@ __all__ = [
     "register_game",
     "get_game",
     "all_games",
-    "BUILTIN_GAMES",
+    "builtin_game_packages",
 ]
 
-#: Game packages imported by :func:`all_games` (``gamesim.games.<name>``).
-BUILTIN_GAMES: tuple[str, ...] = ("gacha",)
+def builtin_game_packages() -> tuple[str, ...]:
+    """Names of the game packages under ``gamesim/games/`` (each registers itself on import)."""
+    import gamesim.games
+
+    return tuple(sorted(m.name for m in pkgutil.iter_modules(gamesim.games.__path__) if m.ispkg))
 
 ParamKind = Literal["int", "float", "bool", "str", "int_list", "int_pairs", "float_list"]
 MetricKind = Literal["proportion", "mean"]
@@ -219,7 +224,7 @@ def register_game(game: Game) -> Game:
 
 def all_games() -> dict[str, Game]:
     """Import every built-in game package and return the registry, by name."""
-    for name in BUILTIN_GAMES:
+    for name in builtin_game_packages():
         importlib.import_module(f"gamesim.games.{name}")
     return dict(_REGISTRY)
 

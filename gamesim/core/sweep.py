@@ -277,7 +277,7 @@ def run_sweep(
     scenario: Scenario,
     *,
     n_jobs: int = 1,
-    backend: Backend = "loky",
+    backend: Backend | None = "loky",
     scheduler: str | None = None,
     seed: int | None = None,
     cache_root: str | Path = "reports/.chunks",
@@ -292,8 +292,11 @@ def run_sweep(
         A validated scenario (:func:`gamesim.core.scenario.load_scenario`).
     n_jobs : int, default 1
         Parallel workers (joblib ``n_jobs``; workers of the local Dask cluster).
-    backend : {"loky", "threading", "dask"}, default "loky"
-        See :func:`compute_backend`.
+    backend : {"loky", "threading", "dask"} or None, default "loky"
+        See :func:`compute_backend`. ``None`` runs in the joblib configuration
+        already in force, e.g. inside ``with compute_backend("dask", 4):`` so that
+        several sweeps share one cluster (``n_jobs`` and ``scheduler`` are then
+        ignored).
     scheduler : str, optional
         Dask scheduler address (with ``backend="dask"``).
     seed : int, optional
@@ -359,7 +362,8 @@ def run_sweep(
     ran = 0
     bar = tqdm(total=0, desc=scenario.name, unit="chunk", disable=not progress, leave=True, delay=0.5)
     try:
-        with compute_backend(backend, n_jobs, scheduler):
+        ctx = contextlib.nullcontext() if backend is None else compute_backend(backend, n_jobs, scheduler)
+        with ctx:
             while True:
                 jobs = [
                     (p, c, k, n)
@@ -460,7 +464,7 @@ def _tidy(
     # Parameters of different parts share the table: keep integers integral and
     # booleans boolean where another part leaves the column empty.
     params = [c for c in df.columns if c not in _FIXED_COLUMNS]
-    df[params] = df[params].convert_dtypes(convert_string=False, convert_floating=False)
+    df[params] = df[params].convert_dtypes()
     df["seed_entropy"] = str(entropy)
     df["scenario_hash"] = digest
     df["gamesim_version"] = __version__
