@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -223,9 +224,17 @@ def register_game(game: Game) -> Game:
 
 
 def all_games() -> dict[str, Game]:
-    """Import every built-in game package and return the registry, by name."""
+    """Import every built-in game package and return the registry, by name.
+
+    A game package that fails to import is left out with a ``RuntimeWarning``
+    naming it and the error, so one broken game does not take the others down;
+    :func:`get_game` on that game raises the import error itself.
+    """
     for name in builtin_game_packages():
-        importlib.import_module(f"gamesim.games.{name}")
+        try:
+            importlib.import_module(f"gamesim.games.{name}")
+        except Exception as exc:  # noqa: BLE001 - reported, and re-raised by get_game
+            warnings.warn(f"game package gamesim.games.{name} failed to import: {exc!r}", RuntimeWarning, stacklevel=2)
     return dict(_REGISTRY)
 
 
@@ -236,7 +245,11 @@ def get_game(name: str) -> Game:
     ------
     KeyError
         If no game of that name is registered; the message lists the known games.
+    Exception
+        Whatever importing the game's package raises, if it is broken.
     """
+    if name in builtin_game_packages():
+        importlib.import_module(f"gamesim.games.{name}")  # raises the game's own import error
     games = all_games()
     if name not in games:
         raise KeyError(f"unknown game {name!r}; known games: {', '.join(sorted(games))}")
