@@ -79,8 +79,10 @@ class SweepResult:
     table : pandas.DataFrame
         The tidy results: one row per (part, cell, metric, statistic) with columns
         ``scenario, part, task, cell, <parameters>, metric, statistic, n, estimate,
-        se, ci_low, ci_high, exact, n_chunks, spawn_key, seed_entropy,
-        scenario_hash, gamesim_version``.
+        se, ci_low, ci_high, exact, n_chunks, spawn_key, target_met, seed_entropy,
+        scenario_hash, gamesim_version``. ``target_met`` is set on the rows of the
+        precision target's metric (its proportion or mean): whether the interval
+        half-width reached the target (False: the cell stopped at ``max_trials``).
     seed_entropy : int
         Root entropy: rerun with ``--seed <seed_entropy>`` to reproduce.
     scenario_hash : str
@@ -428,7 +430,7 @@ def _top_up(
 
 _FIXED_COLUMNS = frozenset(
     {"scenario", "part", "task", "cell", "metric", "statistic", "n", "estimate", "se", "ci_low", "ci_high",
-     "exact", "n_chunks", "spawn_key"}
+     "exact", "n_chunks", "spawn_key", "target_met"}
 )
 
 
@@ -447,8 +449,10 @@ def _tidy(
             exact = dict(part.task.exact(cell)) if part.task.exact is not None else {}
             base = {"scenario": scenario.name, "part": part.name, "task": part.task.name, "cell": c}
             base.update(param_columns(cell))
+            prec = scenario.precision
             for metric in part.task.metrics_for(cell):
-                for stat, est in summarize_metric(metric, data[metric.name]).items():
+                for i, (stat, est) in enumerate(summarize_metric(metric, data[metric.name]).items()):
+                    targeted = prec is not None and metric.name == prec.metric and i == 0
                     rows.append(
                         {
                             **base,
@@ -458,6 +462,7 @@ def _tidy(
                             "exact": float(exact.get(f"{metric.name}:{stat}", math.nan)),
                             "n_chunks": len(planned[(p, c)]),
                             "spawn_key": json.dumps([p, c]),
+                            "target_met": (est.half_width <= prec.half_width) if targeted else None,
                         }
                     )
     df = pd.DataFrame(rows)

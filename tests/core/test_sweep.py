@@ -80,6 +80,9 @@ def test_precision_target_tops_up_until_narrow_or_capped(write_scenario, tmp_pat
     p = t[(t.metric == "complete") & (t.statistic == "proportion")]
     hw = np.maximum(p.estimate - p.ci_low, p.ci_high - p.estimate)
     assert ((hw <= 0.012) | (p.n == 9000)).all()
+    met = p.target_met.astype(bool)
+    assert (met == (hw <= 0.012)).all() and (p.n[~met] == 9000).all()
+    assert t[t.metric != "complete"].target_met.isna().all()
     assert (p.n > 3000).any() and (p.n == 3000).any() and (p.n <= 9000).all()
     # the decision is reproducible: the same table with two workers
     t2 = run_sweep(sc, n_jobs=2, cache_root=tmp_path / "x", progress=False).table
