@@ -156,3 +156,24 @@ def test_changed_scenario_never_mixes_chunks(write_scenario, tmp_path):
     r2 = run_sweep(sc2, cache_root=tmp_path, progress=False)
     assert r1.cache_dir != r2.cache_dir
     assert r2.chunks_reused == 0 and r2.chunks_run == r1.chunks_run
+
+
+@pytest.mark.slow
+def test_cli_on_a_running_dask_scheduler_matches_local(write_scenario, tmp_path):
+    from distributed import LocalCluster
+
+    from tests.conftest import run_cli
+
+    path = write_scenario(SMALL)
+    local = run_cli("run", str(path), "--out", str(tmp_path / "local.parquet"), "--out-dir", str(tmp_path / "l"), "--quiet")
+    assert local.returncode == 0, local.stderr
+    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
+        proc = run_cli(
+            "run", str(path), "--backend", "dask", "--scheduler", cluster.scheduler_address,
+            "--out", str(tmp_path / "dask.parquet"), "--out-dir", str(tmp_path / "d"), "--quiet",
+        )
+    assert proc.returncode == 0, proc.stderr
+    a, _ = load_results(tmp_path / "local.parquet")
+    b, meta = load_results(tmp_path / "dask.parquet")
+    assert meta["backend"] == "dask" and meta["scheduler"] is not None
+    pd.testing.assert_frame_equal(a, b)
