@@ -1,0 +1,131 @@
+"""Benchmark of Godtear's dice: vectorized rolls vs plain Python vs bare RNG; exact tables vs icepool.
+
+Run ``python benchmarks/bench_godtear.py [--quick]``. It times
+
+(a) the vectorized roller :func:`gamesim.games.godtear.sim.sample_rolls` (a
+    ``(dice, trials)`` array of faces per chunk, looked up and summed),
+(b) the plain-Python reference :func:`gamesim.games.godtear.reference.reference_rolls`
+    (one ``Generator.integers`` call and one list lookup per die),
+(c) the bare numpy random numbers (a) needs: ``Generator.integers`` of the same
+    ``(chunk, dice)`` shape and dtype, nothing else,
+
+on rolls of ``--dice`` dice (default 5) and prints rolls per second, the speedup
+(a)/(b) and the overhead (a)/(c). Then it times the exact tables of the study,
+P(success) for accuracy 1..12 x dodge 0..12 and the wound distribution for damage
+1..12 x protection 0..8 (each as exact fractions, caches cleared), against icepool
+(test-only dependency) computing the same tables, and checks they agree.
+Finally a full activation (two actions, three targets, tokens) of
+:func:`gamesim.games.godtear.sim.run_activation` against its scalar twin.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+from fractions import Fraction
+
+import numpy as np
+
+from gamesim.games.godtear import exact
+from gamesim.games.godtear.reference import reference_activation, reference_rolls
+from gamesim.games.godtear.rules import Skill, Status, Target
+from gamesim.games.godtear.sim import CHUNK_SIZE, run_activation, sample_rolls
+
+
+def best_time(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def bare_rng(n_dice: int, n_trials: int, rng: np.random.Generator) -> None:
+    """The random draws of :func:`sample_rolls`, same shapes and dtype, no lookup or sum."""
+    for start in range(0, n_trials, CHUNK_SIZE):
+        rng.integers(0, 6, size=(n_dice, min(CHUNK_SIZE, n_trials - start)), dtype=np.uint8)
+
+
+def ours_tables() -> tuple[object, object]:
+    exact._counts.cache_clear()
+    exact._outcomes.cache_clear()
+    s = exact.success_table(range(1, 13), range(0, 13), exact=True)
+    w = exact.wounds_distribution_table(range(1, 13), range(0, 9), exact=True)
+    return s, w
+
+
+def icepool_tables() -> tuple[dict, dict]:
+    import icepool
+
+    die = icepool.Die({0: 2, 1: 3, 2: 1})
+    s = {}
+    for a in range(1, 13):
+        pool = a @ die
+        for d in range(0, 13):
+            s[(a, d)] = Fraction(pool.probability(">=", d))
+    w = {}
+    for x in range(1, 13):
+        pool = x @ die
+        for p in range(0, 9):
+            dist = (pool - p).clip(0, None)
+            w[(x, p)] = {int(o): Fraction(q) for o, q in zip(dist.outcomes(), dist.probabilities())}
+    return s, w
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="small workload (a few seconds)")
+    ap.add_argument("--dice", type=int, default=5, help="dice per roll")
+    ap.add_argument("--trials", type=int, default=None, help="vectorized / bare-RNG rolls")
+    ap.add_argument("--ref-trials", type=int, default=None, help="plain-Python rolls")
+    args = ap.parse_args(argv)
+    n_vec = args.trials or (200_000 if args.quick else 5_000_000)
+    n_ref = args.ref_trials or (2_000 if args.quick else 50_000)
+    repeat = 1 if args.quick else 3
+    rng = np.random.default_rng(20261121)
+    n = args.dice
+
+    t_vec = best_time(lambda: sample_rolls(n, n_vec, rng=rng), repeat)
+    t_ref = best_time(lambda: reference_rolls(n, n_ref, rng=rng), 1)
+    t_rng = best_time(lambda: bare_rng(n, n_vec, rng), repeat)
+    print(f"godtear benchmark: rolls of {n} Godtear dice (faces 0,0,1,1,1,2); "
+          f"{platform.python_implementation()} {platform.python_version()}, numpy {np.__version__}, "
+          f"chunk {CHUNK_SIZE}")
+    print(f"(a) vectorized       : {n_vec:>10,d} rolls {t_vec:8.3f} s  {n_vec / t_vec:14,.0f} rolls/s")
+    print(f"(b) plain Python ref : {n_ref:>10,d} rolls {t_ref:8.3f} s  {n_ref / t_ref:14,.0f} rolls/s")
+    print(f"(c) bare numpy RNG   : {n_vec:>10,d} rolls {t_rng:8.3f} s  {n_vec / t_rng:14,.0f} rolls/s")
+    print(f"speedup vectorized / plain Python : {(n_vec / t_vec) / (n_ref / t_ref):8.1f}x")
+    print(f"vectorized time / bare RNG time   : {t_vec / t_rng:8.2f}x")
+
+    t_ours_cold = best_time(ours_tables, 1)  # caches are cleared inside ours_tables
+    t_ours = best_time(ours_tables, repeat)
+    t_ice_cold = best_time(icepool_tables, 1)  # first call in this process
+    t_ice = best_time(icepool_tables, 1 if args.quick else 2)  # icepool keeps its own caches
+    s, w = ours_tables()
+    s_ice, w_ice = icepool_tables()
+    ok = all(s.loc[a, d] == v for (a, d), v in s_ice.items()) and all(
+        {k: q for k, q in w.loc[(x, p)].items() if q} == v for (x, p), v in w_ice.items())
+    print("exact tables (P(success) 12 x 13 and wound distributions 12 x 9, as fractions):")
+    print(f"(d) gamesim (numpy convolution) : first {t_ours_cold:8.4f} s, best {t_ours:8.4f} s")
+    print(f"(e) icepool                     : first {t_ice_cold:8.4f} s, best {t_ice:8.4f} s (warm caches)")
+    print(f"icepool time / gamesim time     : first {t_ice_cold / t_ours_cold:6.1f}x, best {t_ice / t_ours:6.1f}x"
+          f"   tables identical: {ok}")
+
+    n_act = 20_000 if args.quick else 500_000
+    n_act_ref = 300 if args.quick else 5_000
+    actions = [(Skill(4, 3, "dodge_blight"), 3), (Skill(3, 4), 3)]
+    kw = dict(n_models=3, attacker=Status(accuracy=1), target_status=Status(dodge=1))
+    tgt = Target(2, 1, 2)
+    t_a = best_time(lambda: run_activation(actions, tgt, n_act, rng=rng, **kw), repeat)
+    t_ar = best_time(lambda: reference_activation(actions, tgt, n_act_ref, rng=rng, **kw), 1)
+    print("full activation (2 actions x 3 targets, tokens):")
+    print(f"(f) vectorized       : {n_act:>10,d} activations {t_a:8.3f} s  {n_act / t_a:12,.0f} activations/s")
+    print(f"(g) plain Python ref : {n_act_ref:>10,d} activations {t_ar:8.3f} s  {n_act_ref / t_ar:12,.0f} "
+          "activations/s")
+    print(f"speedup activation vectorized / plain Python : {(n_act / t_a) / (n_act_ref / t_ar):8.1f}x")
+
+
+if __name__ == "__main__":
+    main()

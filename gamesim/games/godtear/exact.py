@@ -1,0 +1,779 @@
+"""Exact solvers for Godtear's dice and combat: convolution and a small Markov chain.
+
+* Rolls: the distribution of the pips total of ``n`` dice is the ``n``-fold
+  convolution of the die's face counts (``numpy.convolve``, integer counts, so the
+  float tables are exact up to rounding and the :class:`fractions.Fraction` tables
+  exact).
+* Success roll (成功判定) and damage roll (ダメージ判定): tail sums and shifts of
+  that distribution.
+* Several uses of a skill against one target (打倒): a Markov chain over
+  :class:`~gamesim.games.godtear.rules.DuelState` (wounds and the status tokens
+  that matter), whose one-step outcomes are listed by the rules core
+  (:func:`~gamesim.games.godtear.rules.use_outcomes`).
+
+Every function takes the die as a keyword (default: the Godtear die, faces 0, 0,
+1, 1, 1, 2). Functions ending in ``_fraction`` return exact fractions.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from .rules import (
+    GODTEAR_DIE,
+    DieSpec,
+    DuelState,
+    Skill,
+    Status,
+    Target,
+    dice_after_token,
+    use_outcomes,
+)
+
+__all__ = [
+    "roll_counts",
+    "roll_pmf",
+    "roll_pmf_fraction",
+    "p_success",
+    "p_success_fraction",
+    "wounds_pmf",
+    "wounds_pmf_fraction",
+    "expected_wounds",
+    "success_table",
+    "expected_wounds_table",
+    "wounds_distribution_table",
+    "knockout_chain",
+    "p_knockout",
+    "p_knockout_fraction",
+    "knockout_curve",
+    "expected_uses_to_knockout",
+    "uses_to_knockout_quantile",
+    "min_stat_lines",
+    "end_phase_pmf",
+]
+
+
+def _check_boon(boon: int, name: str = "boon") -> int:
+    if isinstance(boon, bool) or boon not in (-1, 0, 1):
+        raise ValueError(f"{name} = {boon!r}, must be -1 (blight), 0 or 1 (boon)")
+    return int(boon)
+
+
+def _check_dice(n: int, name: str) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"{name} = {n!r}, must be an integer >= 0 (dice)")
+    return int(n)
+
+
+@lru_cache(maxsize=1024)
+def _counts(n_dice: int, die: DieSpec) -> tuple[int, ...]:
+    face = np.array(die.counts, dtype=object)
+    out = np.array([1], dtype=object)
+    for _ in range(n_dice):
+        out = np.convolve(out, face)
+    return tuple(int(x) for x in out)
+
+
+def roll_counts(n_dice: int, *, die: DieSpec = GODTEAR_DIE) -> npt.NDArray[np.object_]:
+    """Number of face combinations giving each total of ``n_dice`` dice (exact integers).
+
+    Parameters
+    ----------
+    n_dice : int
+        Dice rolled (>= 0).
+    die : DieSpec, default GODTEAR_DIE
+
+    Returns
+    -------
+    ndarray of Python int (dtype object), shape (n_dice * die.max_pips + 1,)
+        ``counts[t]`` ways to roll total ``t``; they sum to ``die.n_faces ** n_dice``.
+
+    Raises
+    ------
+    ValueError
+        If ``n_dice`` is not an integer >= 0.
+    """
+    return np.array(_counts(_check_dice(n_dice, "n_dice"), die), dtype=object)
+
+
+def roll_pmf(n_dice: int, *, die: DieSpec = GODTEAR_DIE) -> npt.NDArray[np.float64]:
+    """Distribution of the pips total of ``n_dice`` Godtear dice.
+
+    Parameters
+    ----------
+    n_dice : int
+        Dice rolled (>= 0).
+    die : DieSpec, default GODTEAR_DIE
+        Face counts (default two blanks, three 1s, one 2).
+
+    Returns
+    -------
+    ndarray of float64, shape (n_dice * die.max_pips + 1,)
+        ``pmf[t]`` = P(total = t); index = total. Sums to 1.
+
+    Raises
+    ------
+    ValueError
+        If ``n_dice`` is not an integer >= 0.
+
+    Notes
+    -----
+    ``n``-fold ``numpy.convolve`` of the face counts in exact integers, divided by
+    ``n_faces ** n`` (rulebook モデルのスキルを使う: 「ダイスの出目を合計」).
+
+    Examples
+    --------
+    >>> roll_pmf(1)
+    array([0.33333333, 0.5       , 0.16666667])
+    """
+    c = _counts(_check_dice(n_dice, "n_dice"), die)
+    denom = die.n_faces**n_dice
+    return np.array([Fraction(x, denom) for x in c], dtype=np.float64)
+
+
+def roll_pmf_fraction(n_dice: int, *, die: DieSpec = GODTEAR_DIE) -> list[Fraction]:
+    """:func:`roll_pmf` as exact fractions.
+
+    Parameters
+    ----------
+    n_dice : int
+        Dice rolled (>= 0).
+    die : DieSpec, default GODTEAR_DIE
+
+    Returns
+    -------
+    list of fractions.Fraction, length n_dice * die.max_pips + 1
+        Index = total; sums to exactly 1.
+
+    Raises
+    ------
+    ValueError
+        If ``n_dice`` is not an integer >= 0.
+    """
+    c = _counts(_check_dice(n_dice, "n_dice"), die)
+    denom = die.n_faces**n_dice
+    return [Fraction(x, denom) for x in c]
+
+
+def p_success_fraction(accuracy: int, dodge: int, *, boon: int = 0, die: DieSpec = GODTEAR_DIE) -> Fraction:
+    """:func:`p_success` as an exact fraction.
+
+    Parameters
+    ----------
+    accuracy, dodge, boon, die
+        As :func:`p_success`.
+
+    Returns
+    -------
+    fractions.Fraction
+        P(total >= dodge), e.g. ``Fraction(74, 81)`` for 4 dice against dodge 2.
+
+    Raises
+    ------
+    ValueError
+        As :func:`p_success`.
+    """
+    n = dice_after_token(_check_dice(accuracy, "accuracy"), _check_boon(boon))
+    pmf = roll_pmf_fraction(n, die=die)
+    d = max(int(dodge), 0)
+    return sum(pmf[d:], Fraction(0))
+
+
+def p_success(accuracy: int, dodge: int, *, boon: int = 0, die: DieSpec = GODTEAR_DIE) -> float:
+    """P(success roll succeeds): P(total of ``accuracy`` dice >= ``dodge``).
+
+    Parameters
+    ----------
+    accuracy : int
+        Skill accuracy (精度), dice (>= 0).
+    dodge : int
+        Target's dodge (回避) for this roll, with any dodge boon/blight already added;
+        a dodge <= 0 always succeeds.
+    boon : {-1, 0, 1}, default 0
+        Accuracy blight (-1: one die fewer, never below 0 dice) or boon (+1: one more die).
+    die : DieSpec, default GODTEAR_DIE
+
+    Returns
+    -------
+    float
+        Probability in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If ``accuracy`` is not an integer >= 0 or ``boon`` not in {-1, 0, 1}.
+
+    Notes
+    -----
+    成功判定: 「精度が対象の回避の数値以上である場合、スキルは成功」. Rulebook example: 4 dice
+    all showing 1 total 4 >= dodge 2, a success.
+
+    Examples
+    --------
+    >>> round(p_success(1, 1), 4)
+    0.6667
+    """
+    return float(p_success_fraction(accuracy, dodge, boon=boon, die=die))
+
+
+def wounds_pmf_fraction(damage: int, protection: int, *, health: int | None = None, boon: int = 0,
+                        die: DieSpec = GODTEAR_DIE) -> list[Fraction]:
+    """:func:`wounds_pmf` as exact fractions.
+
+    Parameters
+    ----------
+    damage, protection, health, boon, die
+        As :func:`wounds_pmf`.
+
+    Returns
+    -------
+    list of fractions.Fraction
+        Index = wounds; same length as :func:`wounds_pmf`; sums to exactly 1.
+
+    Raises
+    ------
+    ValueError
+        As :func:`wounds_pmf`.
+    """
+    n = dice_after_token(_check_dice(damage, "damage"), _check_boon(boon))
+    if health is not None and (isinstance(health, bool) or int(health) < 1):
+        raise ValueError(f"health = {health!r}, must be an integer >= 1 or None")
+    pmf = roll_pmf_fraction(n, die=die)
+    p = max(int(protection), 0)
+    size = max(len(pmf) - p, 1)
+    out = [Fraction(0)] * size
+    for t, q in enumerate(pmf):
+        out[max(t - p, 0)] += q
+    if health is not None:
+        h = int(health)
+        capped = [Fraction(0)] * (h + 1)
+        for w, q in enumerate(out):
+            capped[min(w, h)] += q
+        out = capped
+    return out
+
+
+def wounds_pmf(damage: int, protection: int, *, health: int | None = None, boon: int = 0,
+               die: DieSpec = GODTEAR_DIE) -> npt.NDArray[np.float64]:
+    """Distribution of the wounds one damage roll deals (after a successful success roll).
+
+    Parameters
+    ----------
+    damage : int
+        Skill damage (ダメージ), dice (>= 0).
+    protection : int
+        Target's protection (防御) for this roll, tokens included; below 0 counts as 0.
+    health : int or None, default None
+        Health the target has left; wounds above it are lost. ``None``: no cap.
+    boon : {-1, 0, 1}, default 0
+        Damage blight / boon: one die fewer / more (never below 0 dice).
+    die : DieSpec, default GODTEAR_DIE
+
+    Returns
+    -------
+    ndarray of float64
+        ``pmf[w]`` = P(w wounds), index = wounds. Shape ``(health + 1,)`` with a cap,
+        else ``(max(damage_dice * max_pips - protection, 0) + 1,)``. Sums to 1.
+
+    Raises
+    ------
+    ValueError
+        If ``damage`` is not an integer >= 0, ``boon`` not in {-1, 0, 1} or
+        ``health < 1``.
+
+    Notes
+    -----
+    ダメージ判定 and 打倒: wounds = total - protection, never below 0, never more than
+    the health left. Rulebook example: 5 dice 1, 1, 0, 0, 2 total 4 against protection 3
+    deal 1 wound.
+
+    Examples
+    --------
+    >>> wounds_pmf(1, 0)
+    array([0.33333333, 0.5       , 0.16666667])
+    """
+    return np.array(wounds_pmf_fraction(damage, protection, health=health, boon=boon, die=die), dtype=np.float64)
+
+
+def expected_wounds(damage: int, protection: int, *, health: int | None = None, boon: int = 0,
+                    die: DieSpec = GODTEAR_DIE, exact: bool = False) -> float | Fraction:
+    """Mean wounds of one damage roll.
+
+    Parameters
+    ----------
+    damage, protection, health, boon, die
+        As :func:`wounds_pmf`.
+    exact : bool, default False
+        Return a :class:`fractions.Fraction` instead of a float.
+
+    Returns
+    -------
+    float or fractions.Fraction
+        Expected wounds (wounds).
+
+    Raises
+    ------
+    ValueError
+        As :func:`wounds_pmf`.
+    """
+    pmf = wounds_pmf_fraction(damage, protection, health=health, boon=boon, die=die)
+    m = sum((w * q for w, q in enumerate(pmf)), Fraction(0))
+    return m if exact else float(m)
+
+
+def success_table(accuracies: Sequence[int] = range(1, 13), dodges: Sequence[int] = range(0, 13), *,
+                  boon: int = 0, die: DieSpec = GODTEAR_DIE, exact: bool = False) -> pd.DataFrame:
+    """P(success) for every accuracy (rows) against every dodge (columns).
+
+    Parameters
+    ----------
+    accuracies : sequence of int, default 1..12
+    dodges : sequence of int, default 0..12
+    boon : {-1, 0, 1}, default 0
+        Accuracy blight/boon on every roll of the table.
+    die : DieSpec, default GODTEAR_DIE
+    exact : bool, default False
+        ``True``: cells are :class:`fractions.Fraction` (dtype object); else float64.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``accuracy``, columns ``dodge``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`p_success`.
+    """
+    f = p_success_fraction if exact else p_success
+    data = [[f(a, d, boon=boon, die=die) for d in dodges] for a in accuracies]
+    df = pd.DataFrame(data, index=pd.Index(list(accuracies), name="accuracy"),
+                      columns=pd.Index(list(dodges), name="dodge"), dtype=object if exact else np.float64)
+    return df
+
+
+def expected_wounds_table(damages: Sequence[int] = range(1, 13), protections: Sequence[int] = range(0, 9), *,
+                          health: int | None = None, boon: int = 0, die: DieSpec = GODTEAR_DIE,
+                          exact: bool = False) -> pd.DataFrame:
+    """Mean wounds of one damage roll for every damage (rows) against every protection (columns).
+
+    Parameters
+    ----------
+    damages : sequence of int, default 1..12
+    protections : sequence of int, default 0..8
+    health, boon, die
+        As :func:`wounds_pmf`.
+    exact : bool, default False
+        Fractions (dtype object) instead of floats.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``damage``, columns ``protection``; wounds per damage roll.
+    """
+    data = [[expected_wounds(x, p, health=health, boon=boon, die=die, exact=exact) for p in protections]
+            for x in damages]
+    return pd.DataFrame(data, index=pd.Index(list(damages), name="damage"),
+                        columns=pd.Index(list(protections), name="protection"),
+                        dtype=object if exact else np.float64)
+
+
+def wounds_distribution_table(damages: Sequence[int] = range(1, 13), protections: Sequence[int] = range(0, 9), *,
+                              health: int | None = None, boon: int = 0, die: DieSpec = GODTEAR_DIE,
+                              exact: bool = False) -> pd.DataFrame:
+    """The whole wound distribution for every (damage, protection).
+
+    Parameters
+    ----------
+    damages : sequence of int, default 1..12
+    protections : sequence of int, default 0..8
+    health, boon, die
+        As :func:`wounds_pmf`.
+    exact : bool, default False
+        Fractions (dtype object) instead of floats.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``(damage, protection)``, columns ``wounds`` 0..max; P(wounds), zeros
+        where impossible (Fractions with ``exact=True``).
+
+    Raises
+    ------
+    ValueError
+        As :func:`wounds_pmf`.
+    """
+    rows: dict[tuple[int, int], list[Any]] = {}
+    for x in damages:
+        for p in protections:
+            rows[(int(x), int(p))] = (wounds_pmf_fraction if exact else wounds_pmf)(
+                x, p, health=health, boon=boon, die=die)
+    width = max(len(v) for v in rows.values())
+    zero: Any = Fraction(0) if exact else 0.0
+    data = [list(v) + [zero] * (width - len(v)) for v in rows.values()]
+    idx = pd.MultiIndex.from_tuples(list(rows), names=["damage", "protection"])
+    return pd.DataFrame(data, index=idx, columns=pd.Index(range(width), name="wounds"),
+                        dtype=object if exact else np.float64)
+
+
+# ---------------------------------------------------------------------------
+# Several uses against one target: Markov chain over DuelState
+# ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=200_000)
+def _outcomes(state: DuelState, skill: Skill, target: Target, die: DieSpec) -> tuple[tuple[DuelState, Fraction], ...]:
+    return tuple(use_outcomes(state, skill, target, die))
+
+
+def knockout_chain(skills: Sequence[Skill], target: Target, *, initial: DuelState = DuelState(),
+                   die: DieSpec = GODTEAR_DIE, exact: bool = False) -> list[dict[DuelState, Any]]:
+    """Distribution of the duel state after each use of a sequence of skills on one target.
+
+    Parameters
+    ----------
+    skills : sequence of Skill
+        The skill of use 1, 2, ... (the same skill repeated for "k uses of a skill"; two
+        different skills for one activation, which may use each skill once).
+    target : Target
+        The target's printed dodge, protection and health.
+    initial : DuelState, default DuelState()
+        Wounds and tokens before the first use (e.g. an accuracy boon on the attacker).
+    die : DieSpec, default GODTEAR_DIE
+    exact : bool, default False
+        Probabilities as Fractions (exact) or floats.
+
+    Returns
+    -------
+    list of dict
+        ``dists[k]`` maps each state to its probability after ``k`` uses (``dists[0]`` is
+        ``{initial: 1}``); length ``len(skills) + 1``.
+
+    Notes
+    -----
+    Tokens persist between uses until used (状態効果); wounds carry over; a knocked-out
+    target (打倒) is absorbing.
+    """
+    one: Any = Fraction(1) if exact else 1.0
+    dist: dict[DuelState, Any] = {initial: one}
+    out = [dist]
+    for skill in skills:
+        new: dict[DuelState, Any] = {}
+        for st, p in dist.items():
+            for nxt, q in _outcomes(st, skill, target, die):
+                new[nxt] = new.get(nxt, 0) + p * (q if exact else float(q))
+        dist = new
+        out.append(dist)
+    return out
+
+
+def _kw_state(accuracy_token: int, damage_token: int, dodge_token: int, protection_token: int) -> DuelState:
+    return DuelState(0, Status(accuracy=_check_boon(accuracy_token, "accuracy_token"),
+                               damage=_check_boon(damage_token, "damage_token")),
+                     Status(dodge=_check_boon(dodge_token, "dodge_token"),
+                            protection=_check_boon(protection_token, "protection_token")))
+
+
+def _setup(accuracy: int, damage: int, dodge: int, protection: int, health: int, hit_effect: str,
+           tokens: tuple[int, int, int, int]) -> tuple[Skill, Target, DuelState]:
+    _check_dice(accuracy, "accuracy")
+    _check_dice(damage, "damage")
+    if isinstance(health, bool) or int(health) < 1:
+        raise ValueError(f"health = {health!r}, must be an integer >= 1")
+    return Skill(int(accuracy), int(damage), hit_effect), Target(int(dodge), int(protection), int(health)), \
+        _kw_state(*tokens)
+
+
+def knockout_curve(accuracy: int, damage: int, *, dodge: int, protection: int, health: int, uses: int,
+                   hit_effect: str = "none", accuracy_token: int = 0, damage_token: int = 0,
+                   dodge_token: int = 0, protection_token: int = 0, die: DieSpec = GODTEAR_DIE,
+                   exact: bool = False) -> list[Any]:
+    """P(target knocked out within k uses) for k = 0, 1, ..., ``uses``.
+
+    Parameters
+    ----------
+    accuracy, damage : int
+        The skill's dice (精度, ダメージ), >= 0.
+    dodge, protection, health : int
+        The target's stats (回避, 防御, 体力 >= 1).
+    uses : int
+        Uses of the skill (>= 0), wounds carried over.
+    hit_effect : str, default "none"
+        Success effect, see :class:`~gamesim.games.godtear.rules.Skill`.
+    accuracy_token, damage_token : {-1, 0, 1}, default 0
+        Attacker's tokens before the first use.
+    dodge_token, protection_token : {-1, 0, 1}, default 0
+        Target's tokens before the first use.
+    die : DieSpec, default GODTEAR_DIE
+    exact : bool, default False
+        Fractions instead of floats.
+
+    Returns
+    -------
+    list of float (or Fraction), length ``uses + 1``
+        Non-decreasing, starting at 0.
+
+    Raises
+    ------
+    ValueError
+        For negative dice or uses, ``health < 1``, a token not in {-1, 0, 1} or an unknown
+        ``hit_effect``.
+    """
+    if isinstance(uses, bool) or int(uses) < 0:
+        raise ValueError(f"uses = {uses!r}, must be an integer >= 0")
+    skill, target, init = _setup(accuracy, damage, dodge, protection, health, hit_effect,
+                                 (accuracy_token, damage_token, dodge_token, protection_token))
+    dists = knockout_chain([skill] * int(uses), target, initial=init, die=die, exact=exact)
+    zero: Any = Fraction(0) if exact else 0.0
+    return [sum((p for s, p in d.items() if s.knocked_out(target.health)), zero) for d in dists]
+
+
+def p_knockout(accuracy: int, damage: int, *, dodge: int, protection: int, health: int, uses: int,
+               hit_effect: str = "none", accuracy_token: int = 0, damage_token: int = 0, dodge_token: int = 0,
+               protection_token: int = 0, die: DieSpec = GODTEAR_DIE) -> float:
+    """P(a target of ``health`` is knocked out within ``uses`` uses of a skill).
+
+    Parameters
+    ----------
+    accuracy, damage : int
+        The skill's accuracy and damage dice (>= 0).
+    dodge, protection, health : int
+        The target's dodge, protection and health (>= 1).
+    uses : int
+        Number of uses (>= 0); wounds carry over between uses.
+    hit_effect, accuracy_token, damage_token, dodge_token, protection_token, die
+        As :func:`knockout_curve` (defaults: no success effect, no tokens, Godtear die).
+
+    Returns
+    -------
+    float
+        Probability in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        As :func:`knockout_curve`.
+
+    Notes
+    -----
+    Exact Markov chain over (wounds, tokens) built from the rules core; 打倒 at wounds ==
+    health. Each use: success roll (total >= dodge), then damage roll (total - protection
+    wounds, at least 0, capped at the health left).
+
+    Examples
+    --------
+    >>> p_knockout(4, 4, dodge=2, protection=1, health=1, uses=0)
+    0.0
+    """
+    return float(knockout_curve(accuracy, damage, dodge=dodge, protection=protection, health=health, uses=uses,
+                                hit_effect=hit_effect, accuracy_token=accuracy_token, damage_token=damage_token,
+                                dodge_token=dodge_token, protection_token=protection_token, die=die)[-1])
+
+
+def p_knockout_fraction(accuracy: int, damage: int, *, dodge: int, protection: int, health: int, uses: int,
+                        hit_effect: str = "none", accuracy_token: int = 0, damage_token: int = 0,
+                        dodge_token: int = 0, protection_token: int = 0, die: DieSpec = GODTEAR_DIE) -> Fraction:
+    """:func:`p_knockout` as an exact fraction.
+
+    Parameters
+    ----------
+    accuracy, damage, dodge, protection, health, uses, hit_effect, tokens, die
+        As :func:`p_knockout`.
+
+    Returns
+    -------
+    fractions.Fraction
+
+    Raises
+    ------
+    ValueError
+        As :func:`knockout_curve`.
+    """
+    return knockout_curve(accuracy, damage, dodge=dodge, protection=protection, health=health, uses=uses,
+                          hit_effect=hit_effect, accuracy_token=accuracy_token, damage_token=damage_token,
+                          dodge_token=dodge_token, protection_token=protection_token, die=die, exact=True)[-1]
+
+
+def expected_uses_to_knockout(accuracy: int, damage: int, *, dodge: int, protection: int, health: int,
+                              hit_effect: str = "none", accuracy_token: int = 0, damage_token: int = 0,
+                              dodge_token: int = 0, protection_token: int = 0,
+                              die: DieSpec = GODTEAR_DIE) -> float:
+    """Expected number of uses of a skill until the target is knocked out.
+
+    Parameters
+    ----------
+    accuracy, damage, dodge, protection, health, hit_effect, tokens, die
+        As :func:`knockout_curve`.
+
+    Returns
+    -------
+    float
+        ``E[T]`` with ``T`` the use that knocks the target out; ``inf`` when some reachable
+        state can never lead to a knock-out (e.g. damage dice that cannot beat protection).
+
+    Raises
+    ------
+    ValueError
+        As :func:`knockout_curve`.
+
+    Notes
+    -----
+    Fundamental-matrix solution ``(I - Q) t = 1`` over the transient states reachable
+    from the start (wounds below health, with their tokens).
+    """
+    skill, target, init = _setup(accuracy, damage, dodge, protection, health, hit_effect,
+                                 (accuracy_token, damage_token, dodge_token, protection_token))
+    index: dict[DuelState, int] = {init: 0}
+    order = [init]
+    edges: list[tuple[int, DuelState, float]] = []
+    i = 0
+    while i < len(order):
+        st = order[i]
+        for nxt, q in _outcomes(st, skill, target, die):
+            edges.append((i, nxt, float(q)))
+            if not nxt.knocked_out(target.health) and nxt not in index:
+                index[nxt] = len(order)
+                order.append(nxt)
+        i += 1
+    n = len(order)
+    q_mat = np.zeros((n, n))
+    can_ko = np.zeros(n, dtype=bool)
+    succ: list[list[int]] = [[] for _ in range(n)]
+    for a, nxt, p in edges:
+        if nxt.knocked_out(target.health):
+            if p > 0:
+                can_ko[a] = True
+        else:
+            q_mat[a, index[nxt]] += p
+            if p > 0:
+                succ[a].append(index[nxt])
+    # states that can reach a knock-out: backward closure
+    changed = True
+    while changed:
+        changed = False
+        for a in range(n):
+            if not can_ko[a] and any(can_ko[b] for b in succ[a]):
+                can_ko[a] = True
+                changed = True
+    if not can_ko.all():
+        return math.inf
+    t = np.linalg.solve(np.eye(n) - q_mat, np.ones(n))
+    return float(t[0])
+
+
+def uses_to_knockout_quantile(q: float, accuracy: int, damage: int, *, dodge: int, protection: int,
+                              health: int, max_uses: int = 200, **kwargs: Any) -> float:
+    """Smallest k with P(knocked out within k uses) >= q (inverted CDF).
+
+    Parameters
+    ----------
+    q : float
+        Level in (0, 1).
+    accuracy, damage, dodge, protection, health
+        As :func:`knockout_curve`.
+    max_uses : int, default 200
+        Search cap; returns ``inf`` when the level is not reached within it.
+    **kwargs
+        Tokens, ``hit_effect``, ``die`` (as :func:`knockout_curve`).
+
+    Returns
+    -------
+    float
+        Uses (an integer value), or ``inf``.
+
+    Raises
+    ------
+    ValueError
+        If ``q`` is not in (0, 1), or as :func:`knockout_curve`.
+    """
+    if not 0 < q < 1:
+        raise ValueError(f"q = {q!r}, must be in (0, 1)")
+    curve = knockout_curve(accuracy, damage, dodge=dodge, protection=protection, health=health, uses=max_uses,
+                           **kwargs)
+    for k, p in enumerate(curve):
+        if p >= q - 1e-12:
+            return float(k)
+    return math.inf
+
+
+def min_stat_lines(*, dodge: int, protection: int, health: int, uses: int = 2, p_min: float = 0.5,
+                   max_accuracy: int = 12, max_damage: int = 12, die: DieSpec = GODTEAR_DIE) -> pd.DataFrame:
+    """The smallest stat lines that knock a target out with at least ``p_min`` in ``uses`` uses.
+
+    Parameters
+    ----------
+    dodge, protection, health : int
+        The target.
+    uses : int, default 2
+        Uses of the skill.
+    p_min : float, default 0.5
+        Required knock-out probability.
+    max_accuracy, max_damage : int, default 12
+        Search range (dice).
+    die : DieSpec, default GODTEAR_DIE
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per accuracy 1..max_accuracy that can reach ``p_min``: columns
+        ``accuracy``, ``min_damage`` (smallest damage with P >= p_min at that accuracy),
+        ``p_knockout`` (exact, at that stat line), ``total_dice``, ``pareto`` (True when
+        no other row has both accuracy and damage <= and one <). Rows whose accuracy
+        cannot reach ``p_min`` within ``max_damage`` are left out.
+
+    Notes
+    -----
+    P(knock-out) is non-decreasing in damage (more dice can only add pips), so a
+    bisection-free scan upward from damage 0 is exact.
+    """
+    rows = []
+    for a in range(1, int(max_accuracy) + 1):
+        for x in range(0, int(max_damage) + 1):
+            p = p_knockout(a, x, dodge=dodge, protection=protection, health=health, uses=uses, die=die)
+            if p >= p_min:
+                rows.append({"accuracy": a, "min_damage": x, "p_knockout": p, "total_dice": a + x})
+                break
+    df = pd.DataFrame(rows, columns=["accuracy", "min_damage", "p_knockout", "total_dice"])
+    if not df.empty:
+        best = np.minimum.accumulate(df["min_damage"].to_numpy())
+        prev = np.r_[np.inf, best[:-1]]
+        df["pareto"] = df["min_damage"].to_numpy() < prev
+    else:
+        df["pareto"] = pd.Series(dtype=bool)
+    return df
+
+
+def end_phase_pmf(rule: str, *, die: DieSpec = GODTEAR_DIE, exact: bool = False) -> dict[int, Any]:
+    """Distribution of what the 生命 / 変化 end-phase die roll does.
+
+    Parameters
+    ----------
+    rule : {"life", "change"}
+        ``"life"`` (生命): new objective hexes = roll + 2; ``"change"`` (変化): objective
+        hexes moved = roll.
+    die : DieSpec, default GODTEAR_DIE
+    exact : bool, default False
+        Fractions instead of floats.
+
+    Returns
+    -------
+    dict of int to probability
+        Count -> P(count).
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``rule``.
+    """
+    if rule not in ("life", "change"):
+        raise ValueError(f"rule = {rule!r}, must be 'life' or 'change'")
+    shift = 2 if rule == "life" else 0
+    return {v + shift: (p if exact else float(p)) for v, p in enumerate(die.probabilities) if p}

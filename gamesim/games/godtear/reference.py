@@ -1,0 +1,126 @@
+"""Plain-Python, one-trial-at-a-time reference of Godtear's rolls and combat.
+
+Each die is one ``rng.integers(n_faces)`` call; each use of a skill is the rules
+core's :func:`~gamesim.games.godtear.rules.resolve_use` applied to the rolled
+totals, on immutable :class:`~gamesim.games.godtear.rules.DuelState` objects. The
+tests compare the vectorized simulator (:mod:`.sim`) with it statistically, and
+the benchmark times it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from gamesim.core.rng import RngLike, as_generator
+
+from .rules import (
+    GODTEAR_DIE,
+    DieSpec,
+    DuelState,
+    Skill,
+    Status,
+    Target,
+    after_success,
+    dice_after_token,
+    is_success,
+    resolve_use,
+)
+
+__all__ = ["reference_roll", "reference_rolls", "reference_knockout", "reference_activation"]
+
+
+def reference_roll(n_dice: int, *, die: DieSpec = GODTEAR_DIE, rng: RngLike = None) -> int:
+    """Total pips of ``n_dice`` dice, rolled one at a time.
+
+    Parameters
+    ----------
+    n_dice : int
+        Dice (>= 0).
+    die : DieSpec, default GODTEAR_DIE
+    rng : int, SeedSequence, Generator or None, keyword-only
+
+    Returns
+    -------
+    int
+    """
+    gen = as_generator(rng)
+    faces = die.face_values
+    total = 0
+    for _ in range(int(n_dice)):
+        total += faces[int(gen.integers(die.n_faces))]
+    return total
+
+
+def reference_rolls(n_dice: int, n_trials: int, *, die: DieSpec = GODTEAR_DIE, rng: RngLike = None
+                    ) -> npt.NDArray[np.int64]:
+    """``n_trials`` totals of ``n_dice`` dice, one Python loop iteration per die.
+
+    Returns
+    -------
+    ndarray of int64, shape (n_trials,)
+    """
+    gen = as_generator(rng)
+    return np.array([reference_roll(n_dice, die=die, rng=gen) for _ in range(int(n_trials))], dtype=np.int64)
+
+
+def _one_use(state: DuelState, skill: Skill, target: Target, die: DieSpec, gen: np.random.Generator) -> DuelState:
+    s = reference_roll(dice_after_token(skill.accuracy, state.attacker.accuracy), die=die, rng=gen)
+    d = None
+    if is_success(s, target.dodge + state.target.dodge) and skill.damage is not None:
+        att, _ = after_success(state, skill)
+        d = reference_roll(dice_after_token(skill.damage, att.damage), die=die, rng=gen)
+    return resolve_use(state, skill, target, s, d)
+
+
+def reference_knockout(skill: Skill, target: Target, n_trials: int, *, uses: int, max_uses: int | None = None,
+                       attacker: Status = Status(), target_status: Status = Status(), die: DieSpec = GODTEAR_DIE,
+                       rng: RngLike = None) -> dict[str, npt.NDArray[np.generic]]:
+    """Scalar twin of :func:`gamesim.games.godtear.sim.run_knockout` (same arguments and outputs)."""
+    gen = as_generator(rng)
+    max_uses = max(int(uses), 50) if max_uses is None else int(max_uses)
+    ko = np.zeros(n_trials, dtype=bool)
+    wounds = np.zeros(n_trials, dtype=np.int64)
+    t_ko = np.full(n_trials, np.nan)
+    for i in range(int(n_trials)):
+        st = DuelState(0, attacker, target_status)
+        w_at = 0
+        for k in range(1, max_uses + 1):
+            if st.knocked_out(target.health):
+                if k > uses:
+                    break
+            else:
+                st = _one_use(st, skill, target, die, gen)
+                if st.knocked_out(target.health):
+                    t_ko[i] = k
+            if k == uses:
+                w_at = st.wounds
+        wounds[i] = w_at
+        ko[i] = not math.isnan(t_ko[i]) and t_ko[i] <= uses
+    return {"knockout": ko, "wounds": wounds, "uses_to_knockout": t_ko}
+
+
+def reference_activation(actions: Sequence[tuple[Skill, int]], target: Target, n_trials: int, *, n_models: int = 1,
+                         attacker: Status = Status(), target_status: Status = Status(),
+                         die: DieSpec = GODTEAR_DIE, rng: RngLike = None) -> dict[str, npt.NDArray[np.generic]]:
+    """Scalar twin of :func:`gamesim.games.godtear.sim.run_activation` (same arguments and outputs).
+
+    The target unit is a Python list of wounds; each targeted model is resolved as a
+    :class:`DuelState` carrying the shared attacker and unit tokens.
+    """
+    gen = as_generator(rng)
+    per_model = np.zeros((int(n_trials), n_models), dtype=np.int64)
+    for i in range(int(n_trials)):
+        wounds = [0] * n_models
+        att, unit = attacker, target_status
+        for skill, n_t in actions:
+            chosen = [j for j in range(n_models) if wounds[j] < target.health][: int(n_t)]
+            for j in chosen:
+                st = _one_use(DuelState(wounds[j], att, unit), skill, target, die, gen)
+                wounds[j], att, unit = st.wounds, st.attacker, st.target
+        per_model[i] = wounds
+    return {"knockouts": (per_model >= target.health).sum(axis=1).astype(np.int64),
+            "wounds": per_model.sum(axis=1), "wounds_per_model": per_model}

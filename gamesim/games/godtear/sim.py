@@ -1,0 +1,308 @@
+"""Vectorized Monte Carlo of Godtear's rolls, repeated skill uses and full activations.
+
+Axis 0 is always the trial. Trials are processed in chunks of :data:`CHUNK_SIZE`
+so memory stays bounded whatever ``n_trials`` is. This is the only module of the
+package that draws random numbers; every function takes a keyword-only ``rng``
+(int, SeedSequence, Generator or None) normalised by
+:func:`gamesim.core.rng.as_generator`.
+
+Dice are rolled one by one: a ``(dice, trials)`` array of face indices from
+``Generator.integers``, looked up in the die's face values and summed over the
+dice each trial actually rolls (boons and blights change the count per trial).
+The rules applied are those of :func:`gamesim.games.godtear.rules.resolve_use`,
+written on arrays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from gamesim.core.rng import RngLike, as_generator
+
+from .rules import GODTEAR_DIE, DieSpec, Skill, Status, Target
+
+__all__ = [
+    "CHUNK_SIZE",
+    "roll_totals",
+    "sample_rolls",
+    "run_knockout",
+    "run_activation",
+    "run_end_phase",
+]
+
+#: Trials per chunk.
+CHUNK_SIZE = 65_536
+
+
+def _chunks(n_trials: int) -> list[tuple[int, int]]:
+    return [(s, min(s + CHUNK_SIZE, n_trials)) for s in range(0, n_trials, CHUNK_SIZE)]
+
+
+def roll_totals(n_dice: npt.ArrayLike, *, die: DieSpec = GODTEAR_DIE, rng: RngLike = None) -> npt.NDArray[np.int64]:
+    """Roll ``n_dice[i]`` dice for every trial ``i`` and return the pips totals.
+
+    Parameters
+    ----------
+    n_dice : array_like of int, shape (n,)
+        Dice per trial (>= 0). Kernel: not checked.
+    die : DieSpec, default GODTEAR_DIE
+    rng : int, SeedSequence, Generator or None, keyword-only
+        Random source.
+
+    Returns
+    -------
+    ndarray of int64, shape (n,)
+        Total pips rolled per trial.
+    """
+    gen = as_generator(rng)
+    n = np.asarray(n_dice, dtype=np.int64)
+    m = int(n.max()) if n.size else 0
+    if m <= 0:
+        return np.zeros(n.shape, dtype=np.int64)
+    lut = np.asarray(die.face_values, dtype=np.int8 if die.max_pips < 128 else np.int64)
+    # dice-major layout: one contiguous row per die, so the sum over dice adds whole rows
+    faces = gen.integers(0, die.n_faces, size=(m, n.size), dtype=np.uint8 if die.n_faces <= 256 else np.int64)
+    vals = np.take(lut, faces)
+    if int(n.min()) < m:
+        vals *= np.arange(m, dtype=np.int64)[:, None] < n[None, :]
+    acc = np.int16 if m * die.max_pips < 32_000 else np.int64
+    return np.add.reduce(vals, axis=0, dtype=acc).astype(np.int64)
+
+
+def sample_rolls(n_dice: int, n_trials: int, *, die: DieSpec = GODTEAR_DIE, rng: RngLike = None
+                 ) -> npt.NDArray[np.int64]:
+    """Totals of ``n_trials`` independent rolls of ``n_dice`` dice.
+
+    Parameters
+    ----------
+    n_dice : int
+        Dice per roll (>= 0).
+    n_trials : int
+        Rolls (>= 0).
+    die : DieSpec, default GODTEAR_DIE
+    rng : int, SeedSequence, Generator or None, keyword-only
+
+    Returns
+    -------
+    ndarray of int64, shape (n_trials,)
+
+    Raises
+    ------
+    ValueError
+        If ``n_dice`` or ``n_trials`` is negative.
+    """
+    if n_dice < 0 or n_trials < 0:
+        raise ValueError(f"n_dice = {n_dice!r}, n_trials = {n_trials!r}: must be >= 0")
+    gen = as_generator(rng)
+    out = np.empty(n_trials, dtype=np.int64)
+    for a, b in _chunks(n_trials):
+        out[a:b] = roll_totals(np.full(b - a, n_dice), die=die, rng=gen)
+    return out
+
+
+def _gain(cur: npt.NDArray[np.int8], g: int) -> npt.NDArray[np.int8]:
+    """Vectorized :func:`gamesim.games.godtear.rules.add_token`."""
+    return np.where(cur == 0, g, np.where(cur == g, cur, 0)).astype(np.int8)
+
+
+def _use(gen: np.random.Generator, die: DieSpec, skill: Skill, target: Target, idx: npt.NDArray[np.intp],
+         wounds: npt.NDArray[np.int64], tok: dict[str, npt.NDArray[np.int8]]) -> npt.NDArray[np.bool_]:
+    """One use of ``skill`` by the trials ``idx`` on the model whose wounds are ``wounds[idx]``.
+
+    ``wounds`` is a view of one wound per trial (the chosen model); ``tok`` the token
+    arrays (``acc``, ``dmg`` of the attacker, ``dodge``, ``prot`` of the target unit),
+    all updated in place. Returns the success flags of ``idx``.
+    """
+    n_acc = np.maximum(skill.accuracy + tok["acc"][idx].astype(np.int64), 0)
+    s = roll_totals(n_acc, die=die, rng=gen)
+    hit = s >= target.dodge + tok["dodge"][idx].astype(np.int64)
+    tok["acc"][idx] = 0
+    tok["dodge"][idx] = 0
+    h = idx[hit]
+    eff = skill.hit_effect
+    if eff == "dodge_blight":
+        tok["dodge"][h] = _gain(tok["dodge"][h], -1)
+    elif eff == "protection_blight":
+        tok["prot"][h] = _gain(tok["prot"][h], -1)
+    elif eff == "accuracy_boon_self":
+        tok["acc"][h] = _gain(tok["acc"][h], 1)
+    elif eff == "damage_boon_self":
+        tok["dmg"][h] = _gain(tok["dmg"][h], 1)
+    if skill.damage is None or h.size == 0:
+        return hit
+    n_dmg = np.maximum(skill.damage + tok["dmg"][h].astype(np.int64), 0)
+    d = roll_totals(n_dmg, die=die, rng=gen)
+    prot = np.maximum(target.protection + tok["prot"][h].astype(np.int64), 0)
+    w = np.clip(d - prot, 0, target.health - wounds[h])
+    wounds[h] += w
+    tok["dmg"][h] = 0
+    tok["prot"][h] = 0
+    return hit
+
+
+def _tokens(size: int, attacker: Status, target: Status) -> dict[str, npt.NDArray[np.int8]]:
+    return {"acc": np.full(size, attacker.accuracy, np.int8), "dmg": np.full(size, attacker.damage, np.int8),
+            "dodge": np.full(size, target.dodge, np.int8), "prot": np.full(size, target.protection, np.int8)}
+
+
+def run_knockout(skill: Skill, target: Target, n_trials: int, *, uses: int, max_uses: int | None = None,
+                 attacker: Status = Status(), target_status: Status = Status(), die: DieSpec = GODTEAR_DIE,
+                 rng: RngLike = None) -> dict[str, npt.NDArray[np.generic]]:
+    """Repeated uses of one skill on one target, wounds carried over, until knocked out.
+
+    Parameters
+    ----------
+    skill : Skill
+        Used once per "use" (e.g. once per activation, turn after turn).
+    target : Target
+        Dodge, protection and health of the target.
+    n_trials : int
+        Independent trials (>= 0).
+    uses : int
+        Uses counted for ``knockout`` and ``wounds`` (>= 0).
+    max_uses : int or None, default None
+        Uses simulated for ``uses_to_knockout`` (default: ``max(uses, 50)``); trials
+        not knocked out by then get NaN (right-censored).
+    attacker, target_status : Status, default Status()
+        Tokens before the first use (accuracy/damage on the attacker, dodge/protection on
+        the target); they expire when used.
+    die : DieSpec, default GODTEAR_DIE
+    rng : int, SeedSequence, Generator or None, keyword-only
+
+    Returns
+    -------
+    dict of str to ndarray, each shape (n_trials,)
+        ``knockout`` (bool): knocked out within ``uses``; ``wounds`` (int64): wounds after
+        ``uses`` uses; ``uses_to_knockout`` (float64): the use that knocked it out, NaN
+        beyond ``max_uses``.
+
+    Raises
+    ------
+    ValueError
+        If ``uses`` or ``n_trials`` is negative or ``max_uses < uses``.
+    """
+    max_uses = max(int(uses), 50) if max_uses is None else int(max_uses)
+    if uses < 0 or n_trials < 0 or max_uses < uses:
+        raise ValueError(f"uses = {uses!r}, max_uses = {max_uses!r}, n_trials = {n_trials!r}: need "
+                         "0 <= uses <= max_uses and n_trials >= 0")
+    gen = as_generator(rng)
+    ko = np.zeros(n_trials, dtype=bool)
+    wounds_out = np.zeros(n_trials, dtype=np.int64)
+    t_ko = np.full(n_trials, np.nan)
+    for a, b in _chunks(n_trials):
+        size = b - a
+        wounds = np.zeros(size, dtype=np.int64)
+        tok = _tokens(size, attacker, target_status)
+        t = np.full(size, np.nan)
+        snap = np.zeros(size, dtype=np.int64)
+        for k in range(1, max_uses + 1):
+            idx = np.flatnonzero(wounds < target.health)
+            if idx.size == 0 and k > uses:
+                break
+            if idx.size:
+                _use(gen, die, skill, target, idx, wounds, tok)
+                t[idx[wounds[idx] >= target.health]] = k
+            if k == uses:
+                snap = wounds.copy()
+        wounds_out[a:b] = snap
+        t_ko[a:b] = t
+        ko[a:b] = t <= uses
+    return {"knockout": ko, "wounds": wounds_out, "uses_to_knockout": t_ko}
+
+
+def run_activation(actions: Sequence[tuple[Skill, int]], target: Target, n_trials: int, *, n_models: int = 1,
+                   attacker: Status = Status(), target_status: Status = Status(), die: DieSpec = GODTEAR_DIE,
+                   rng: RngLike = None) -> dict[str, npt.NDArray[np.generic]]:
+    """One activation (two actions): each action a skill used on up to ``n`` models of one unit.
+
+    Parameters
+    ----------
+    actions : sequence of (Skill, int)
+        In order, each action's skill and how many different models it targets (>= 1).
+        A unit's skill that targets several models repeats success and damage rolls per
+        model (モデルのスキルを使う).
+    target : Target
+        Stats of every model of the target unit (followers share a card).
+    n_trials : int
+        Independent trials (>= 0).
+    n_models : int, default 1
+        Models in the target unit (1 for a champion).
+    attacker : Status, default Status()
+        Attacker's tokens at the start of the activation (accuracy and damage).
+    target_status : Status, default Status()
+        Target unit's tokens (dodge, protection); a unit's tokens affect all its models
+        and expire at the first roll that uses them, whichever model it targets.
+    die : DieSpec, default GODTEAR_DIE
+    rng : int, SeedSequence, Generator or None, keyword-only
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``knockouts`` (int64, (n_trials,)): models knocked out; ``wounds`` (int64,
+        (n_trials,)): wounds dealt in total; ``wounds_per_model`` (int64,
+        (n_trials, n_models)).
+
+    Raises
+    ------
+    ValueError
+        If ``n_models < 1``, a target count is < 1, or ``n_trials < 0``.
+
+    Notes
+    -----
+    Each action targets the first ``n`` models not yet knocked out, in model order (a
+    single-target skill keeps hitting the same model until it falls: focus fire). Tokens
+    are used and expire in the order of the rolls.
+    """
+    if n_models < 1 or n_trials < 0 or any(int(n) < 1 for _, n in actions):
+        raise ValueError(f"n_models = {n_models!r}, n_trials = {n_trials!r}, targets per action must be >= 1")
+    gen = as_generator(rng)
+    per_model = np.zeros((n_trials, n_models), dtype=np.int64)
+    for a, b in _chunks(n_trials):
+        size = b - a
+        wounds = np.zeros((size, n_models), dtype=np.int64)
+        tok = _tokens(size, attacker, target_status)
+        rows = np.arange(size)
+        for skill, n_t in actions:
+            alive = wounds < target.health
+            rank = np.cumsum(alive, axis=1)
+            for slot in range(min(int(n_t), n_models)):
+                sel = alive & (rank == slot + 1)
+                has = sel.any(axis=1)
+                if not has.any():
+                    break
+                col = sel.argmax(axis=1)
+                idx = rows[has]
+                w = wounds[rows, col]  # copy: the chosen model's wounds, per trial
+                _use(gen, die, skill, target, idx, w, tok)
+                wounds[idx, col[idx]] = w[idx]
+        per_model[a:b] = wounds
+    knocked = (per_model >= target.health).sum(axis=1)
+    return {"knockouts": knocked.astype(np.int64), "wounds": per_model.sum(axis=1), "wounds_per_model": per_model}
+
+
+def run_end_phase(rule: str, n_trials: int, *, die: DieSpec = GODTEAR_DIE, rng: RngLike = None
+                  ) -> npt.NDArray[np.int64]:
+    """The 生命 / 変化 end-phase die roll: new objectives (roll + 2) or hexes moved (roll).
+
+    Parameters
+    ----------
+    rule : {"life", "change"}
+    n_trials : int
+    die : DieSpec, default GODTEAR_DIE
+    rng : int, SeedSequence, Generator or None, keyword-only
+
+    Returns
+    -------
+    ndarray of int64, shape (n_trials,)
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``rule``.
+    """
+    if rule not in ("life", "change"):
+        raise ValueError(f"rule = {rule!r}, must be 'life' or 'change'")
+    return sample_rolls(1, n_trials, die=die, rng=rng) + (2 if rule == "life" else 0)
