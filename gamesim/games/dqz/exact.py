@@ -1,0 +1,522 @@
+"""Exact solvers for dqz attack expressions: every legal play, the best value, exact tables.
+
+Two independent formulations of the same arithmetic:
+
+* :func:`gamesim.games.dqz.rules.attack_value` evaluates one expression with
+  :class:`fractions.Fraction` (the oracle);
+* :func:`eval_expressions` evaluates many at once with exact integer rationals in
+  numpy (numerator/denominator pairs reduced by ``gcd``, rounding half away from
+  zero only at the end), which builds the lookup tables the solver and the
+  vectorized simulator use: for ``n`` players, every tuple of card face values
+  (``5 ** n``) times every assignment of distinct operator cards, for every
+  strategy-card variant, under a given combination of skill modifiers
+  (どくこうげき, まひこうげき, ラリホー).
+
+Source: ``shared/seeds/dqz_rules_ja.txt``, sections バトル, えんざんカード, さくせんカード and
+とくぎ (どくこうげき, まひこうげき, ラリホー・あまいいき, ザラキ, 物理攻撃無効).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from .rules import (
+    CARD_VALUES,
+    N_PER_VALUE_DEFAULT,
+    OP_CODES,
+    OPERATORS,
+    Strategy,
+    StrategyPlay,
+    attack_value,
+    effective_value,
+)
+
+__all__ = [
+    "KIND_NONE",
+    "N_KINDS",
+    "Variant",
+    "ValueTable",
+    "eval_expressions",
+    "variants_for",
+    "value_table",
+    "achievable_values",
+    "best_attack_value",
+    "enumerate_plays",
+    "hand_distribution",
+]
+
+#: Kind index of "no strategy card"; kinds 1..5 are ``1 + Strategy`` (みんながんばれ ... おれにまかせろ).
+KIND_NONE: int = 0
+N_KINDS: int = 6
+
+_I64 = np.int64
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One way the expression is built: no strategy card, or a strategy card and its target.
+
+    Attributes
+    ----------
+    kind : int
+        0 = none, ``1 + Strategy`` otherwise.
+    target : int
+        Operator index (みんながんばれ), card index (ガンガンいこうぜ), else -1.
+    """
+
+    kind: int
+    target: int = -1
+
+    @property
+    def strategy(self) -> StrategyPlay | None:
+        """The :class:`StrategyPlay` of this variant (None for kind 0)."""
+        if self.kind == KIND_NONE:
+            return None
+        s = Strategy(self.kind - 1)
+        return StrategyPlay(s, self.target if s in (Strategy.MINNA_GANBARE, Strategy.GANGAN_IKOUZE) else None)
+
+
+def variants_for(n: int) -> tuple[Variant, ...]:
+    """Every variant for ``n`` playing players, in canonical order.
+
+    Order: none; みんながんばれ on operator 0..n-2; ガンガンいこうぜ on card 0..n-1;
+    いのちだいじに; じゅもんせつやく (n >= 2); おれにまかせろ.
+    """
+    out = [Variant(KIND_NONE)]
+    out += [Variant(1 + Strategy.MINNA_GANBARE, k) for k in range(n - 1)]
+    out += [Variant(1 + Strategy.GANGAN_IKOUZE, j) for j in range(n)]
+    out.append(Variant(1 + Strategy.INOCHI_DAIJINI))
+    if n >= 2:
+        out.append(Variant(1 + Strategy.JUMON_SETSUYAKU))
+    out.append(Variant(1 + Strategy.ORE_NI_MAKASERO))
+    return tuple(out)
+
+
+def _op_perms(n: int, ops: str, jumon: bool) -> list[tuple[int, ...]]:
+    codes = sorted({OP_CODES[o] for o in ops})
+    if n <= 1:
+        return [()]
+    if jumon:
+        return [(0,) + p for p in itertools.permutations(codes, n - 2)]
+    return list(itertools.permutations(codes, n - 1))
+
+
+def _radd(an, ad, bn, bd):  # type: ignore[no-untyped-def]
+    n = an * bd + bn * ad
+    d = ad * bd
+    g = np.gcd(n, d)
+    g[g == 0] = 1
+    return n // g, d // g
+
+
+def _rmul(an, ad, bn, bd):  # type: ignore[no-untyped-def]
+    # no reduction here: products of <= 5 operands <= 10 stay far below int64 limits,
+    # and every addition reduces by the gcd
+    return an * bn, ad * bd
+
+
+def _rdiv(an, ad, bn, bd):  # type: ignore[no-untyped-def]
+    bad = bn == 0
+    s = np.where(bn < 0, -1, 1)
+    n, d = _rmul(an, ad, bd * s, np.where(bad, 1, np.abs(bn)))
+    return n, d, bad
+
+
+def _apply_op(o, an, ad, bn, bd):  # type: ignore[no-untyped-def]
+    """a o b elementwise for op codes ``o``; returns (num, den, invalid)."""
+    sn, sd = _radd(an, ad, bn, bd)
+    dn, dd = _radd(an, ad, -bn, bd)
+    mn, md = _rmul(an, ad, bn, bd)
+    qn, qd, bad = _rdiv(an, ad, bn, bd)
+    n = np.select([o == 0, o == 1, o == 2], [sn, dn, mn], qn)
+    d = np.select([o == 0, o == 1, o == 2], [sd, dd, md], qd)
+    return n, d, (o == 3) & bad
+
+
+def eval_expressions(vals: npt.ArrayLike, ops: npt.ArrayLike, *, paren: int = -1
+                     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """Exact values of many expressions at once (× ÷ before + −, rounded half away from zero).
+
+    Parameters
+    ----------
+    vals : array_like of int, shape (m, n)
+        Operand values in play order (any integers, e.g. 0 under まひこうげき, 10 under
+        ガンガンいこうぜ).
+    ops : array_like of int, shape (m, n - 1)
+        Operator codes 0 ``+``, 1 ``-``, 2 ``*``, 3 ``/``.
+    paren : int, default -1
+        Operator index evaluated first for every row (みんながんばれ), or -1.
+
+    Returns
+    -------
+    values : ndarray of int64, shape (m,)
+        Rounded attack values (0 where invalid).
+    valid : ndarray of bool, shape (m,)
+        False where the expression divides by zero.
+
+    Notes
+    -----
+    Exact integer rationals: every step reduces numerator and denominator by their
+    gcd, so with card values <= 10 and n <= 5 nothing comes near int64 limits.
+    """
+    v = np.asarray(vals, dtype=_I64)
+    o = np.asarray(ops, dtype=_I64)
+    m, n = v.shape
+    nums = [v[:, j].copy() for j in range(n)]
+    dens = [np.ones(m, dtype=_I64) for _ in range(n)]
+    opl = [o[:, j] for j in range(n - 1)]
+    bad = np.zeros(m, dtype=bool)
+    if paren >= 0:
+        cn, cd, b = _apply_op(opl[paren], nums[paren], dens[paren], nums[paren + 1], dens[paren + 1])
+        bad |= b
+        nums[paren:paren + 2] = [cn]
+        dens[paren:paren + 2] = [cd]
+        del opl[paren]
+    tn, td = np.zeros(m, dtype=_I64), np.ones(m, dtype=_I64)
+    an, ad = nums[0], dens[0]
+    for j, oj in enumerate(opl):
+        bn, bd = nums[j + 1], dens[j + 1]
+        addsub = oj <= 1
+        sn, sd = _radd(tn, td, an, ad)
+        tn, td = np.where(addsub, sn, tn), np.where(addsub, sd, td)
+        mn, md = _rmul(an, ad, bn, bd)
+        qn, qd, b = _rdiv(an, ad, bn, bd)
+        bad |= (oj == 3) & b
+        an = np.select([oj == 0, oj == 1, oj == 2], [bn, -bn, mn], qn)
+        ad = np.select([oj == 0, oj == 1, oj == 2], [bd, bd, md], qd)
+    tn, td = _radd(tn, td, an, ad)
+    q = (2 * np.abs(tn) + td) // (2 * td)
+    out = np.where(tn < 0, -q, q)
+    out[bad] = 0
+    return out, ~bad
+
+
+@dataclass(frozen=True)
+class ValueTable:
+    """Exact attack values of every play for ``n`` players under one modifier combination.
+
+    Attributes
+    ----------
+    n : int
+        Playing players (slots).
+    variants : tuple of Variant
+        Canonical order (:func:`variants_for`).
+    perms : ndarray of int64, shape (n_variants, n_perms, n - 1)
+        Operator codes of each assignment (padded rows are invalid).
+    values : ndarray of int32, shape (n_variants, 5 ** n, n_perms)
+        Rounded attack value; card tuple index ``t = sum_i (c_i - 1) 5 ** (n - 1 - i)``
+        (slot 0 most significant, so ``t`` order is lexicographic).
+    valid : ndarray of bool, same shape
+        Legal (no division by zero, real operator assignment).
+    cost : ndarray of int64, shape (5 ** n,)
+        Sum of the face values spent.
+    """
+
+    n: int
+    variants: tuple[Variant, ...]
+    perms: npt.NDArray[np.int64]
+    values: npt.NDArray[np.int32]
+    valid: npt.NDArray[np.bool_]
+    cost: npt.NDArray[np.int64]
+
+
+def tuples_array(n: int) -> npt.NDArray[np.int64]:
+    """All card tuples for ``n`` slots, shape (5 ** n, n), face values 1..5, lexicographic."""
+    if n == 0:
+        return np.zeros((1, 0), dtype=_I64)
+    return np.array(list(itertools.product(CARD_VALUES, repeat=n)), dtype=_I64)
+
+
+@lru_cache(maxsize=32)
+def _master_table(n: int, ops: str) -> tuple[tuple[Variant, ...], npt.NDArray[np.int64], npt.NDArray[np.int32],
+                                              npt.NDArray[np.bool_]]:
+    """Values of every variant over every *effective* tuple (digits 0..5), shape (V, 6 ** n, P)."""
+    eff = np.array(list(itertools.product(range(6), repeat=n)), dtype=_I64)
+    variants = variants_for(n)
+    plist = [_op_perms(n, ops, v.kind == 1 + Strategy.JUMON_SETSUYAKU) for v in variants]
+    n_perm = max(len(p) for p in plist)
+    T = eff.shape[0]
+    values = np.zeros((len(variants), T, n_perm), dtype=np.int32)
+    valid = np.zeros((len(variants), T, n_perm), dtype=bool)
+    perms = np.zeros((len(variants), n_perm, max(n - 1, 0)), dtype=_I64)
+    for vi, var in enumerate(variants):
+        ps = np.array(plist[vi], dtype=_I64).reshape(len(plist[vi]), max(n - 1, 0))
+        perms[vi, : len(ps)] = ps
+        if var.kind == 1 + Strategy.INOCHI_DAIJINI:  # same arithmetic as no strategy card
+            values[vi], valid[vi], perms[vi] = values[0], valid[0], perms[0]
+            continue
+        e = eff.copy()
+        paren = -1
+        if var.kind == 1 + Strategy.GANGAN_IKOUZE:
+            e[:, var.target] *= 2
+        elif var.kind == 1 + Strategy.ORE_NI_MAKASERO:
+            e[:, 0] += 3
+        elif var.kind == 1 + Strategy.MINNA_GANBARE:
+            paren = var.target
+        P = len(ps)
+        val, ok = eval_expressions(np.repeat(e, P, axis=0), np.tile(ps, (T, 1)), paren=paren)
+        values[vi, :, :P] = val.reshape(T, P)
+        valid[vi, :, :P] = ok.reshape(T, P)
+    return variants, perms, values, valid
+
+
+@lru_cache(maxsize=512)
+def value_table(n: int, poison: int = 0, paralysed: int = -1, asleep: int = -1, ops: str = OPERATORS) -> ValueTable:
+    """The :class:`ValueTable` for ``n`` slots and a modifier combination (cached).
+
+    Parameters
+    ----------
+    n : int
+        Playing players, 1..5.
+    poison : int, default 0
+        どくこうげき value (cards of that value count one less), 0 = none.
+    paralysed, asleep : int, default -1
+        Slot (0-based play position) whose card counts 0 (まひこうげき) or 1 (ラリホー), -1 = none.
+    ops : str, default "+-*/"
+        Operator cards available (canonical order).
+
+    Returns
+    -------
+    ValueTable
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not in 1..5 or there are fewer operators than ``n - 1``.
+
+    Notes
+    -----
+    One exact evaluation per ``n`` over every effective tuple (values 0..5 per slot),
+    then a gather per modifier combination: face value -> effective value per slot.
+    """
+    if not 1 <= n <= 5:
+        raise ValueError(f"n = {n}, must be 1..5")
+    if len(set(ops)) < n - 1:
+        raise ValueError(f"{n} players need {n - 1} distinct operators, got {ops!r}")
+    variants, perms, mvalues, mvalid = _master_table(n, ops)
+    tup = tuples_array(n)
+    eff = tup.copy()
+    if poison:
+        eff[eff == poison] -= 1
+    if 0 <= asleep < n:
+        eff[:, asleep] = 1
+    if 0 <= paralysed < n:
+        eff[:, paralysed] = 0
+    eidx = (eff * (6 ** np.arange(n - 1, -1, -1, dtype=_I64))).sum(axis=1)
+    values = mvalues[:, eidx, :]
+    valid = mvalid[:, eidx, :]
+    values.setflags(write=False)
+    valid.setflags(write=False)
+    return ValueTable(n, variants, perms, values, valid, tup.sum(axis=1))
+
+
+def _norm_hands(hands: Sequence[Iterable[int]]) -> tuple[tuple[int, ...], ...]:
+    out = []
+    for h in hands:
+        vals = tuple(sorted({int(c) for c in h}))
+        if any(c not in CARD_VALUES for c in vals):
+            raise ValueError(f"card values must be in 1..5, got {vals}")
+        if vals:
+            out.append(vals)
+    return tuple(out)
+
+
+def _tuple_index(hands: tuple[tuple[int, ...], ...]) -> npt.NDArray[np.int64]:
+    n = len(hands)
+    idx = np.zeros(1, dtype=_I64)
+    for h in hands:
+        idx = (idx[:, None] * 5 + (np.array(h, dtype=_I64) - 1)[None, :]).ravel()
+    return idx if n else idx
+
+
+@lru_cache(maxsize=65536)
+def _best_cached(hands: tuple[tuple[int, ...], ...], ops: str) -> int:
+    tab = value_table(len(hands), ops=ops)
+    t = _tuple_index(hands)
+    vals = tab.values[0][t]
+    ok = tab.valid[0][t]
+    if not ok.any():
+        raise ValueError(f"no legal play for hands {hands}")
+    return int(vals[ok].max())
+
+
+def best_attack_value(hands: Sequence[Iterable[int]], *, operators: str = OPERATORS) -> int:
+    """The highest attack value the party can make (no strategy card, no skill modifiers).
+
+    Parameters
+    ----------
+    hands : sequence of sequence of int
+        One list of card values (1..5) per player in play order, the hero first;
+        players with an empty hand (しぼう) sit the turn out.
+    operators : str, default "+-*/"
+        Operator cards available; each player after the hero takes a different one.
+
+    Returns
+    -------
+    int
+        Max over every legal assignment of one card per living player and distinct
+        operators (division by zero excluded) of the rounded value.
+
+    Raises
+    ------
+    ValueError
+        For card values outside 1..5, no living player, more than 5 living players,
+        fewer distinct operators than living players - 1, or no legal play.
+
+    Notes
+    -----
+    Rulebook section バトル. Memoised on the sorted distinct values of each hand; each
+    new hand combination is one lookup in the exact table of :func:`value_table`.
+
+    Examples
+    --------
+    >>> best_attack_value([[5], [4], [3], [2]])
+    22
+    """
+    key = _norm_hands(hands)
+    if not key:
+        raise ValueError("no living player (every hand is empty)")
+    if len(key) > 5:
+        raise ValueError(f"{len(key)} living players; the party has at most 5")
+    if any(o not in OP_CODES for o in operators):
+        raise ValueError(f"unknown operator in {operators!r}; use + - * /")
+    canon = "".join(sorted({OPERATORS[OP_CODES[o]] for o in operators}, key=OPERATORS.index))
+    if len(canon) < len(key) - 1:
+        raise ValueError(f"{len(key)} players need {len(key) - 1} distinct operators, got {operators!r}")
+    return _best_cached(key, canon)
+
+
+def enumerate_plays(hands: Sequence[Iterable[int]], *, operators: str = OPERATORS,
+                    strategy: str | Strategy | None = None, poison: int | None = None,
+                    paralysed: int | None = None, asleep: int | None = None,
+                    forbidden: int | None = None) -> list[tuple[tuple[int, ...], tuple[str, ...], StrategyPlay | None, int]]:
+    """Every legal play by brute force with :class:`fractions.Fraction` (the scalar oracle).
+
+    Parameters
+    ----------
+    hands : sequence of sequence of int
+        Card values per player in play order (hero first); empty hands sit out.
+    operators : str, default "+-*/"
+    strategy : str or Strategy, optional
+        A strategy card kind: every target of it is enumerated.
+    poison : int, optional
+        どくこうげき value.
+    paralysed, asleep : int, optional
+        Play position (0-based among the players who play) counting 0 / 1.
+    forbidden : int, optional
+        ザラキ value: cards of this value cannot be played.
+
+    Returns
+    -------
+    list of (cards, operators, strategy, value)
+        ``cards``: face values in play order; ``value``: rounded attack value.
+        Division by zero is left out.
+
+    Notes
+    -----
+    Slow on purpose (the tests' and the reference's independent formulation).
+    """
+    hs = [sorted({int(c) for c in h if forbidden is None or int(c) != forbidden}) for h in hands]
+    hs = [h for h in hs if h]
+    n = len(hs)
+    if n == 0:
+        return []
+    kind = None
+    if strategy is not None:
+        from .rules import _STRATEGY_ALIASES
+
+        kind = strategy if isinstance(strategy, Strategy) else _STRATEGY_ALIASES.get(str(strategy), _STRATEGY_ALIASES.get(str(strategy).lower()))
+        if kind is None:
+            raise ValueError(f"unknown strategy card {strategy!r}")
+    if kind is None:
+        sps: list[StrategyPlay | None] = [None]
+    elif kind == Strategy.MINNA_GANBARE:
+        sps = [StrategyPlay(kind, k) for k in range(n - 1)]
+    elif kind == Strategy.GANGAN_IKOUZE:
+        sps = [StrategyPlay(kind, j) for j in range(n)]
+    else:
+        sps = [StrategyPlay(kind)]
+    out = []
+    for sp in sps:
+        jumon = sp is not None and sp.kind == Strategy.JUMON_SETSUYAKU
+        if jumon and n < 2:
+            continue
+        for cards in itertools.product(*hs):
+            eff = [effective_value(c, i, poison=poison, paralysed=paralysed, asleep=asleep) for i, c in enumerate(cards)]
+            for p in _op_perms(n, operators, jumon):
+                ops = tuple(OPERATORS[o] for o in p)
+                try:
+                    v = attack_value(eff, ops, strategy=sp)
+                except ValueError:
+                    continue
+                out.append((tuple(cards), ops, sp, v))
+    return out
+
+
+def achievable_values(hands: Sequence[Iterable[int]], *, operators: str = OPERATORS,
+                      strategy: str | Strategy | None = None, poison: int | None = None,
+                      paralysed: int | None = None, asleep: int | None = None,
+                      forbidden: int | None = None) -> set[int]:
+    """The set of every attack value the party can make (see :func:`enumerate_plays`).
+
+    Returns
+    -------
+    set of int
+
+    Examples
+    --------
+    >>> sorted(achievable_values([[1], [2]]))
+    [-1, 1, 2, 3]
+    """
+    return {v for *_, v in enumerate_plays(hands, operators=operators, strategy=strategy, poison=poison,
+                                           paralysed=paralysed, asleep=asleep, forbidden=forbidden)}
+
+
+def hand_distribution(n_players: int, hand_size: int, n_per_value: int = N_PER_VALUE_DEFAULT
+                      ) -> list[tuple[tuple[tuple[int, ...], ...], float]]:
+    """Exact joint distribution of the players' starting hands (as value counts).
+
+    Parameters
+    ----------
+    n_players : int
+    hand_size : int
+    n_per_value : int, default 10
+
+    Returns
+    -------
+    list of (hands, probability)
+        ``hands[i]`` is player i's count of each value 1..5; probabilities sum to 1.
+
+    Notes
+    -----
+    Multivariate hypergeometric dealing from the shuffled attack deck. Size grows as
+    ``C(hand_size + 4, 4) ** n_players``: meant for small parties (tests, exact cells).
+    """
+    from math import comb
+
+    comps = [c for c in itertools.product(range(hand_size + 1), repeat=5) if sum(c) == hand_size]
+    out = []
+    total_cards = 5 * n_per_value
+
+    def rec(i: int, left: list[int], remaining: int, acc: list[tuple[int, ...]], p: float) -> None:
+        if i == n_players:
+            out.append((tuple(acc), p))
+            return
+        denom = comb(remaining, hand_size)
+        for c in comps:
+            num = 1
+            for k in range(5):
+                num *= comb(left[k], c[k])
+            if num == 0:
+                continue
+            rec(i + 1, [left[k] - c[k] for k in range(5)], remaining - hand_size, acc + [c], p * num / denom)
+
+    rec(0, [n_per_value] * 5, total_cards, [], 1.0)
+    return out

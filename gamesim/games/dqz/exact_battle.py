@@ -1,0 +1,126 @@
+"""Exact first-turn damage distribution of a fresh party, by enumerating every deal.
+
+The starting hands are dealt from the shuffled attack deck (multivariate
+hypergeometric, :func:`gamesim.games.dqz.exact.hand_distribution`); for each deal the
+party's best damage without a strategy card and with each kind of strategy card is
+read off the exact value tables (:func:`gamesim.games.dqz.exact.value_table`), and
+the hero's first strategy card is a uniform draw from the strategy deck (the stock is
+empty on the first turn). Under ``max_damage`` the first turn deals
+``max(best without, best with the drawn card)``. Monsters with a 【先制】 skill are not
+covered (it acts before the first attack).
+
+Source: ``shared/seeds/dqz_rules_ja.txt``, sections バトル and さくせんカード.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from functools import lru_cache
+
+import numpy as np
+
+from .exact import N_KINDS, hand_distribution, value_table
+from .policies import DamageRule
+from .rules import N_PER_VALUE_DEFAULT, STRATEGY_DECK_DEFAULT
+
+__all__ = ["exact_first_turn", "best_damage_by_kind"]
+
+
+def best_damage_by_kind(masks: np.ndarray, rule: DamageRule) -> np.ndarray:
+    """Best damage per strategy kind for hands given as value masks.
+
+    Parameters
+    ----------
+    masks : ndarray of int, shape (k, n)
+        Bit ``v - 1`` set when the player holds a card of value v (every mask non-zero).
+    rule : DamageRule
+
+    Returns
+    -------
+    ndarray of int64, shape (k, 6)
+        Max damage over every legal play of each kind (0 = none, ``1 + Strategy``);
+        a very negative number where the kind has no legal play.
+    """
+    k, n = masks.shape
+    tab = value_table(n)
+    kinds = np.array([v.kind for v in tab.variants])
+    dmg = rule.damage(tab.values, (kinds != 0)[:, None, None])
+    dmg = np.where(tab.valid, dmg, -(1 << 40)).max(axis=2)  # (V, T)
+    per_kind = np.full((N_KINDS, dmg.shape[1]), -(1 << 40), dtype=np.int64)
+    for kd in range(N_KINDS):
+        if (kinds == kd).any():
+            per_kind[kd] = dmg[kinds == kd].max(axis=0)
+    digits = (np.arange(5 ** n)[:, None] // 5 ** np.arange(n - 1, -1, -1)[None, :]) % 5  # (T, n)
+    avail = np.ones((k, 5 ** n), dtype=bool)
+    for i in range(n):
+        avail &= ((masks[:, i][:, None] >> digits[:, i][None, :]) & 1).astype(bool)
+    return np.where(avail[:, None, :], per_kind[None, :, :], -(1 << 40)).max(axis=2)
+
+
+@lru_cache(maxsize=16)
+def _mask_distribution(party_size: int, hand_size: int, n_per_value: int) -> tuple[np.ndarray, np.ndarray]:
+    """Distribution of the players' value masks in a fresh deal: (masks (k, n), probabilities (k,))."""
+    by_mask: dict[tuple[int, ...], float] = defaultdict(float)
+    for hands, p in hand_distribution(party_size, hand_size, n_per_value):
+        by_mask[tuple(sum(1 << v for v in range(5) if h[v]) for h in hands)] += p
+    keys = list(by_mask)
+    return np.array(keys, dtype=np.int64), np.array([by_mask[k] for k in keys])
+
+
+@lru_cache(maxsize=64)
+def _best_for(party_size: int, hand_size: int, n_per_value: int, rule: DamageRule) -> np.ndarray:
+    return best_damage_by_kind(_mask_distribution(party_size, hand_size, n_per_value)[0], rule)
+
+
+@lru_cache(maxsize=64)
+def exact_first_turn(party_size: int, *, hand_size: int = 3, n_per_value: int = N_PER_VALUE_DEFAULT,
+                     strategy_deck: tuple[int, ...] = STRATEGY_DECK_DEFAULT,
+                     rule: DamageRule = DamageRule()) -> dict[int, float]:
+    """Exact distribution of the first turn's damage of a fresh party under ``max_damage``.
+
+    Parameters
+    ----------
+    party_size : int
+        Players (1..5; the enumeration grows as ``C(hand_size + 4, 4) ** party_size``,
+        so keep ``party_size <= 3`` for sub-second answers).
+    hand_size : int, default 3
+    n_per_value : int, default 10
+    strategy_deck : tuple of 5 int, default (2, 2, 2, 2, 2)
+    rule : DamageRule, default DamageRule()
+        Damage rule of the monster (物理攻撃無効, 呪文耐性：高, healing).
+
+    Returns
+    -------
+    dict of int to float
+        P(first-turn damage = d); sums to 1.
+
+    Raises
+    ------
+    ValueError
+        For ``party_size`` outside 1..5 or ``hand_size < 1``.
+
+    Notes
+    -----
+    P(win on the first turn) against a monster of HP h without 【先制】 skills is
+    ``sum(p for d, p in pmf.items() if d >= h)`` under every policy but ``random``.
+    """
+    if not 1 <= party_size <= 5:
+        raise ValueError(f"party_size = {party_size}, must be 1..5")
+    if hand_size < 1:
+        raise ValueError(f"hand_size = {hand_size}, must be >= 1")
+    keys, probs = _mask_distribution(party_size, hand_size, n_per_value)
+    best = _best_for(party_size, hand_size, n_per_value, rule)
+    sd = np.asarray(strategy_deck, dtype=float)
+    out: dict[int, float] = defaultdict(float)
+    if sd.sum() == 0:
+        for d, p in zip(best[:, 0], probs):
+            out[int(d)] += p
+        return dict(out)
+    for kind in range(5):
+        if sd[kind] == 0:
+            continue
+        w = sd[kind] / sd.sum()
+        dm = np.maximum(best[:, 0], best[:, 1 + kind])
+        for d, p in zip(dm, probs):
+            out[int(d)] += w * p
+    return dict(out)
