@@ -14,7 +14,55 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["format_interval", "select", "interval_table", "plot_estimates", "run_summary"]
+from gamesim.core.stats import Estimate
+
+__all__ = [
+    "setup_plots",
+    "format_interval",
+    "select",
+    "estimate_of",
+    "interval_table",
+    "plot_estimates",
+    "run_summary",
+]
+
+#: Fonts with Japanese glyphs, in order of preference (rule and skill names are Japanese).
+CJK_FONTS: tuple[str, ...] = ("IPAexGothic", "IPAGothic", "Noto Sans CJK JP", "Droid Sans Fallback")
+
+
+def setup_plots(**rc: Any) -> list[str]:
+    """Matplotlib settings for reports, with a Japanese font as per-glyph fallback.
+
+    Parameters
+    ----------
+    **rc
+        Extra ``matplotlib.rcParams`` (e.g. ``figure.figsize=(8, 4)``).
+
+    Returns
+    -------
+    list of str
+        The font family list now in force: ``DejaVu Sans`` then the first CJK
+        font of :data:`CJK_FONTS` the machine has (none if it has none, in which
+        case Japanese labels show as boxes; ``scripts/setup.sh`` installs one).
+    """
+    import glob
+
+    import matplotlib
+    from matplotlib import font_manager
+
+    known = {f.name for f in font_manager.fontManager.ttflist}
+    if not known.intersection(CJK_FONTS):
+        # fonts installed after matplotlib built its cache are not known yet
+        for pattern in ("ipaexg*.ttf", "ipag*.ttf", "NotoSansCJK*.tt[cf]", "DroidSansFallback*.ttf"):
+            for path in glob.glob(f"/usr/share/fonts/**/{pattern}", recursive=True):
+                try:
+                    font_manager.fontManager.addfont(path)
+                except (OSError, RuntimeError, ValueError):
+                    continue
+        known = {f.name for f in font_manager.fontManager.ttflist}
+    family = ["DejaVu Sans"] + [f for f in CJK_FONTS if f in known][:1]
+    matplotlib.rcParams.update({"figure.dpi": 110, "font.size": 9, "font.family": family, **rc})
+    return family
 
 
 def format_interval(estimate: float, low: float, high: float, *, digits: int = 3) -> str:
@@ -74,6 +122,11 @@ def select(results: pd.DataFrame, *, part: str, metric: str, statistic: str | No
             f"parts: {sorted(results['part'].unique())}, metrics: {sorted(results['metric'].unique())}"
         )
     return out
+
+
+def estimate_of(row: Any) -> Estimate:
+    """The :class:`~gamesim.core.stats.Estimate` of one tidy-results row."""
+    return Estimate(int(row["n"]), float(row["estimate"]), float(row["se"]), float(row["ci_low"]), float(row["ci_high"]))
 
 
 def interval_table(

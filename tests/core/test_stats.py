@@ -80,3 +80,29 @@ def test_trials_for_half_width_scales_as_inverse_square():
     est = Estimate(1000, 0.5, 0.0158, 0.47, 0.53)
     assert trials_for_half_width(est, 0.015) == 4000
     assert trials_for_half_width(est, 0.1) == 1000
+
+
+def test_difference_reduces_to_normal_for_symmetric_intervals():
+    from gamesim.core.stats import difference_estimate
+
+    z = sps.norm.ppf(0.975)
+    a = Estimate(100, 5.0, 0.3, 5.0 - z * 0.3, 5.0 + z * 0.3)
+    b = Estimate(200, 3.0, 0.4, 3.0 - z * 0.4, 3.0 + z * 0.4)
+    d = difference_estimate(a, b)
+    assert d.estimate == pytest.approx(2.0) and d.se == pytest.approx(0.5) and d.n == 100
+    assert d.ci_low == pytest.approx(2.0 - z * 0.5) and d.ci_high == pytest.approx(2.0 + z * 0.5)
+
+
+def test_difference_of_proportions_is_newcombe():
+    from gamesim.core.stats import difference_estimate
+
+    # Newcombe (1998) hybrid score interval, written out from Wilson intervals.
+    a, b = proportion_estimate(56, 70), proportion_estimate(48, 80)
+    la, ua = wilson(56, 70, sps.norm.ppf(0.975))
+    lb, ub = wilson(48, 80, sps.norm.ppf(0.975))
+    d = difference_estimate(a, b)
+    p1, p2 = 56 / 70, 48 / 80
+    assert d.ci_low == pytest.approx(p1 - p2 - math.sqrt((p1 - la) ** 2 + (ub - p2) ** 2))
+    assert d.ci_high == pytest.approx(p1 - p2 + math.sqrt((ua - p1) ** 2 + (p2 - lb) ** 2))
+    # Newcombe's published example 10 (56/70 vs 48/80): 0.0524 to 0.3339
+    assert d.ci_low == pytest.approx(0.0524, abs=5e-4) and d.ci_high == pytest.approx(0.3339, abs=5e-4)
