@@ -1,0 +1,456 @@
+"""Named, pluggable QftNW player strategies (policies).
+
+A policy decides a player's bid each round and, when the *opponent* goes
+bankrupt, which of the bankrupt's territory types to name. Every policy has a
+scalar form (:meth:`Policy.probs_one`, used by the plain-Python reference and the
+exact solver) and a vectorized form (:meth:`Policy.probs_batch` /
+:meth:`Policy.bid_batch`, axis 0 = game, used by the batch simulator). Bids are
+mixed strategies: probabilities over the hand cards 1..5, zero on illegal cards
+(上級ルール: the card bid last round is locked unless that round was a tie).
+
+Policies (spec strings accepted by :func:`make_policy`):
+
+``uniform``
+    Each bid uniform over the legal cards.
+``mixed`` / ``mixed:p1,p2,p3,p4,p5``
+    A fixed mixed strategy over 1..5, renormalised over the legal cards (uniform over the legal
+    cards if it puts no mass on them).
+``cautious``
+    Uniform over the *safe* legal bids (those that cannot bankrupt the player whatever legal
+    card the opponent bids); uniform over the legal bids when no bid is safe.
+``greedy``
+    Values the face-up territory card and, under 上級ルール, the visible deck top (3 = taking it
+    wins, 2 = the opponent would win with it, 1 = adds to a type already held, 0 = otherwise).
+    If the current card is worth something and at least as much as the next one, it bids one of
+    its two highest safe legal cards (equal chance); otherwise it bids its lowest legal card,
+    keeping its high cards unlocked for the next round.
+``equilibrium`` / ``equilibrium:fund_weight,bankrupt_penalty``
+    The equilibrium mixed strategy of the one-round zero-sum game at the current state (funds and
+    locks), from :func:`gamesim.games.qftnw.equilibrium.equilibrium_table`.
+
+Every policy names the type the bankrupt holds most of, ties to the earliest letter
+(the issue's rule for ``uniform``; kept for all policies so that bid strategies are
+compared on equal terms).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from .equilibrium import equilibrium_table
+from .rules import N_HAND, QftnwParams, choose_type_most, legal_bids, resolve_bids, win_condition
+from .vecrules import cond_table, presence_mask, win_condition_vec
+
+__all__ = [
+    "POLICY_NAMES",
+    "Obs",
+    "ObsBatch",
+    "Policy",
+    "UniformPolicy",
+    "MixedPolicy",
+    "CautiousPolicy",
+    "GreedyPolicy",
+    "EquilibriumPolicy",
+    "make_policy",
+    "safe_bids",
+]
+
+#: Policy names accepted by :func:`make_policy` (``mixed`` and ``equilibrium`` take arguments).
+POLICY_NAMES: tuple[str, ...] = ("uniform", "mixed", "cautious", "greedy", "equilibrium")
+
+
+class Obs(NamedTuple):
+    """What a player sees before bidding (scalar form), from its own seat.
+
+    Attributes
+    ----------
+    f_self, f_opp : int
+        Funds (1..fund_cap).
+    hold_self, hold_opp : tuple of int, shape (n_types,)
+        Territory counts.
+    flip : int
+        Type of the face-up territory card being bid for.
+    nxt : int
+        Type of the visible deck top (上級ルール), or -1 when not visible / deck empty.
+    lock_self, lock_opp : int
+        Locked hand card (0 = none).
+    """
+
+    f_self: int
+    f_opp: int
+    hold_self: tuple[int, ...]
+    hold_opp: tuple[int, ...]
+    flip: int
+    nxt: int
+    lock_self: int
+    lock_opp: int
+
+
+class ObsBatch(NamedTuple):
+    """:class:`Obs` for ``m`` games at once (each field an array with leading axis m)."""
+
+    f_self: npt.NDArray[np.int64]
+    f_opp: npt.NDArray[np.int64]
+    hold_self: npt.NDArray[np.integer]
+    hold_opp: npt.NDArray[np.integer]
+    flip: npt.NDArray[np.integer]
+    nxt: npt.NDArray[np.integer] | None
+    lock_self: npt.NDArray[np.int64]
+    lock_opp: npt.NDArray[np.int64]
+
+
+def safe_bids(f_self: int, f_opp: int, lock_self: int, lock_opp: int, p: QftnwParams) -> tuple[int, ...]:
+    """Legal bids that cannot bankrupt the player, whatever legal card the opponent bids.
+
+    Returns
+    -------
+    tuple of int
+        Possibly empty (e.g. funds 1 under ``tie_floor = "both"`` with card 1 locked).
+    """
+    mine = legal_bids(lock_self, p.advanced)
+    theirs = legal_bids(lock_opp, p.advanced)
+    return tuple(c for c in mine if all(resolve_bids(c, o, f_self, f_opp, p)[1] > 0 for o in theirs))
+
+
+def _flat_index(fs: np.ndarray, fo: np.ndarray, ls: np.ndarray, lo: np.ndarray, cap: int) -> np.ndarray:
+    return ((fs * (cap + 1) + fo) * (N_HAND + 1) + ls) * (N_HAND + 1) + lo
+
+
+def _sample(probs: npt.NDArray[np.float64], u: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
+    """Bids 1..5 by inverse CDF: one uniform per row of ``probs`` (m, 5)."""
+    cs = np.cumsum(probs, axis=1)
+    x = u * cs[:, -1]
+    return (cs[:, :-1] <= x[:, None]).sum(axis=1) + 1
+
+
+class Policy:
+    """Base class: a player strategy. Subclasses set ``name`` and implement the bid rule."""
+
+    name: str = "policy"
+
+    def spec(self) -> str:
+        """Spec string that :func:`make_policy` turns back into this policy."""
+        return self.name
+
+    # --- bids -------------------------------------------------------------
+    def probs_one(self, obs: Obs, p: QftnwParams) -> list[float]:
+        """Probabilities of bids 1..5 (length 5, zero on illegal cards) for one game."""
+        raise NotImplementedError
+
+    def probs_batch(self, obs: ObsBatch, p: QftnwParams) -> npt.NDArray[np.float64]:
+        """Probabilities of bids 1..5, shape (m, 5), for m games."""
+        raise NotImplementedError
+
+    def bid_batch(self, obs: ObsBatch, p: QftnwParams, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        """Sampled bids (1..5), shape (m,), one uniform per game."""
+        return _sample(self.probs_batch(obs, p), rng.random(obs.f_self.shape[0]))
+
+    # --- naming a type at the opponent's bankruptcy -------------------------
+    def name_type_one(self, hold_bankrupt: tuple[int, ...]) -> int:
+        """Type to name when the opponent is bankrupt (most held, earliest letter; -1 if none)."""
+        return choose_type_most(hold_bankrupt)
+
+    def name_type_batch(self, hold_bankrupt: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
+        """Vectorized :meth:`name_type_one`, shape (m,)."""
+        t = np.argmax(hold_bankrupt, axis=1)
+        return np.where(hold_bankrupt.max(axis=1) > 0, t, -1)
+
+    def __repr__(self) -> str:
+        return f"<policy {self.spec()}>"
+
+
+class _StatePolicy(Policy):
+    """A policy whose bid depends only on (own funds, opponent funds, own lock, opponent lock)."""
+
+    def probs_state(self, fs: int, fo: int, ls: int, lo: int, p: QftnwParams) -> list[float]:
+        raise NotImplementedError
+
+    def probs_one(self, obs: Obs, p: QftnwParams) -> list[float]:
+        return self.probs_state(obs.f_self, obs.f_opp, obs.lock_self, obs.lock_opp, p)
+
+    def table(self, p: QftnwParams) -> npt.NDArray[np.float64]:
+        """Flattened table of :meth:`probs_state`, shape ((cap+1)^2 * 36, 5)."""
+        return _state_table(self, p)
+
+    def probs_batch(self, obs: ObsBatch, p: QftnwParams) -> npt.NDArray[np.float64]:
+        k = _flat_index(obs.f_self, obs.f_opp, obs.lock_self, obs.lock_opp, p.fund_cap)
+        return self.table(p)[k]
+
+
+@lru_cache(maxsize=64)
+def _state_table(pol: _StatePolicy, p: QftnwParams) -> npt.NDArray[np.float64]:
+    cap = p.fund_cap
+    locks = range(N_HAND + 1) if p.advanced else (0,)
+    t = np.full((cap + 1, cap + 1, N_HAND + 1, N_HAND + 1, N_HAND), 1.0 / N_HAND)
+    for fs in range(1, cap + 1):
+        for fo in range(1, cap + 1):
+            for ls in locks:
+                for lo in locks:
+                    t[fs, fo, ls, lo] = pol.probs_state(fs, fo, ls, lo, p)
+    t = t.reshape(-1, N_HAND)
+    t.setflags(write=False)
+    return t
+
+
+def _on(cards: tuple[int, ...], weights: list[float] | None = None) -> list[float]:
+    out = [0.0] * N_HAND
+    if weights is None:
+        for c in cards:
+            out[c - 1] = 1.0 / len(cards)
+        return out
+    s = sum(weights)
+    for c, w in zip(cards, weights):
+        out[c - 1] = w / s
+    return out
+
+
+@dataclass(frozen=True, eq=True)
+class UniformPolicy(_StatePolicy):
+    """Each bid uniform over the legal cards (``uniform``)."""
+
+    name: str = "uniform"
+
+    def probs_state(self, fs: int, fo: int, ls: int, lo: int, p: QftnwParams) -> list[float]:
+        return _on(legal_bids(ls, p.advanced))
+
+    def bid_batch(self, obs: ObsBatch, p: QftnwParams, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        m = obs.f_self.shape[0]
+        if not p.advanced:
+            return rng.integers(1, N_HAND + 1, size=m)
+        lock = obs.lock_self
+        locked = lock > 0
+        c = (rng.random(m) * np.where(locked, N_HAND - 1, N_HAND)).astype(np.int64) + 1
+        return c + (locked & (c >= lock))
+
+
+@dataclass(frozen=True, eq=True)
+class MixedPolicy(_StatePolicy):
+    """A fixed mixed strategy over bids 1..5 (``mixed:p1,...,p5``), renormalised over legal cards.
+
+    Parameters
+    ----------
+    probs : tuple of float, length 5
+        Non-negative weights of bids 1..5 (normalised; must not all be 0).
+
+    Raises
+    ------
+    ValueError
+        Wrong length, a negative or non-finite weight, or all zero.
+    """
+
+    probs: tuple[float, ...] = (0.2, 0.2, 0.2, 0.2, 0.2)
+    name: str = "mixed"
+
+    def __post_init__(self) -> None:
+        pr = tuple(float(x) for x in self.probs)
+        if len(pr) != N_HAND or any(not np.isfinite(x) or x < 0 for x in pr) or sum(pr) <= 0:
+            raise ValueError(f"mixed strategy {self.probs!r}: need 5 non-negative weights, not all 0")
+        s = sum(pr)
+        object.__setattr__(self, "probs", tuple(x / s for x in pr))
+
+    def spec(self) -> str:
+        return "mixed:" + ",".join(f"{x:.6g}" for x in self.probs)
+
+    def probs_state(self, fs: int, fo: int, ls: int, lo: int, p: QftnwParams) -> list[float]:
+        legal = legal_bids(ls, p.advanced)
+        w = [self.probs[c - 1] for c in legal]
+        return _on(legal) if sum(w) <= 0 else _on(legal, w)
+
+
+@dataclass(frozen=True, eq=True)
+class CautiousPolicy(_StatePolicy):
+    """Never bids what could bankrupt it when a safe bid exists (``cautious``)."""
+
+    name: str = "cautious"
+
+    def probs_state(self, fs: int, fo: int, ls: int, lo: int, p: QftnwParams) -> list[float]:
+        safe = safe_bids(fs, fo, ls, lo, p)
+        return _on(safe if safe else legal_bids(ls, p.advanced))
+
+
+@dataclass(frozen=True, eq=True)
+class EquilibriumPolicy(_StatePolicy):
+    """One-round equilibrium mixed strategy at the current state (``equilibrium:fw,bp``).
+
+    Parameters
+    ----------
+    fund_weight, bankrupt_penalty : float
+        The designer's round payoff (:func:`gamesim.games.qftnw.equilibrium.round_payoff_matrix`).
+    """
+
+    fund_weight: float = 1.0
+    bankrupt_penalty: float = 2.0
+    name: str = "equilibrium"
+
+    def spec(self) -> str:
+        return f"equilibrium:{self.fund_weight:g},{self.bankrupt_penalty:g}"
+
+    def probs_state(self, fs: int, fo: int, ls: int, lo: int, p: QftnwParams) -> list[float]:
+        t = equilibrium_table(p, fund_weight=self.fund_weight, bankrupt_penalty=self.bankrupt_penalty)
+        return [float(x) for x in t[fs, fo, ls, lo]]
+
+
+# ---------------------------------------------------------------------------
+# greedy
+# ---------------------------------------------------------------------------
+
+
+def _card_value_one(t: int, hs: tuple[int, ...], ho: tuple[int, ...], p: QftnwParams) -> int:
+    if t < 0:
+        return -1
+    hs1 = list(hs)
+    hs1[t] += 1
+    if win_condition(hs1, ho, p):
+        return 3
+    ho1 = list(ho)
+    ho1[t] += 1
+    if win_condition(ho1, hs, p):
+        return 2
+    return 1 if hs[t] > 0 else 0
+
+
+def _card_value_batch(t: np.ndarray, hs: np.ndarray, ho: np.ndarray, p: QftnwParams,
+                      masks: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """Vectorized :func:`_card_value_one` (presence-mask table when the deck has <= 10 types).
+
+    The table path tests three of a kind on the added type only, which is exact in every reachable
+    state (at bidding time neither player satisfies a condition yet).
+    """
+    m = t.shape[0]
+    r = np.arange(m)
+    tt = np.maximum(t, 0)
+    table = cond_table(p)
+    if table is not None and masks is not None:
+        ms, mo = masks
+        b = np.left_shift(1, tt)
+        k = p.n_of_a_kind
+        selfwin = (hs[r, tt] + 1 >= k) | (table[ms | b, mo] > 0)
+        oppwin = (ho[r, tt] + 1 >= k) | (table[mo | b, ms] > 0)
+    else:
+        hs1 = hs.copy()
+        hs1[r, tt] += 1
+        ho1 = ho.copy()
+        ho1[r, tt] += 1
+        selfwin = win_condition_vec(hs1, ho, p) > 0
+        oppwin = win_condition_vec(ho1, hs, p) > 0
+    v = np.where(selfwin, 3, np.where(oppwin, 2, (hs[r, tt] > 0).astype(np.int64)))
+    return np.where(t < 0, -1, v)
+
+
+@dataclass(frozen=True, eq=True)
+class GreedyPolicy(Policy):
+    """Bids high for a valuable face-up card, low to keep high cards for a better next one (``greedy``)."""
+
+    name: str = "greedy"
+
+    def probs_one(self, obs: Obs, p: QftnwParams) -> list[float]:
+        legal = legal_bids(obs.lock_self, p.advanced)
+        v_cur = _card_value_one(obs.flip, obs.hold_self, obs.hold_opp, p)
+        v_next = _card_value_one(obs.nxt, obs.hold_self, obs.hold_opp, p) if p.advanced else -1
+        if v_cur >= 1 and v_cur >= v_next:
+            safe = safe_bids(obs.f_self, obs.f_opp, obs.lock_self, obs.lock_opp, p)
+            cand = sorted(safe if safe else legal, reverse=True)[:2]
+            return _on(tuple(cand))
+        return _on((min(legal),))
+
+    def probs_batch(self, obs: ObsBatch, p: QftnwParams) -> npt.NDArray[np.float64]:
+        m = obs.f_self.shape[0]
+        masks = (presence_mask(obs.hold_self), presence_mask(obs.hold_opp))
+        v_cur = _card_value_batch(obs.flip, obs.hold_self, obs.hold_opp, p, masks)
+        if p.advanced and obs.nxt is not None:
+            v_next = _card_value_batch(obs.nxt, obs.hold_self, obs.hold_opp, p, masks)
+        else:
+            v_next = np.full(m, -1)
+        go = (v_cur >= 1) & (v_cur >= v_next)
+        k = _flat_index(obs.f_self, obs.f_opp, obs.lock_self, obs.lock_opp, p.fund_cap)
+        legal = _legal_table(p)[k]
+        safe = _safe_table(p)[k]
+        cand = np.where(safe.any(axis=1, keepdims=True), safe, legal)
+        rank = np.cumsum(cand[:, ::-1], axis=1)[:, ::-1]  # candidates at or above each card
+        top2 = cand & (rank <= 2)
+        low = np.zeros((m, N_HAND), dtype=bool)
+        low[np.arange(m), np.argmax(legal, axis=1)] = True
+        pick = np.where(go[:, None], top2, low).astype(np.float64)
+        return pick / pick.sum(axis=1, keepdims=True)
+
+
+@lru_cache(maxsize=64)
+def _legal_table(p: QftnwParams) -> npt.NDArray[np.bool_]:
+    t = np.zeros((p.fund_cap + 1, p.fund_cap + 1, N_HAND + 1, N_HAND + 1, N_HAND), dtype=bool)
+    for ls in range(N_HAND + 1):
+        for c in legal_bids(ls, p.advanced):
+            t[:, :, ls, :, c - 1] = True
+    return t.reshape(-1, N_HAND)
+
+
+@lru_cache(maxsize=64)
+def _safe_table(p: QftnwParams) -> npt.NDArray[np.bool_]:
+    t = np.zeros((p.fund_cap + 1, p.fund_cap + 1, N_HAND + 1, N_HAND + 1, N_HAND), dtype=bool)
+    locks = range(N_HAND + 1) if p.advanced else (0,)
+    for fs in range(1, p.fund_cap + 1):
+        for fo in range(1, p.fund_cap + 1):
+            for ls in locks:
+                for lo in locks:
+                    for c in safe_bids(fs, fo, ls, lo, p):
+                        t[fs, fo, ls, lo, c - 1] = True
+    return t.reshape(-1, N_HAND)
+
+
+def make_policy(spec: Any, *, mixed_probs: Any = None, fund_weight: float = 1.0,
+                bankrupt_penalty: float = 2.0) -> Policy:
+    """Build a policy from its name or spec string.
+
+    Parameters
+    ----------
+    spec : str or Policy
+        ``"uniform"``, ``"cautious"``, ``"greedy"``, ``"mixed"`` (weights from ``mixed_probs``),
+        ``"mixed:p1,p2,p3,p4,p5"``, ``"equilibrium"`` (payoff from ``fund_weight`` and
+        ``bankrupt_penalty``) or ``"equilibrium:fund_weight,bankrupt_penalty"``; a
+        :class:`Policy` is returned unchanged.
+    mixed_probs : sequence of 5 floats, optional
+        Weights for a bare ``"mixed"``.
+    fund_weight, bankrupt_penalty : float
+        Payoff of a bare ``"equilibrium"``.
+
+    Returns
+    -------
+    Policy
+
+    Raises
+    ------
+    ValueError
+        Unknown name, a malformed argument list, or ``"mixed"`` without weights.
+    """
+    if isinstance(spec, Policy):
+        return spec
+    if not isinstance(spec, str):
+        raise ValueError(f"policy {spec!r}: must be a name in {POLICY_NAMES} or a Policy")
+    name, _, arg = spec.strip().partition(":")
+    try:
+        nums = tuple(float(x) for x in arg.split(",")) if arg else ()
+    except ValueError:
+        raise ValueError(f"policy {spec!r}: arguments must be numbers separated by commas") from None
+    if name == "uniform" and not arg:
+        return UniformPolicy()
+    if name == "cautious" and not arg:
+        return CautiousPolicy()
+    if name == "greedy" and not arg:
+        return GreedyPolicy()
+    if name == "mixed":
+        w = nums if arg else (tuple(float(x) for x in mixed_probs) if mixed_probs is not None else None)
+        if w is None:
+            raise ValueError("policy 'mixed' needs five weights: 'mixed:p1,p2,p3,p4,p5' or mixed_probs")
+        return MixedPolicy(w)
+    if name == "equilibrium":
+        if arg and len(nums) != 2:
+            raise ValueError(f"policy {spec!r}: 'equilibrium:fund_weight,bankrupt_penalty'")
+        fw, bp = nums if arg else (fund_weight, bankrupt_penalty)
+        return EquilibriumPolicy(float(fw), float(bp))
+    raise ValueError(f"unknown policy {spec!r}; known: {', '.join(POLICY_NAMES)} "
+                     "(mixed:p1,..,p5 and equilibrium:fw,bp take arguments)")
+
