@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import argparse
 import platform
-import time
+import timeit
 
 import numpy as np
 
@@ -44,13 +44,9 @@ def bare_rng(sessions: list[int], n_trials: int, rng: np.random.Generator, bag: 
         rng.hypergeometric(bag.n_sr, bag.n_n, np.full(size, bag.total // 2, dtype=np.int64))
 
 
-def best_time(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
+def min_time(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
+    """Best of ``repeat`` single runs of ``fn`` (seconds), via :func:`timeit.repeat`."""
+    return min(timeit.repeat(fn, number=1, repeat=repeat))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -67,9 +63,9 @@ def main(argv: list[str] | None = None) -> None:
     bag = BagConfig()
     rng = np.random.default_rng(20261121)
 
-    t_vec = best_time(lambda: run_schedule(sessions, n_vec, rng=rng, bag=bag), repeat)
-    t_ref = best_time(lambda: reference_schedule(sessions, n_ref, rng=rng, bag=bag), 1)
-    t_rng = best_time(lambda: bare_rng(sessions, n_vec, rng, bag), repeat)
+    t_vec = min_time(lambda: run_schedule(sessions, n_vec, rng=rng, bag=bag), repeat)
+    t_ref = min_time(lambda: reference_schedule(sessions, n_ref, rng=rng, bag=bag), 1)
+    t_rng = min_time(lambda: bare_rng(sessions, n_vec, rng, bag), repeat)
 
     pps_vec = n_vec * pulls / t_vec
     pps_ref = n_ref * pulls / t_ref

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import argparse
 import platform
-import time
+import timeit
 from fractions import Fraction
 
 import numpy as np
@@ -31,15 +31,6 @@ from gamesim.games.godtear import exact
 from gamesim.games.godtear.reference import reference_activation, reference_rolls
 from gamesim.games.godtear.rules import Skill, Status, Target
 from gamesim.games.godtear.sim import CHUNK_SIZE, run_activation, sample_rolls
-
-
-def best_time(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def bare_rng(n_dice: int, n_trials: int, rng: np.random.Generator) -> None:
@@ -74,6 +65,11 @@ def icepool_tables() -> tuple[dict, dict]:
     return s, w
 
 
+def min_time(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
+    """Best of ``repeat`` single runs of ``fn`` (seconds), via :func:`timeit.repeat`."""
+    return min(timeit.repeat(fn, number=1, repeat=repeat))
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small workload (a few seconds)")
@@ -87,9 +83,9 @@ def main(argv: list[str] | None = None) -> None:
     rng = np.random.default_rng(20261121)
     n = args.dice
 
-    t_vec = best_time(lambda: sample_rolls(n, n_vec, rng=rng), repeat)
-    t_ref = best_time(lambda: reference_rolls(n, n_ref, rng=rng), 1)
-    t_rng = best_time(lambda: bare_rng(n, n_vec, rng), repeat)
+    t_vec = min_time(lambda: sample_rolls(n, n_vec, rng=rng), repeat)
+    t_ref = min_time(lambda: reference_rolls(n, n_ref, rng=rng), 1)
+    t_rng = min_time(lambda: bare_rng(n, n_vec, rng), repeat)
     print(f"godtear benchmark: rolls of {n} Godtear dice (faces 0,0,1,1,1,2); "
           f"{platform.python_implementation()} {platform.python_version()}, numpy {np.__version__}, "
           f"chunk {CHUNK_SIZE}")
@@ -99,10 +95,10 @@ def main(argv: list[str] | None = None) -> None:
     print(f"speedup vectorized / plain Python : {(n_vec / t_vec) / (n_ref / t_ref):8.1f}x")
     print(f"vectorized time / bare RNG time   : {t_vec / t_rng:8.2f}x")
 
-    t_ours_cold = best_time(ours_tables, 1)  # caches are cleared inside ours_tables
-    t_ours = best_time(ours_tables, repeat)
-    t_ice_cold = best_time(icepool_tables, 1)  # first call in this process
-    t_ice = best_time(icepool_tables, 1 if args.quick else 2)  # icepool keeps its own caches
+    t_ours_cold = min_time(ours_tables, 1)  # caches are cleared inside ours_tables
+    t_ours = min_time(ours_tables, repeat)
+    t_ice_cold = min_time(icepool_tables, 1)  # first call in this process
+    t_ice = min_time(icepool_tables, 1 if args.quick else 2)  # icepool keeps its own caches
     s, w = ours_tables()
     s_ice, w_ice = icepool_tables()
     ok = all(s.loc[a, d] == v for (a, d), v in s_ice.items()) and all(
@@ -118,8 +114,8 @@ def main(argv: list[str] | None = None) -> None:
     actions = [(Skill(4, 3, "dodge_blight"), 3), (Skill(3, 4), 3)]
     kw = dict(n_models=3, attacker=Status(accuracy=1), target_status=Status(dodge=1))
     tgt = Target(2, 1, 2)
-    t_a = best_time(lambda: run_activation(actions, tgt, n_act, rng=rng, **kw), repeat)
-    t_ar = best_time(lambda: reference_activation(actions, tgt, n_act_ref, rng=rng, **kw), 1)
+    t_a = min_time(lambda: run_activation(actions, tgt, n_act, rng=rng, **kw), repeat)
+    t_ar = min_time(lambda: reference_activation(actions, tgt, n_act_ref, rng=rng, **kw), 1)
     print("full activation (2 actions x 3 targets, tokens):")
     print(f"(f) vectorized       : {n_act:>10,d} activations {t_a:8.3f} s  {n_act / t_a:12,.0f} activations/s")
     print(f"(g) plain Python ref : {n_act_ref:>10,d} activations {t_ar:8.3f} s  {n_act_ref / t_ar:12,.0f} "

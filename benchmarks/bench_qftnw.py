@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 import platform
-import time
+import timeit
 
 import numpy as np
 
@@ -31,13 +31,9 @@ WORKLOADS = (
 )
 
 
-def best_time(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
+def min_time(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
+    """Best of ``repeat`` single runs of ``fn`` (seconds), via :func:`timeit.repeat`."""
+    return min(timeit.repeat(fn, number=1, repeat=repeat))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -62,8 +58,8 @@ def main(argv: list[str] | None = None) -> None:
             r = run_games(p, pols, n_vec, rng=rng)
             rounds.append(float(r["rounds"].mean()))
 
-        t_vec = best_time(vec, repeat)
-        t_ref = best_time(lambda: reference_simulate(n_ref, params=p, policies=pols, rng=rng, check=False), 1)
+        t_vec = min_time(vec, repeat)
+        t_ref = min_time(lambda: reference_simulate(n_ref, params=p, policies=pols, rng=rng, check=False), 1)
         g_vec, g_ref = n_vec / t_vec, n_ref / t_ref
         print(f"[{label}]  mean {rounds[-1]:.1f} rounds/game")
         print(f"  (a) vectorized       : {n_vec:>9,d} games {t_vec:8.3f} s  {g_vec:12,.0f} games/s")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gamesim.core.results import load_results
-from tests.conftest import ROOT, run_cli
+from tests.conftest import run_cli
 
 
 def test_list_names_games_tasks_and_scenarios():

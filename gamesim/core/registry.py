@@ -20,7 +20,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import numpy as np
 import numpy.typing as npt
 
 __all__ = [
@@ -180,6 +179,21 @@ class Task:
     def metrics_for(self, params: Mapping[str, Any]) -> tuple[Metric, ...]:
         """The metrics ``simulate`` returns for this (resolved) parameter cell."""
         return self.metrics(params) if callable(self.metrics) else self.metrics
+
+    def defaults(self, **overrides: Any) -> dict[str, Any]:
+        """The resolved parameter dict: every parameter's default, updated with ``overrides``.
+
+        Raises
+        ------
+        KeyError
+            If an override is not a parameter of the task.
+        """
+        out = {p.name: p.default for p in self.params}
+        for k, v in overrides.items():
+            if k not in out:
+                raise KeyError(f"{k!r} is not a parameter of task {self.name!r}")
+            out[k] = v
+        return out
 
     def param(self, name: str) -> Param:
         """Return the :class:`Param` called ``name`` (``KeyError`` if unknown)."""

@@ -116,8 +116,7 @@ class Part:
             In row-major order of ``grid`` (the last key varies fastest); cell ``i``
             of this list is cell index ``i`` in seeds and chunk files.
         """
-        base = {p.name: p.default for p in self.task.params}
-        base.update(self.fixed)
+        base = self.task.defaults(**self.fixed)
         keys = list(self.grid)
         out = []
         for combo in itertools.product(*(self.grid[k] for k in keys)):

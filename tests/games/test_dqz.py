@@ -53,7 +53,7 @@ from gamesim.games.dqz.policies import KILL_FLAG
 from gamesim.games.dqz.reference import _choose, reference_plays
 from gamesim.games.dqz.rules import effective_value, parse_skill
 from gamesim.games.dqz.sim import BattleConfig, _apply_skill, _State
-from gamesim.games.dqz.tasks import TASKS, default_params
+from gamesim.games.dqz.tasks import TASKS
 
 Z = 4.5
 ROOT = Path(__file__).resolve().parents[2]
@@ -544,28 +544,28 @@ def test_registered_tasks_and_checks() -> None:
     game = get_game("dqz")
     assert set(game.tasks) == {"battle", "run"}
     t = TASKS["battle"]
-    p = default_params(t, hp=30)
+    p = t.defaults(hp=30)
     t.check(p)
-    t.check(default_params(t))  # the defaults (a bestiary monster) are valid on their own
+    t.check(t.defaults())  # the defaults (a bestiary monster) are valid on their own
     with pytest.raises(ParamError):
-        t.check(default_params(t, monster="custom"))  # custom needs hp
+        t.check(t.defaults(monster="custom"))  # custom needs hp
     with pytest.raises(ParamError):
-        t.check(default_params(t, hp=30, skills="メラゾーマ"))
+        t.check(t.defaults(hp=30, skills="メラゾーマ"))
     with pytest.raises(ParamError):
-        t.check(default_params(t, hp=30, strategy_deck=[1, 2]))
+        t.check(t.defaults(hp=30, strategy_deck=[1, 2]))
     with pytest.raises(ParamError):
-        t.check(default_params(t, hp=30, party_size=5, hand_size=11))
+        t.check(t.defaults(hp=30, party_size=5, hand_size=11))
     out = t.simulate(p, 500, rng=np.random.default_rng(1))
     assert set(out) == {m.name for m in t.metrics_for(p)}
     assert all(v.shape == (500,) for v in out.values())
     ex = t.exact(p)
     assert 0 <= ex["one_turn_kill:proportion"] <= 1 and ex["first_turn_damage:mean"] > 0
-    assert t.exact(default_params(t, hp=30, party_size=4)) == {}
+    assert t.exact(t.defaults(hp=30, party_size=4)) == {}
     r = TASKS["run"]
-    rp = default_params(r)
+    rp = r.defaults()
     r.check(rp)
     with pytest.raises(ParamError):
-        r.check(default_params(r, monsters="ゾーマ"))
+        r.check(r.defaults(monsters="ゾーマ"))
     ro = r.simulate(rp, 200, rng=np.random.default_rng(2))
     assert all(v.shape == (200,) for v in ro.values())
 

@@ -43,7 +43,7 @@ from gamesim.games.gacha import (
     simulate_shared,
     split_sessions,
 )
-from gamesim.games.gacha.tasks import TASKS, default_params
+from gamesim.games.gacha.tasks import TASKS
 
 Z = 4.5
 ROOT = Path(__file__).resolve().parents[2]
@@ -450,7 +450,7 @@ def test_registered_tasks_and_exact_keys() -> None:
     assert set(game.tasks) == {"schedule", "pulls_to_complete", "money", "shared"}
     rng = np.random.default_rng(0)
     for task in game.tasks.values():
-        p = default_params(task)
+        p = task.defaults()
         task.check(p)
         metrics = task.metrics_for(p)
         out = task.simulate(p, 500, rng=rng)
@@ -458,11 +458,11 @@ def test_registered_tasks_and_exact_keys() -> None:
         assert all(v.shape == (500,) for v in out.values())
         ex = task.exact(p)
         assert ex and {k.split(":")[0] for k in ex} <= {m.name for m in metrics}
-        ex_od = task.exact(default_params(task, overdrive=True))  # no exact Overdrive model
+        ex_od = task.exact(task.defaults(overdrive=True))  # no exact Overdrive model
         assert set(ex_od) <= {"pulls:mean", "money_spent:mean"}
     money = TASKS["money"]
-    assert money.exact(default_params(money))["pulls:mean"] == 37
-    zero = money.simulate(default_params(money, money=1), 10, rng=rng)
+    assert money.exact(money.defaults())["pulls:mean"] == 37
+    zero = money.simulate(money.defaults(money=1), 10, rng=rng)
     assert (zero["pulls"] == 0).all() and (zero["god_chances"] == 0).all()
 
 
@@ -482,14 +482,14 @@ def test_registered_tasks_and_exact_keys() -> None:
 def test_task_check_errors(task: str, overrides: dict, key: str) -> None:
     t = TASKS[task]
     with pytest.raises(ParamError) as err:
-        t.check(default_params(t, **overrides))
+        t.check(t.defaults(**overrides))
     assert err.value.key == key
     assert key in str(err.value)
 
 
 def test_task_bag_total_ok() -> None:
     t = TASKS["schedule"]
-    t.check(default_params(t, bag_total=50))
+    t.check(t.defaults(bag_total=50))
 
 
 def test_benchmark_quick() -> None:

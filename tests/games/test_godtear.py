@@ -66,7 +66,7 @@ from gamesim.games.godtear import (
     wounds_pmf,
     wounds_pmf_fraction,
 )
-from gamesim.games.godtear.tasks import TASKS, default_params
+from gamesim.games.godtear.tasks import TASKS
 
 Z = 4.5
 ROOT = Path(__file__).resolve().parents[2]
@@ -534,7 +534,7 @@ def test_registered_tasks_and_exact_keys() -> None:
     assert set(game.tasks) == {"success_roll", "damage_roll", "knockout", "activation", "end_phase"}
     rng = np.random.default_rng(0)
     for task in game.tasks.values():
-        p = default_params(task)
+        p = task.defaults()
         task.check(p)
         out = task.simulate(p, 400, rng=rng)
         names = {m.name for m in task.metrics_for(p)}
@@ -543,13 +543,13 @@ def test_registered_tasks_and_exact_keys() -> None:
         ex = task.exact(p)
         assert ex and {k.split(":")[0] for k in ex} <= names
     act = TASKS["activation"]
-    assert act.exact(default_params(act, n_models=3, skill1_targets=2)) == {}
+    assert act.exact(act.defaults(n_models=3, skill1_targets=2)) == {}
     # follower rows: the row of models_in_hex is used
-    p = default_params(act, skill1_rows=[[1, 1], [2, 2], [5, 6]], models_in_hex=3, actions=1)
+    p = act.defaults(skill1_rows=[[1, 1], [2, 2], [5, 6]], models_in_hex=3, actions=1)
     from gamesim.games.godtear.tasks import activation_actions
     assert activation_actions(p) == [(Skill(5, 6), 1)]
     # faction bonus in the tally metric
-    p = default_params(act, faction="maelstrom", dodge=0, protection=0, skill1_damage=6)
+    p = act.defaults(faction="maelstrom", dodge=0, protection=0, skill1_damage=6)
     ex = act.exact(p)
     assert math.isclose(ex["tally_steps:mean"], 2 * ex["knockouts:mean"])
 
@@ -570,7 +570,7 @@ def test_registered_tasks_and_exact_keys() -> None:
 def test_task_check_errors(task: str, overrides: dict, key: str) -> None:
     t = TASKS[task]
     with pytest.raises(ParamError) as err:
-        t.check(default_params(t, **overrides))
+        t.check(t.defaults(**overrides))
     assert err.value.key == key
 
 

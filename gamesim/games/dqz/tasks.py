@@ -25,8 +25,7 @@ from .policies import POLICIES, DamageRule
 from .rules import Monster, Timing, parse_skills
 from .sim import BattleConfig, run_battles
 
-__all__ = ["COMMON_PARAMS", "BATTLE_TASK", "RUN_TASK", "TASKS", "monster_from_params", "config_from_params",
-           "default_params"]
+__all__ = ["COMMON_PARAMS", "BATTLE_TASK", "RUN_TASK", "TASKS", "monster_from_params", "config_from_params"]
 
 COMMON_PARAMS: tuple[Param, ...] = (
     Param("party_size", "int", 3, "players in the party (rulebook: 3-5)", min=1, max=5),
@@ -41,22 +40,6 @@ COMMON_PARAMS: tuple[Param, ...] = (
 )
 
 _MONSTER_NAMES = ("custom",) + tuple(BESTIARY)
-
-
-def default_params(task: Task, **overrides: Any) -> dict[str, Any]:
-    """Resolved parameter dict of ``task``: defaults updated with ``overrides``.
-
-    Raises
-    ------
-    KeyError
-        If an override is not a parameter of the task.
-    """
-    out = {p.name: p.default for p in task.params}
-    for k, v in overrides.items():
-        if k not in out:
-            raise KeyError(k)
-        out[k] = v
-    return out
 
 
 def monster_from_params(params: Mapping[str, Any]) -> Monster:

@@ -35,7 +35,6 @@ __all__ = [
     "doubtful_from_params",
     "overdrive_from_params",
     "check_common",
-    "default_params",
 ]
 
 COMMON_PARAMS: tuple[Param, ...] = (
@@ -51,22 +50,6 @@ COMMON_PARAMS: tuple[Param, ...] = (
     Param("overdrive", "bool", False, "Overdrive on: the navi character's card gives extra pulls"),
     Param("overdrive_pulls", "int", 10, "Overdrive extra pulls per trigger (pulls)", min=1),
 )
-
-
-def default_params(task: Task, **overrides: Any) -> dict[str, Any]:
-    """Resolved parameter dict of ``task``: defaults updated with ``overrides``.
-
-    Raises
-    ------
-    KeyError
-        If an override is not a parameter of the task.
-    """
-    out = {p.name: p.default for p in task.params}
-    for k, v in overrides.items():
-        if k not in out:
-            raise KeyError(k)
-        out[k] = v
-    return out
 
 
 def bag_from_params(params: Mapping[str, Any]) -> BagConfig:

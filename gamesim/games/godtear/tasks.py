@@ -41,7 +41,7 @@ from .rules import (
 )
 from .sim import run_activation, run_end_phase, run_knockout, sample_rolls
 
-__all__ = ["TASKS", "default_params", "die_from_params", "activation_actions", "activation_target"]
+__all__ = ["TASKS", "die_from_params", "activation_actions", "activation_target"]
 
 _TOKEN = dict(min=-1, max=1)
 
@@ -50,22 +50,6 @@ DIE_PARAMS: tuple[Param, ...] = (
     Param("die_one", "int", 3, "faces showing 1 pip (faces)", min=0),
     Param("die_two", "int", 1, "faces showing 2 pips (faces)", min=0),
 )
-
-
-def default_params(task: Task, **overrides: Any) -> dict[str, Any]:
-    """Resolved parameter dict of ``task``: defaults updated with ``overrides``.
-
-    Raises
-    ------
-    KeyError
-        If an override is not a parameter of the task.
-    """
-    out = {p.name: p.default for p in task.params}
-    for k, v in overrides.items():
-        if k not in out:
-            raise KeyError(k)
-        out[k] = v
-    return out
 
 
 def die_from_params(params: Mapping[str, Any]) -> DieSpec:

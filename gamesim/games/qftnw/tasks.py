@@ -67,12 +67,7 @@ def default_params(**overrides: Any) -> dict[str, Any]:
     KeyError
         If an override is not a parameter of the task.
     """
-    out = {p.name: p.default for p in GAME_PARAMS}
-    for k, v in overrides.items():
-        if k not in out:
-            raise KeyError(k)
-        out[k] = v
-    return out
+    return GAME_TASK.defaults(**overrides)
 
 
 _RULE_KEYS = ("start_funds", "reset_funds", "fund_cap", "gain", "tie_floor", "transfer", "straight3",
