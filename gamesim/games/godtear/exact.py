@@ -354,10 +354,15 @@ def success_table(accuracies: Sequence[int] = range(1, 13), dodges: Sequence[int
         As :func:`p_success`.
     """
     f = p_success_fraction if exact else p_success
-    data = [[f(a, d, boon=boon, die=die) for d in dodges] for a in accuracies]
-    df = pd.DataFrame(data, index=pd.Index(list(accuracies), name="accuracy"),
-                      columns=pd.Index(list(dodges), name="dodge"), dtype=object if exact else np.float64)
-    return df
+    return _grid_table(lambda a, d: f(a, d, boon=boon, die=die), accuracies, "accuracy", dodges, "dodge", exact)
+
+
+def _grid_table(cell, rows: Sequence[int], row_name: str, cols: Sequence[int], col_name: str,  # type: ignore[no-untyped-def]
+                exact: bool) -> pd.DataFrame:
+    """``cell(row, col)`` for every row and column, as a labelled table (Fractions: dtype object)."""
+    data = [[cell(r, c) for c in cols] for r in rows]
+    return pd.DataFrame(data, index=pd.Index(list(rows), name=row_name),
+                        columns=pd.Index(list(cols), name=col_name), dtype=object if exact else np.float64)
 
 
 def expected_wounds_table(damages: Sequence[int] = range(1, 13), protections: Sequence[int] = range(0, 9), *,
@@ -379,11 +384,8 @@ def expected_wounds_table(damages: Sequence[int] = range(1, 13), protections: Se
     pandas.DataFrame
         Index ``damage``, columns ``protection``; wounds per damage roll.
     """
-    data = [[expected_wounds(x, p, health=health, boon=boon, die=die, exact=exact) for p in protections]
-            for x in damages]
-    return pd.DataFrame(data, index=pd.Index(list(damages), name="damage"),
-                        columns=pd.Index(list(protections), name="protection"),
-                        dtype=object if exact else np.float64)
+    return _grid_table(lambda x, p: expected_wounds(x, p, health=health, boon=boon, die=die, exact=exact),
+                       damages, "damage", protections, "protection", exact)
 
 
 def wounds_distribution_table(damages: Sequence[int] = range(1, 13), protections: Sequence[int] = range(0, 9), *,
