@@ -36,3 +36,27 @@ def run_cli(*args: str, cwd: Path | None = None, timeout: float = 300) -> subpro
         timeout=timeout,
         env=env,
     )
+
+
+#: Text every study report must show (run table, rules section, intervals, plots).
+COMMON_REPORT_TEXTS = ("seed entropy", "gamesim version", "Rules and variant modelled", "95%", "data:image/png;base64")
+
+
+def check_report(out_dir: Path, scenario: str, texts: tuple[str, ...] = (), code: tuple[str, ...] = ()) -> str:
+    """Run ``gamesim report SCENARIO`` into ``out_dir`` and check the HTML and PDF it writes.
+
+    Asserts: exit 0; a PDF over 20 kB; ``COMMON_REPORT_TEXTS`` and ``texts`` in the HTML;
+    no code (``load_results(`` and ``code``) and no traceback or error in it. Returns the HTML.
+    """
+    proc = run_cli("report", scenario, "--out-dir", str(out_dir), "--quiet", timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    name = Path(scenario).stem
+    html = (out_dir / f"{name}.html").read_text(encoding="utf-8")
+    pdf = (out_dir / f"{name}.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF") and len(pdf) > 20_000
+    for text in COMMON_REPORT_TEXTS + texts:
+        assert text in html, text
+    for snippet in ("load_results(",) + code:
+        assert snippet not in html, f"code cells must be hidden ({snippet!r} in the report)"
+    assert "Traceback" not in html and "Error" not in html.split("<body")[1][:200]
+    return html
