@@ -60,3 +60,27 @@ def check_report(out_dir: Path, scenario: str, texts: tuple[str, ...] = (), code
         assert snippet not in html, f"code cells must be hidden ({snippet!r} in the report)"
     assert "Traceback" not in html and "Error" not in html.split("<body")[1][:200]
     return html
+
+
+def assert_same_mean(a, b, *, z: float = 4.5, label: str = "") -> None:  # type: ignore[no-untyped-def]
+    """Assert two independent samples are consistent with one distribution (two-sided, ``z`` SD).
+
+    For 0/1 outcomes Fisher's exact test on the 2x2 table, at the two-sided tail
+    probability of ``z`` standard deviations (6.8e-6 for 4.5): exact, so rare events
+    with few or no successes in a small sample are judged correctly. Otherwise a z-test
+    on the means with the variance pooled under the null hypothesis (both samples from
+    one distribution), so a small sample with no spread does not shrink the standard
+    error to nothing.
+    """
+    import numpy as np
+    from scipy import stats
+
+    a, b = np.asarray(a, dtype=float).ravel(), np.asarray(b, dtype=float).ravel()
+    if np.isin(a, (0.0, 1.0)).all() and np.isin(b, (0.0, 1.0)).all():
+        ka, kb = int(a.sum()), int(b.sum())
+        p = stats.fisher_exact([[ka, a.size - ka], [kb, b.size - kb]]).pvalue
+        assert p >= 2 * stats.norm.sf(z), f"{label}: {ka}/{a.size} vs {kb}/{b.size}, Fisher p = {p:.2e}"
+        return
+    pooled = np.concatenate([a, b]).var(ddof=1)
+    se = float(np.sqrt(pooled * (1.0 / a.size + 1.0 / b.size)))
+    assert abs(a.mean() - b.mean()) <= z * se + 1e-12, f"{label}: {a.mean()} vs {b.mean()} (SE {se:.3g})"

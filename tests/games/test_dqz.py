@@ -54,6 +54,7 @@ from gamesim.games.dqz.reference import _choose, reference_plays
 from gamesim.games.dqz.rules import effective_value, parse_skill
 from gamesim.games.dqz.sim import BattleConfig, _apply_skill, _State
 from gamesim.games.dqz.tasks import TASKS
+from tests.conftest import assert_same_mean
 
 Z = 4.5
 ROOT = Path(__file__).resolve().parents[2]
@@ -464,12 +465,7 @@ def test_one_turn_kill_matches_exact(monster: str, hp: int, seed: int) -> None:
 
 
 def _two_sample(a: pd.Series, b: pd.Series) -> None:
-    a, b = a.to_numpy(float), b.to_numpy(float)
-    se = math.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
-    if se == 0:
-        assert a.mean() == b.mean()
-    else:
-        assert abs(a.mean() - b.mean()) <= Z * se, (a.mean(), b.mean(), se)
+    assert_same_mean(a, b, z=Z, label=str(a.name))
 
 
 @pytest.mark.parametrize("monster,policy", [

@@ -44,6 +44,7 @@ from gamesim.games.gacha import (
     split_sessions,
 )
 from gamesim.games.gacha.tasks import TASKS
+from tests.conftest import assert_same_mean
 
 Z = 4.5
 ROOT = Path(__file__).resolve().parents[2]
@@ -357,8 +358,7 @@ def test_censoring() -> None:
 
 
 def _two_sample(a: pd.Series, b: pd.Series) -> None:
-    se = math.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
-    assert abs(a.mean() - b.mean()) <= Z * se + 1e-12, (a.mean(), b.mean(), se)
+    assert_same_mean(a, b, z=Z, label=str(a.name))
 
 
 @pytest.mark.parametrize("sessions, doubtful, overdrive", [

@@ -67,6 +67,7 @@ from gamesim.games.godtear import (
     wounds_pmf_fraction,
 )
 from gamesim.games.godtear.tasks import TASKS
+from tests.conftest import assert_same_mean
 
 Z = 4.5
 ROOT = Path(__file__).resolve().parents[2]
@@ -468,9 +469,7 @@ def test_run_activation_independent_models_vs_exact(seed: int) -> None:
 
 
 def _two_sample(a: np.ndarray, b: np.ndarray) -> None:
-    a, b = np.asarray(a, float), np.asarray(b, float)
-    se = math.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
-    assert abs(a.mean() - b.mean()) <= Z * se + 1e-12, (a.mean(), b.mean(), se)
+    assert_same_mean(a, b, z=Z)
 
 
 def test_rolls_vs_reference(seed: int) -> None:

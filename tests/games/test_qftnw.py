@@ -45,6 +45,7 @@ from gamesim.games.qftnw import (
 )
 from gamesim.games.qftnw.tasks import TASKS, default_params
 from gamesim.games.qftnw.vecrules import resolve_bids_vec, win_condition_vec
+from tests.conftest import assert_same_mean
 
 Z = 4.5
 ROOT = Path(__file__).resolve().parents[2]
@@ -519,18 +520,14 @@ def test_vectorized_matches_reference(kw: dict, pols: tuple, seed: int) -> None:
         "mean_funds_p0": lambda d: d.mean_funds_p0, "unfinished": lambda d: d.unfinished,
     }
     for name, f in cols.items():
-        a, b = np.asarray(f(v), float), np.asarray(f(r), float)
-        se = math.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
-        assert abs(a.mean() - b.mean()) <= Z * se + 1e-12, f"{kw} {pols} {name}: {a.mean()} vs {b.mean()}"
+        assert_same_mean(f(v), f(r), z=Z, label=f"{kw} {pols} {name}")
 
 
 def test_chunking_does_not_change_the_law(seed: int) -> None:
     a = simulate(20_000, rng=seed, chunk_size=777)
     b = simulate(20_000, rng=seed + 1)
     for col in ("rounds", "bankruptcies"):
-        x, y = a[col].to_numpy(float), b[col].to_numpy(float)
-        se = math.sqrt(x.var(ddof=1) / x.size + y.var(ddof=1) / y.size)
-        assert abs(x.mean() - y.mean()) <= Z * se
+        assert_same_mean(a[col], b[col], z=Z, label=col)
 
 
 def test_seats_are_symmetric_under_uniform_play(seed: int) -> None:
@@ -607,6 +604,4 @@ def test_many_types_use_the_direct_win_check(seed: int) -> None:
     v = simulate(4000, rng=seed, **kw)
     r = reference_simulate(600, rng=seed + 1, **kw)
     for col in ("rounds", "bankruptcies"):
-        a, b = v[col].to_numpy(float), r[col].to_numpy(float)
-        se = math.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
-        assert abs(a.mean() - b.mean()) <= Z * se
+        assert_same_mean(v[col], r[col], z=Z, label=col)
