@@ -193,16 +193,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         paths = [_resolve_scenario(s) for s in args.scenario] or builtin_scenarios()
         if not paths:
             return error("no scenario given and no built-in scenarios/ folder found", EXIT_USAGE)
-        from gamesim.core.report import render_report
+        from gamesim.core.report import GENERIC_NOTEBOOK, render_report
 
         with compute_backend(args.backend, args.n_jobs, args.scheduler):
             runs = [_run_one(path, args, None, reuse=True) for path in paths]
         for path, (scenario, results) in zip(paths, runs):
+            notebook = scenario.notebook or GENERIC_NOTEBOOK
             if not args.quiet:
-                print(f"{scenario.name}: executing {scenario.notebook.name} ...")
-            html, pdf = render_report(
-                scenario.notebook, results, path, args.out_dir, scenario.name, title=scenario.title
-            )
+                print(f"{scenario.name}: executing {notebook.name} ...")
+            html, pdf = render_report(notebook, results, path, args.out_dir, scenario.name, title=scenario.title)
             if not args.quiet:
                 print(f"{scenario.name}: report -> {html} and {pdf}")
         return 0

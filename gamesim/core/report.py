@@ -15,7 +15,11 @@ import logging
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ReportError", "execute_notebook", "notebook_to_html", "html_to_pdf", "render_report"]
+__all__ = ["GENERIC_NOTEBOOK", "ReportError", "execute_notebook", "notebook_to_html", "html_to_pdf", "render_report"]
+
+
+#: The report every scenario gets when it names no study notebook of its own.
+GENERIC_NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "generic_report.ipynb"
 
 
 class ReportError(RuntimeError):

@@ -60,7 +60,7 @@ _TOP_KEYS = {
     "game": "a registered game name",
     "question": "a string",
     "notes": "a string",
-    "notebook": "a path to a .ipynb file, relative to the scenario file",
+    "notebook": "a path to a .ipynb file, relative to the scenario file (optional: without it the generic report)",
     "seed": "a non-negative integer",
     "n_trials": "an integer >= 1",
     "chunk_size": "an integer >= 1",
@@ -158,8 +158,9 @@ class Scenario:
         Identification and the text shown in the report.
     game : Game
         The registered game.
-    notebook : pathlib.Path
-        Absolute path of the study notebook.
+    notebook : pathlib.Path or None
+        Absolute path of the study's own notebook, or ``None``: the report is
+        then the generic one every scenario gets.
     seed : int or None
         Root seed; ``None`` draws fresh entropy at run time (then recorded).
     n_trials, chunk_size : int
@@ -176,7 +177,7 @@ class Scenario:
     question: str
     notes: str
     game: Game
-    notebook: Path
+    notebook: Path | None
     seed: int | None
     n_trials: int
     chunk_size: int
@@ -375,10 +376,12 @@ def load_scenario(path: str | Path) -> Scenario:
     if n_trials is None:
         raise ScenarioError(f"{where}: missing key 'n_trials' ({_TOP_KEYS['n_trials']})")
     chunk_size = get_int("chunk_size", min(n_trials, 10_000), 1)
-    nb_rel = get_str("notebook", f"../notebooks/{name}.ipynb")
-    notebook = (path.parent / nb_rel).resolve()
-    if notebook.suffix != ".ipynb" or not notebook.is_file():
-        raise fail("notebook", nb_rel, f"an existing .ipynb file relative to {path.parent} (resolved: {notebook})")
+    notebook: Path | None = None
+    if "notebook" in raw:
+        nb_rel = get_str("notebook")
+        notebook = (path.parent / nb_rel).resolve()
+        if notebook.suffix != ".ipynb" or not notebook.is_file():
+            raise fail("notebook", nb_rel, f"an existing .ipynb file relative to {path.parent} (resolved: {notebook})")
 
     fixed_all = raw.get("params", {})
     if not isinstance(fixed_all, dict):
