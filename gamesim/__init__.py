@@ -11,7 +11,8 @@ The Python API, for a question asked in a notebook cell::
     res.table("complete"); res.plot("complete"); res.compare(); res.to_frame()
     gamesim.estimate(per_trial_values)                         # raw arrays -> estimate with 95% CI
 
-``gamesim.games()`` lists the registered games and their tasks;
+``gamesim.all_games()`` returns the registered games with their tasks (each game's
+package is ``gamesim.games.<name>``, e.g. ``gamesim.games.gacha``);
 ``gamesim.load_scenario`` validates a scenario file or dict.
 """
 
@@ -27,7 +28,7 @@ __all__ = [
     "load_scenario",
     "Results",
     "estimate",
-    "games",
+    "all_games",
     "proportion_estimate",
     "mean_estimate",
     "quantile_estimate",
@@ -46,7 +47,7 @@ _LAZY = {
 }
 
 
-def games() -> dict[str, Any]:
+def all_games() -> dict[str, Any]:
     """The registered games by name (each with ``.tasks``, ``.title``, ``.rules_doc``)."""
     from gamesim.core.registry import all_games
 
