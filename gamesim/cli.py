@@ -38,11 +38,12 @@ def _repo_root() -> Path:
 
 
 def builtin_scenarios() -> list[Path]:
-    """The built-in scenario files: ``./scenarios/*.toml`` if that folder exists,
-    else the ``scenarios/`` folder of the gamesim source tree."""
+    """The built-in scenario files: the studies ``scenarios/*.toml`` then the shipped examples
+    ``scenarios/examples/*.toml``, from ``./scenarios`` if that folder exists, else from the
+    gamesim source tree."""
     for folder in (Path.cwd() / "scenarios", _repo_root() / "scenarios"):
         if folder.is_dir():
-            return sorted(folder.glob("*.toml"))
+            return sorted(folder.glob("*.toml")) + sorted((folder / "examples").glob("*.toml"))
     return []
 
 
