@@ -284,3 +284,13 @@ def test_scenario_errors_for_cases_and_compare(write_scenario):
         path = write_scenario(body)
         with pytest.raises(ScenarioError, match=re.escape(frag)):
             load_scenario(path)
+
+
+def test_builtin_study_notebooks_render_the_generic_report_first():
+    import nbformat
+
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        code = [c.source for c in nb.cells if c.cell_type == "code"]
+        assert "parameters" in nb.cells[0].metadata.get("tags", []), path.name
+        assert ".report()" in code[1], f"{path.name}: the generic report must come right after the parameters"
