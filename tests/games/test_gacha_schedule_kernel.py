@@ -54,11 +54,30 @@ def test_alias_tables_reproduce_the_law() -> None:
     pmf /= pmf.sum(axis=1, keepdims=True)
     prob, alias = sim._alias_table(pmf)
     np.testing.assert_allclose(_alias_pmf(prob, alias, 7), pmf, atol=1e-14)
-    # the SR table is hypergeometric(n_sr, n_n, o) for every o
+
+
+def test_guide_table_is_the_inverse_cdf() -> None:
+    """Every pure bin gives the inverse CDF at both its ends; the CDF rows are the SR law."""
     cy = sim._cycles(BagConfig(), None)
+    g = cy.sr_guide
     o = np.arange(50)[:, None]
-    np.testing.assert_allclose(_alias_pmf(cy.sr_prob, cy.sr_alias, 6), hypergeom.pmf(np.arange(6)[None, :], 49, 5, o),
-                               atol=1e-14)
+    pmf = hypergeom.pmf(np.arange(6)[None, :], 49, 5, o)
+    np.testing.assert_allclose(g.cdf, np.cumsum(pmf, axis=1)[:, :5], atol=1e-14)
+    q = g.q.reshape(50, g.bins)
+    lo = np.arange(g.bins) / g.bins
+    hi = np.nextafter(np.arange(1, g.bins + 1) / g.bins, 0)
+    for r in range(50):
+        at_lo = (g.cdf[r][None, :] <= lo[:, None]).sum(axis=1)
+        at_hi = (g.cdf[r][None, :] <= hi[:, None]).sum(axis=1)
+        pure = q[r] >= 0
+        assert (q[r][pure] == at_lo[pure]).all() and (q[r][pure] == at_hi[pure]).all()
+        assert (at_lo[~pure] != at_hi[~pure]).all()  # a bin is marked only where the CDF steps inside it
+    # draws, ambiguous bins included, equal the inverse CDF of their uniform
+    u = np.random.default_rng(5).random(200_000)
+    rows = np.random.default_rng(6).integers(0, 50, u.size)
+    got = sim._guide_draw(u, rows * g.bins, g)
+    want = (g.cdf[rows] <= u[:, None]).sum(axis=1)
+    np.testing.assert_array_equal(got, want)
 
 
 def test_alias_draw_frequencies(seed: int) -> None:
@@ -166,15 +185,24 @@ def test_kernel_vs_exact(sessions, bag, doubtful, n_chars, seed: int) -> None:  
 def test_fallback_paths_vs_exact(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     """Large-configuration fallbacks: hypergeometric SR, card-by-card owned counts, searchsorted ends."""
     monkeypatch.setattr(sim, "_ALIAS_MAX", 10)
+    monkeypatch.setattr(sim, "_GUIDE_MAX", 10)
     monkeypatch.setattr(sim, "_END_TABLE_MAX", 10)
     sim._cycles.cache_clear()
     try:
         for sessions, bag, doubtful, n_chars in (CASES[1], CASES[3], CASES[8]):
             r = sim.run_schedule(sessions, 50_000, rng=seed, bag=bag, doubtful=doubtful, n_characters=n_chars)
-            assert sim._cycles(bag, doubtful).sr_prob is None
+            assert sim._cycles(bag, doubtful).sr_guide is None
             _check_vs_exact(r, sessions, bag, doubtful, n_chars)
     finally:
         sim._cycles.cache_clear()
+
+
+def test_untabulated_cycle_loop_vs_exact(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """The cycle loop without the (pulls so far, outcome) table, as used for long schedules."""
+    monkeypatch.setattr(sim, "_STATE_TABLE_MAX", 0)
+    for sessions, bag, doubtful, n_chars in (CASES[1], CASES[4], CASES[5]):
+        r = sim.run_schedule(sessions, 50_000, rng=seed, bag=bag, doubtful=doubtful, n_characters=n_chars)
+        _check_vs_exact(r, sessions, bag, doubtful, n_chars)
 
 
 def test_old_path_still_used_for_large_bags(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:

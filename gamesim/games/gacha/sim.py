@@ -31,6 +31,7 @@ uses depth-first order and the tests compare the two).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -372,15 +373,23 @@ def run_shared(
 # Each discrete law is sampled from one uniform by Walker's alias method (tables
 # built once per configuration, exact up to float64 rounding of the probabilities).
 
-#: Largest alias table (entries) built for the SR counts or the owned counts; larger
-#: configurations draw those with ``Generator.hypergeometric`` / ``Generator.integers``.
+#: Largest alias table (entries) built for the owned counts; larger configurations draw
+#: the cards with ``Generator.integers``.
 _ALIAS_MAX: int = 200_000
+#: Largest guide table (entries) built for the SR counts; larger bags draw them with
+#: ``Generator.hypergeometric``.
+_GUIDE_MAX: int = 4_000_000
 #: Largest bag (chips) for which the per-bag outcome table is built; larger bags use
 #: the session-by-session path.
 _CYCLE_BAG_MAX: int = 20_000
 #: Largest ``T + bag total`` for the session-end lookup table; longer schedules look
 #: session ends up with ``np.searchsorted``.
 _END_TABLE_MAX: int = 2_000_000
+#: Largest (T + 1) * outcomes table of per-cycle bookkeeping (see :func:`_schedule_table`).
+_STATE_TABLE_MAX: int = 1_000_000
+#: Finished trials stay in the arrays (they draw nothing that changes them) until the
+#: live ones fall below this fraction; then the arrays are compacted.
+_COMPACT: float = 0.25
 
 
 def _alias_table(pmf: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
@@ -416,6 +425,51 @@ def _alias_draw(u: np.ndarray, row: np.ndarray | int, k: int, prob: np.ndarray, 
 
 
 @dataclass(frozen=True)
+class _Guide:
+    """Inverse-CDF sampling through a guide table (one row per law).
+
+    ``q[row * bins + floor(u * bins)]`` is the outcome when the whole bin
+    ``[b / bins, (b + 1) / bins)`` maps to one outcome of the inverse CDF, -1 when a CDF
+    step falls inside the bin; those few draws are finished by comparing ``u`` with
+    ``cdf[row]``. The outcome is always ``#{c : cdf[row, c] <= u}``, the inverse CDF.
+    """
+
+    bins: int
+    cdf: npt.NDArray[np.float64]  # (rows, K - 1): P(outcome <= c), c = 0..K-2
+    q: npt.NDArray[np.int16] | npt.NDArray[np.int32]
+
+
+def _guide_bins(k: int) -> int:
+    """Bins per row: a power of two >= 256 k (at most k / 256 of the draws need the CDF)."""
+    return 1 << max(10, int(math.ceil(math.log2(256 * k))))
+
+
+def _guide_table(pmf: npt.NDArray[np.float64], bins: int) -> _Guide:
+    """Guide tables for each row of ``pmf`` (shape (rows, K))."""
+    rows, k = pmf.shape
+    cdf = np.cumsum(pmf / pmf.sum(axis=1, keepdims=True), axis=1)[:, : k - 1]
+    lo = np.arange(bins) / bins
+    hi = np.arange(1, bins + 1) / bins
+    q = np.empty((rows, bins), dtype=np.int16 if k < 2**15 else np.int32)
+    for r in range(rows):
+        a = np.searchsorted(cdf[r], lo, side="right")  # outcome at u = lo
+        b = np.searchsorted(cdf[r], hi, side="left")  # outcome just below hi
+        q[r] = np.where(a == b, a, -1)
+    return _Guide(bins, cdf, q.ravel())
+
+
+def _guide_draw(u: np.ndarray, offset: np.ndarray, guide: _Guide) -> np.ndarray:
+    """Outcomes for uniforms ``u`` in rows ``offset // guide.bins`` (``offset`` = row * bins)."""
+    b = u * guide.bins
+    out = guide.q.take(offset + b.astype(_I64))
+    amb = np.flatnonzero(out < 0)
+    if amb.size:
+        out = out.astype(_I64)
+        out[amb] = (guide.cdf[offset[amb] // guide.bins] <= u[amb, None]).sum(axis=1)
+    return out
+
+
+@dataclass(frozen=True)
 class _Cycles:
     """Per-bag chance outcomes of the schedule kernel (see the notes above)."""
 
@@ -429,8 +483,7 @@ class _Cycles:
     pb: npt.NDArray[np.int64]
     n_sr: int
     n_n: int
-    sr_prob: npt.NDArray[np.float64] | None  # alias tables of hypergeometric(n_sr, n_n, o), o = 0..n_ot
-    sr_alias: npt.NDArray[np.int64] | None
+    sr_guide: _Guide | None  # guide table of hypergeometric(n_sr, n_n, o), one row per o = 0..n_ot
 
 
 @lru_cache(maxsize=32)
@@ -460,12 +513,13 @@ def _cycles(bag: BagConfig, doubtful: DoubtfulConfig | None) -> _Cycles:
     prob, alias = _alias_table(arr[:, 0][None, :])
     col = lambda i: arr[:, i].astype(_I64)  # noqa: E731
     n_ot = bag.n_sr + bag.n_n
-    sr_prob = sr_alias = None
-    if bag.n_sr and bag.n_n and (n_ot + 1) * (bag.n_sr + 1) <= _ALIAS_MAX:
-        sr_prob, sr_alias = _alias_table(
-            hypergeom.pmf(np.arange(bag.n_sr + 1)[None, :], n_ot, bag.n_sr, np.arange(n_ot + 1)[:, None]))
+    sr_guide = None
+    bins = _guide_bins(bag.n_sr + 1)
+    if bag.n_sr and bag.n_n and (n_ot + 1) * bins <= _GUIDE_MAX:
+        sr_guide = _guide_table(
+            hypergeom.pmf(np.arange(bag.n_sr + 1)[None, :], n_ot, bag.n_sr, np.arange(n_ot + 1)[:, None]), bins)
     return _Cycles(tot if (g == 1 and doubtful is None) else 0, prob, alias, col(1), col(2), col(3), col(4),
-                   col(5), bag.n_sr, bag.n_n, sr_prob, sr_alias)
+                   col(5), bag.n_sr, bag.n_n, sr_guide)
 
 
 def _sr_counts(o: np.ndarray, rng: np.random.Generator, cy: _Cycles) -> np.ndarray | int:
@@ -474,9 +528,9 @@ def _sr_counts(o: np.ndarray, rng: np.random.Generator, cy: _Cycles) -> np.ndarr
         return 0
     if cy.n_n == 0:
         return o
-    if cy.sr_prob is None:
+    if cy.sr_guide is None:
         return rng.hypergeometric(cy.n_sr, cy.n_n, o)
-    return _alias_draw(rng.random(o.size), o, cy.n_sr + 1, cy.sr_prob, cy.sr_alias)  # type: ignore[arg-type]
+    return _guide_draw(rng.random(o.size), o * cy.sr_guide.bins, cy.sr_guide)
 
 
 @lru_cache(maxsize=64)
@@ -506,6 +560,59 @@ def _owned_counts(gcount: np.ndarray, rng: np.random.Generator, n_characters: in
     return np.bincount(np.unique(key) // n, minlength=gcount.size).astype(_I64)
 
 
+def _schedule_table(total: int, lookup, god: np.ndarray, sr: np.ndarray,  # type: ignore[no-untyped-def]
+                    rng: np.random.Generator, cy: _Cycles) -> None:
+    """The kernel's loop with every cycle's bookkeeping tabulated by (pulls so far, outcome).
+
+    For at most one God Chance chip per bag (a partial cycle then brings no God Chance)
+    the state of a trial is the number ``s`` of pulls before its current bag; the table
+    row ``s * n_outcomes + outcome`` holds the next ``s`` (times ``n_outcomes``), the God
+    Chances of the cycle and the row of its SR law, so a cycle costs two uniforms and a
+    few gathers. Fills ``god`` and ``sr`` in place.
+    """
+    n_out = cy.x.size
+    st = np.arange(total + 1, dtype=_I64)[:, None]
+    end = np.minimum(lookup(st + cy.x[None, :] - 1), st + cy.cap[None, :])
+    full = end <= total
+    gc_t = (cy.gc[None, :] * full).ravel().astype(np.int8)
+    np.minimum(end, total, out=end)
+    guide = cy.sr_guide
+    assert guide is not None
+    o_t = ((end - st - gc_t.reshape(end.shape)) * guide.bins).ravel()  # SR-law row offset
+    nxt_t = (end * n_out).ravel()
+    # one gather per cycle: next state << 33 | SR row offset << 1 | God Chance (< 2**32 each)
+    packed = (nxt_t << 33) | (o_t << 1) | gc_t
+    last = total * n_out
+    uniform = cy.uniform_n
+    start = 0
+    for size in _chunks(god.size, 1, 1):
+        rows = np.arange(start, start + size)
+        base = np.zeros(size, dtype=_I64)  # s * n_outcomes
+        gk = np.zeros(size, dtype=_I64)
+        sk = np.zeros(size, dtype=_I64)
+        while base.size and total:
+            u = rng.random(base.size)
+            if uniform:
+                u *= uniform
+                idx = u.astype(_I64)  # u <= 1 - 2**-53: floor(u * N) <= N - 1
+            else:
+                idx = _alias_draw(u, 0, n_out, cy.prob, cy.alias)
+            idx += base
+            v = packed.take(idx)
+            gk += v & 1
+            # SR chips of the cycle: guide-table draw in the row of its "others drawn" count
+            sk += _guide_draw(rng.random(base.size), (v >> 1) & 0xFFFFFFFF, guide)
+            base = v >> 33
+            live = base < last
+            n_live = int(np.count_nonzero(live))
+            if n_live < _COMPACT * base.size:  # compact: drop finished trials
+                done = ~live
+                god[rows[done]], sr[rows[done]] = gk[done], sk[done]
+                rows, base, gk, sk = rows[live], base[live], gk[live], sk[live]
+        god[rows], sr[rows] = gk, sk
+        start += size
+
+
 def _schedule_cycles(sessions: list[int], n_trials: int, rng: np.random.Generator, cfg: _Cfg,
                      cy: _Cycles) -> dict[str, np.ndarray]:
     """The one-draw-per-bag kernel of :func:`run_schedule` (no Overdrive)."""
@@ -525,8 +632,11 @@ def _schedule_cycles(sessions: list[int], n_trials: int, rng: np.random.Generato
     god = np.zeros(n_trials, dtype=_I64)
     sr = np.zeros(n_trials, dtype=_I64)
     owned = np.zeros(n_trials, dtype=_I64)
+    tabulated = cfg.n_gc <= 1 and cy.sr_guide is not None and (total + 1) * cy.x.size <= _STATE_TABLE_MAX
+    if tabulated:
+        _schedule_table(total, lookup, god, sr, rng, cy)
     start = 0
-    for size in _chunks(n_trials, 1, 1):
+    for size in [] if tabulated else _chunks(n_trials, 1, 1):
         rows = np.arange(start, start + size)
         s = np.zeros(size, dtype=_I64)  # pulls before the current bag
         gk = np.zeros(size, dtype=_I64)
