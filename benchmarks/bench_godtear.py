@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import platform
 import random
+import time
 import timeit
 from fractions import Fraction
 
@@ -115,8 +116,9 @@ def icepool_tables() -> tuple[dict, dict]:
 
 
 def min_time(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
-    """Best of ``repeat`` single runs of ``fn`` (seconds), via :func:`timeit.repeat`."""
-    return min(timeit.repeat(fn, number=1, repeat=repeat))
+    """Best of ``repeat`` single runs of ``fn``, in CPU seconds of this process (steadier than
+    the wall clock on a shared machine; every timed path is single-threaded)."""
+    return min(timeit.repeat(fn, number=1, repeat=repeat, timer=time.process_time))
 
 
 def main(argv: list[str] | None = None) -> None:
