@@ -27,6 +27,10 @@ Overdrive sessions are processed breadth-first after the session that triggered
 them (all Overdrive sessions have the same size and cards are iid, so this equals
 the rulebook's depth-first order 「ただちに」 in distribution; the scalar reference
 uses depth-first order and the tests compare the two).
+
+Single-player schedules without Overdrive (:func:`run_schedule`) use a faster kernel
+with the same distribution: one chance outcome per bag cycle instead of one draw per
+session (see the comment block above ``_alias_table``).
 """
 
 from __future__ import annotations
@@ -781,6 +785,12 @@ def simulate_schedule(
     -----
     Rules read as in ``docs/rules/gacha.md`` (seed ``gacha_god_chance_rules_ja.txt``:
     ガチャ袋作成, ガチャを引く, God Chance, Overdrive, 疑惑の運営モード).
+
+    Without Overdrive the trials draw one chance outcome per bag cycle (where the bag's
+    last God Chance chip lies, and the 疑惑の運営モード removal), one SR count per cycle and
+    one owned-character count per trial, all by exact inverse-CDF or alias sampling of
+    the rules' laws: about ``T / 12`` uniforms for ``T`` single pulls from the default
+    bag. With Overdrive the session-by-session kernel of :func:`simulate_shared` runs.
 
     Examples
     --------
