@@ -374,8 +374,14 @@ def run_shared(
 # collector's chain, so a trial needs one outcome per bag cycle, one SR count per
 # cycle and one owned count at the end, instead of one draw per session.
 #
-# Each discrete law is sampled from one uniform by Walker's alias method (tables
+# Each discrete law is sampled from one uniform: the cycle outcome and the owned count
+# by Walker's alias method, the SR count by a guide table over the inverse CDF (tables
 # built once per configuration, exact up to float64 rounding of the probabilities).
+# With at most one God Chance chip per bag (a partial cycle then brings none) the
+# cycle's bookkeeping is tabulated by (pulls before the bag, outcome), see
+# _schedule_table. Zero-size sessions draw nothing and only remake a bag that nothing
+# has been drawn from, which changes no law. With Overdrive the sessions depend on the
+# cards drawn, so run_schedule keeps the session-by-session kernel of run_shared.
 
 #: Largest alias table (entries) built for the owned counts; larger configurations draw
 #: the cards with ``Generator.integers``.
@@ -676,7 +682,8 @@ def _schedule_cycles(sessions: list[int], n_trials: int, rng: np.random.Generato
                 rows, s, gk, sk = rows[live], s[live], gk[live], sk[live]
         god[rows], sr[rows] = gk, sk
         start += size
-    owned[:] = _owned_counts(god, rng, cfg.n_characters)
+    for lo in range(0, n_trials, CHUNK_SIZE):  # chunked: bounded temporaries
+        owned[lo:lo + CHUNK_SIZE] = _owned_counts(god[lo:lo + CHUNK_SIZE], rng, cfg.n_characters)
     return {"god_chances": god, "complete": owned == cfg.n_characters, "characters_owned": owned,
             "sr_drawn": sr, "pulls": np.full(n_trials, total, dtype=_I64)}
 
@@ -713,9 +720,10 @@ def run_schedule(
     -----
     Without Overdrive (``overdrive_pulls=None``) and for bags of at most
     :data:`_CYCLE_BAG_MAX` chips, one chance outcome per bag cycle (see the comment
-    block above :func:`_alias_table`): about ``T / 25`` uniforms per trial for ``T``
-    pulls from the default bag instead of one draw per session, with the same
-    distribution. With Overdrive the schedule depends on the cards drawn and the
+    block above :func:`_alias_table`): about ``T / 25`` bag cycles per trial for ``T``
+    pulls from the default bag, two uniforms each (position of the God Chance chip, SR
+    count) plus one per trial (characters owned), instead of one draw per session, with
+    the same distribution. With Overdrive the schedule depends on the cards drawn and the
     session-by-session kernel of :func:`run_shared` is used.
     """
     if overdrive_pulls is None and bag.total <= _CYCLE_BAG_MAX:
@@ -789,8 +797,8 @@ def simulate_schedule(
     Without Overdrive the trials draw one chance outcome per bag cycle (where the bag's
     last God Chance chip lies, and the 疑惑の運営モード removal), one SR count per cycle and
     one owned-character count per trial, all by exact inverse-CDF or alias sampling of
-    the rules' laws: about ``T / 12`` uniforms for ``T`` single pulls from the default
-    bag. With Overdrive the session-by-session kernel of :func:`simulate_shared` runs.
+    the rules' laws: about 30 uniforms per trial for 300 single pulls from the default
+    bag (a bag cycle lasts about 25 pulls). With Overdrive the session-by-session kernel of :func:`simulate_shared` runs.
 
     Examples
     --------
