@@ -1,0 +1,242 @@
+"""Player policies for Ice Cream Turret, vectorized over games.
+
+Every policy has ``choose(g, p, rng) -> cols``: for a :class:`~.sim.GameBatch` of running
+games, one legal column per game (``int64``, shape ``(m,)``). What a player may know: the
+board, the card in hand, and the composition of the deck (the discard pile may be
+consulted at any time, 捨て札はいつでも参照できる, and the cards in play are known), but
+not the order of the deck: the next card is face down (山からアイスクリームカードを1枚めくり).
+
+- ``random``: a uniformly random legal column.
+- ``greedy``: the column that clears the most cards now (crush ice included); ties
+  broken by the lowest tallest column after the clears, then the lowest landing row,
+  then uniformly at random. A placement that ends the game ranks last.
+- ``lookahead``: one-card expectimax. For each column, the expected greedy value of the
+  best reply to the *next* card, averaged over the composition of the deck after the
+  placement (the rebuilt deck when this card empties it); the next card is not shown by
+  the rules, so its distribution is what the player can see.
+- ``rollout[:k[:horizon]]``: Monte Carlo. For each column, ``k`` rollouts of
+  ``horizon`` further greedy placements with cards drawn from the deck the player knows;
+  the column with the best mean rollout value wins (game over -1e6, win +1e6, +10 per card
+  cleared, -1 per card left on the board). All rollouts of all games run as one batch.
+
+The scalar versions of ``random``, ``greedy`` and ``lookahead`` are in :mod:`.reference`
+(:func:`~.reference.greedy_keys`, :func:`~.reference.lookahead_values`); the tests check
+that both give the same values on the same states.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from gamesim.core.registry import ParamError
+from gamesim.core.validate import check_int
+
+from .rules import COLS, N_VALUES, ROWS, IceCreamParams
+from .sim import GameBatch, advance, place_batch, resolve_batch, tables
+
+__all__ = ["POLICY_NAMES", "OVER", "WIN", "Policy", "RandomPolicy", "GreedyPolicy", "LookaheadPolicy",
+           "RolloutPolicy", "make_policy", "greedy_keys_batch", "lookahead_values_batch", "pick"]
+
+POLICY_NAMES: tuple[str, ...] = ("random", "greedy", "lookahead", "rollout")
+#: Value of a placement that ends the game (greedy keys and rollouts).
+OVER: float = -1e6
+#: Value of a won game (lookahead and rollouts).
+WIN: float = 1e6
+#: Largest ``k`` and ``horizon`` of the rollout policy.
+MAX_ROLLOUTS: int = 256
+MAX_HORIZON: int = 200
+
+
+class Policy(Protocol):
+    """What :func:`~.sim.run_games` calls."""
+
+    name: str
+
+    def choose(self, g: GameBatch, p: IceCreamParams, rng: np.random.Generator) -> np.ndarray: ...
+
+
+def pick(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Argmax of each row of ``values`` (m, 3), ties broken uniformly at random; ``-inf`` = illegal."""
+    best = values.max(axis=1, keepdims=True)
+    tie = values >= best - 1e-9 * np.maximum(1.0, np.abs(best))
+    u = rng.random(values.shape) * tie
+    return u.argmax(axis=1).astype(np.int64)
+
+
+def _over(res: dict[str, np.ndarray], pos: np.ndarray, p: IceCreamParams) -> np.ndarray:
+    b = res["board"]
+    top = (b[:, (ROWS - 1) * COLS:] != 0).any(axis=1)
+    if p.top_out == "instant":
+        top |= (pos >= (ROWS - 1) * COLS) & ~res["first"][np.arange(b.shape[0]), pos]
+    return top
+
+
+def greedy_keys_batch(board: np.ndarray, card: np.ndarray, p: IceCreamParams) -> np.ndarray:
+    """Greedy value of each column for boards ``board`` (m, 15) and cards ``card`` (m,): (m, 3) float.
+
+    ``100 × cards cleared − 10 × tallest column after the clears − landing row``, ``OVER`` for a
+    placement that ends the game, ``-inf`` for a full column.
+    """
+    m = board.shape[0]
+    t = tables(p)
+    h = (board.reshape(-1, ROWS, COLS) != 0).sum(axis=1)  # (m, 3)
+    b3 = np.repeat(board, COLS, axis=0)
+    cols = np.tile(np.arange(COLS), m)
+    legal = (h < ROWS).ravel()
+    keys = np.full(m * COLS, -np.inf)
+    if legal.any():
+        li = np.flatnonzero(legal)
+        pb, pos = place_batch(b3[li], cols[li], np.repeat(card, COLS)[li])
+        res = resolve_batch(pb, p, t)
+        hmax = (res["board"].reshape(-1, ROWS, COLS) != 0).sum(axis=1).max(axis=1)
+        k = 100.0 * res["n_removed"] - 10.0 * hmax - pos // COLS
+        keys[li] = np.where(_over(res, pos, p), OVER, k)
+    return keys.reshape(m, COLS)
+
+
+@dataclass(frozen=True)
+class RandomPolicy:
+    """A uniformly random legal column."""
+
+    name: str = "random"
+
+    def choose(self, g: GameBatch, p: IceCreamParams, rng: np.random.Generator) -> np.ndarray:
+        legal = g.heights() < ROWS
+        return pick(np.where(legal, 0.0, -np.inf), rng)
+
+
+@dataclass(frozen=True)
+class GreedyPolicy:
+    """Most cards cleared now, then the lowest stack (see the module docstring)."""
+
+    name: str = "greedy"
+
+    def choose(self, g: GameBatch, p: IceCreamParams, rng: np.random.Generator) -> np.ndarray:
+        return pick(greedy_keys_batch(g.board, g.card, p), rng)
+
+
+def lookahead_values_batch(g: GameBatch, p: IceCreamParams, rng: np.random.Generator) -> np.ndarray:
+    """One-card expectimax value of each column (m, 3) for running games ``g``.
+
+    For column ``c``: ``OVER`` if the placement ends the game, ``WIN`` if it wins; otherwise
+    ``100 × cards cleared + E[max over columns of the greedy key of the next card]``, the
+    expectation over the deck left after the placement (the rebuilt deck if it emptied).
+    ``rng`` is not used for the values themselves (``advance`` does not draw here).
+    """
+    m = g.size
+    t = tables(p)
+    legal = g.heights() < ROWS
+    vals = np.full((m, COLS), -np.inf)
+    rows, cols = np.nonzero(legal)
+    if not rows.size:
+        return vals
+    h = g.take(rows)
+    res = advance(h, cols.astype(np.int64), p, rng, t=t, draw_next=False)
+    v = 100.0 * res["n_removed"].astype(float)
+    v = np.where(h.status == 1, WIN, v)
+    v = np.where(h.status == 2, OVER, v)
+    live = np.flatnonzero(h.status == 0)
+    if live.size:
+        deck = h.deck[live].astype(float)
+        prob = deck / deck.sum(axis=1, keepdims=True)
+        exp = np.zeros(live.size)
+        for val in range(1, N_VALUES):
+            s = np.flatnonzero(prob[:, val] > 0)
+            if not s.size:
+                continue
+            k = greedy_keys_batch(h.board[live[s]], np.full(s.size, val, np.int8), p)
+            exp[s] += prob[s, val] * k.max(axis=1)
+        v[live] = v[live] + exp
+    vals[rows, cols] = v
+    return vals
+
+
+@dataclass(frozen=True)
+class LookaheadPolicy:
+    """One-card expectimax over the known deck composition (see :func:`lookahead_values_batch`)."""
+
+    name: str = "lookahead"
+
+    def choose(self, g: GameBatch, p: IceCreamParams, rng: np.random.Generator) -> np.ndarray:
+        return pick(lookahead_values_batch(g, p, rng), rng)
+
+
+@dataclass(frozen=True)
+class RolloutPolicy:
+    """Monte Carlo rollouts: ``k`` greedy playouts of ``horizon`` placements per column.
+
+    Parameters
+    ----------
+    k : int, default 4
+        Rollouts per column (1..MAX_ROLLOUTS).
+    horizon : int, default 8
+        Placements after the candidate one (0..MAX_HORIZON).
+    """
+
+    k: int = 4
+    horizon: int = 8
+    name: str = "rollout"
+
+    def __post_init__(self) -> None:
+        check_int("k", self.k, min=1, max=MAX_ROLLOUTS)
+        check_int("horizon", self.horizon, min=0, max=MAX_HORIZON)
+
+    def choose(self, g: GameBatch, p: IceCreamParams, rng: np.random.Generator) -> np.ndarray:
+        m = g.size
+        t = tables(p)
+        legal = g.heights() < ROWS
+        rows, cols = np.nonzero(legal)
+        rep = np.repeat(np.arange(rows.size), self.k)
+        h = g.take(rows[rep])
+        c0 = cols[rep].astype(np.int64)
+        start_cleared = h.cleared.copy()
+        advance(h, c0, p, rng, t=t)
+        for _ in range(self.horizon):
+            live = np.flatnonzero(h.status == 0)
+            if not live.size:
+                break
+            sub = h.take(live)
+            advance(sub, GreedyPolicy().choose(sub, p, rng), p, rng, t=t)
+            for name in ("board", "deck", "disc", "card", "cycle", "placed", "score", "chain_waves", "clears",
+                         "cleared", "max_chain", "status"):
+                getattr(h, name)[live] = getattr(sub, name)
+        value = 10.0 * (h.cleared - start_cleared) - (h.board != 0).sum(axis=1)
+        value = np.where(h.status == 2, OVER + h.placed, value)
+        value = np.where(h.status == 1, WIN, value)
+        mean = np.bincount(rep, weights=value, minlength=rows.size) / self.k
+        vals = np.full((m, COLS), -np.inf)
+        vals[rows, cols] = mean
+        return pick(vals, rng)
+
+
+def make_policy(spec: str) -> Policy:
+    """A policy from its name: ``random``, ``greedy``, ``lookahead``, ``rollout[:k[:horizon]]``.
+
+    Raises
+    ------
+    ParamError
+        For an unknown name or rollout numbers that are not integers in range.
+    """
+    if not isinstance(spec, str):
+        raise ParamError("policy", spec, "a string: random, greedy, lookahead or rollout[:k[:horizon]]")
+    name, _, rest = spec.partition(":")
+    if name == "random" and not rest:
+        return RandomPolicy()
+    if name == "greedy" and not rest:
+        return GreedyPolicy()
+    if name == "lookahead" and not rest:
+        return LookaheadPolicy()
+    if name == "rollout":
+        parts = rest.split(":") if rest else []
+        try:
+            nums = [int(x) for x in parts]
+        except ValueError:
+            nums = None
+        if nums is not None and len(nums) <= 2:
+            return RolloutPolicy(*nums)
+    raise ParamError("policy", spec, "random, greedy, lookahead or rollout[:k[:horizon]] "
+                     f"(k 1..{MAX_ROLLOUTS}, horizon 0..{MAX_HORIZON})")
+

@@ -1,0 +1,417 @@
+"""Vectorized batch simulator of Ice Cream Turret (axis 0 = game).
+
+Boards are ``int8`` arrays of shape ``(n, 15)`` (viewed as ``(n, 5, 3)``: row 0 at the
+bottom; flat cell ``row * 3 + col``; 0 empty, 1..9 ice cream, 10 crush ice), the same
+layout as :mod:`.rules`. All games of a chunk place one card per step, in lockstep; games
+that end leave the batch (their results are written out and the arrays compacted).
+
+The deck is kept as *counts per value* (``(n, 11)``): drawing the top card of a
+well-shuffled deck is drawing uniformly from the cards left, so a count vector is an exact
+model of 山を積む and needs no shuffles. The discard pile (捨て札, which the rules let the
+player consult at any time) is also a count vector; when the deck runs out it becomes the
+next deck with that cycle's new cards.
+
+Clearing is found with the 29 *windows* of :data:`.rules.WINDOWS` (every run of >= 3
+cells of a row, column or 3-cell diagonal): all equal, or distinct numbers whose bit mask
+is a block of consecutive bits (so 9 and 1 never connect). Cleared cells are the union of
+the clearing windows (one float32 product with the window/cell incidence matrix); crush
+ice clears when one of its 8 neighbours clears; gravity is a stable sort of each column.
+Waves repeat on the boards that still clear.
+
+:mod:`.reference` replays the same rules one game at a time in plain Python and the tests
+compare the two (cell for cell on random boards, and in distribution on whole games).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from gamesim.core.rng import RngLike, as_generator
+from gamesim.core.validate import check_int
+
+from .rules import (
+    COLS,
+    CRUSH,
+    MAX_CYCLES,
+    N_CELLS,
+    N_VALUES,
+    NEIGHBOURS,
+    ROWS,
+    WINDOW_LINE,
+    WINDOWS,
+    IceCreamParams,
+    cycle_additions,
+    multi_line_bonus,
+)
+
+__all__ = [
+    "CHUNK_SIZE", "MAX_GAMES", "STATUS", "GameBatch", "Tables", "tables", "resolve_batch", "advance",
+    "new_games", "run_games", "GAME_KEYS",
+]
+
+#: Games simulated at once (the greedy policy resolves 3 boards per game and step).
+CHUNK_SIZE: int = 20_000
+#: Most games one call of :func:`run_games` accepts.
+MAX_GAMES: int = 10_000_000
+#: ``status`` codes: 0 running, 1 won, 2 game over, 3 cut off at ``max_placements``,
+#: 4 stalled (a rebuilt deck was empty: impossible with the rulebook's cards).
+STATUS: tuple[str, ...] = ("running", "won", "game_over", "capped", "stalled")
+#: Per-game outputs of :func:`run_games`.
+GAME_KEYS: tuple[str, ...] = ("status", "won", "game_over", "capped", "cycle", "placed", "score",
+                              "max_chain", "chain_waves", "clears", "cleared", "crush_left")
+
+_F32 = np.float32
+
+
+@dataclass(frozen=True)
+class Tables:
+    """Constant arrays of the vectorized kernels for one parameter set."""
+
+    idx: tuple[np.ndarray, ...]          # window cell indices grouped by length 3, 4, 5: (W_L, L)
+    length: np.ndarray                   # (29,) window length, in group order
+    inc: np.ndarray                      # (29, 15) float32 window/cell incidence
+    wline: np.ndarray                    # (29, 14) float32 window/line incidence
+    col_windows: tuple[np.ndarray, ...]  # per column line, its windows (group order)
+    adj: np.ndarray                      # (15, 15) float32 8-neighbourhood
+    line_bonus: np.ndarray               # (15,) bonus by number of lines cleared in a wave
+    run_bonus: np.ndarray                # (6,) bonus by longest consecutive run of a line
+    add: np.ndarray                      # (MAX_CYCLES + 3, 11) int16 new cards per cycle
+    strip_crush: np.ndarray              # (MAX_CYCLES + 3,) bool: crush removed from discards at rebuild
+
+
+@lru_cache(maxsize=64)
+def tables(p: IceCreamParams) -> Tables:
+    """The kernel tables of ``p`` (cached)."""
+    order = sorted(range(len(WINDOWS)), key=lambda w: (len(WINDOWS[w]), w))
+    idx = tuple(np.array([WINDOWS[w] for w in order if len(WINDOWS[w]) == L], dtype=np.intp) for L in (3, 4, 5))
+    length = np.array([len(WINDOWS[w]) for w in order])
+    inc = np.zeros((len(order), N_CELLS), _F32)
+    wline = np.zeros((len(order), 14), _F32)
+    for j, w in enumerate(order):
+        inc[j, list(WINDOWS[w])] = 1
+        wline[j, WINDOW_LINE[w]] = 1
+    col_lines = range(ROWS, ROWS + COLS)  # lines 5..7 are the columns
+    col_windows = tuple(np.array([j for j, w in enumerate(order) if WINDOW_LINE[w] == li]) for li in col_lines)
+    adj = np.zeros((N_CELLS, N_CELLS), _F32)
+    for i, nb in enumerate(NEIGHBOURS):
+        adj[list(nb), i] = 1
+    lb = np.array([multi_line_bonus(k, p.line_bonus) for k in range(15)], np.int32)
+    rb = np.array([0, 0, 0, 0, 1, 2], np.int32)
+    n_rows = MAX_CYCLES + 3
+    add = np.array([cycle_additions(p, c) if c >= 1 else (0,) * N_VALUES for c in range(n_rows)], np.int16)
+    strip = np.array([p.mode == "normal" and c > p.n_cycles for c in range(n_rows)])
+    for a in (idx + (length, inc, wline, adj, lb, rb, add, strip) + col_windows):
+        a.setflags(write=False)
+    return Tables(idx, length, inc, wline, col_windows, adj, lb, rb, add, strip)
+
+
+def _gravity(b: np.ndarray) -> np.ndarray:
+    """Cards fall to the bottom of their column (stable: order kept). ``b``: (m, 15) -> (m, 15)."""
+    v = b.reshape(-1, ROWS, COLS)
+    order = np.argsort(v == 0, axis=1, kind="stable")
+    return np.take_along_axis(v, order, axis=1).reshape(-1, N_CELLS)
+
+
+def _window_clears(b: np.ndarray, t: Tables) -> tuple[np.ndarray, np.ndarray]:
+    """Clearing windows of boards ``b`` (m, 15): (any clear (m, 29), consecutive clear (m, 29))."""
+    any_parts, con_parts = [], []
+    for L, ix in zip((3, 4, 5), t.idx):
+        v = b[:, ix]  # (m, W, L)
+        num = ((v > 0) & (v < CRUSH)).all(axis=2)
+        eq = (v == v[:, :, :1]).all(axis=2)
+        bits = np.bitwise_or.reduce(np.left_shift(np.int16(1), v.astype(np.int16)), axis=2)
+        lo = v.min(axis=2).astype(np.int16)
+        con = bits == np.left_shift(np.int16((1 << L) - 1), lo)
+        any_parts.append(num & (eq | con))
+        con_parts.append(num & con & ~eq)
+    return np.concatenate(any_parts, axis=1), np.concatenate(con_parts, axis=1)
+
+
+def resolve_batch(board: npt.NDArray[np.int8], p: IceCreamParams, t: Tables | None = None
+                  ) -> dict[str, np.ndarray]:
+    """Resolve every board of a batch: clear, fall and chain until stable.
+
+    Parameters
+    ----------
+    board : ndarray of int8, shape (m, 15)
+        Boards just after a placement (flat layout of :mod:`.rules`). Not modified.
+    p : IceCreamParams
+        The rules (crush cascade, score-attack bonuses).
+    t : Tables, optional
+        ``tables(p)``.
+
+    Returns
+    -------
+    dict
+        ``board`` (m, 15) int8 stable boards; ``removed`` (m, 11) int16 cards cleared by
+        value; ``n_removed`` (m,) int32; ``waves`` (m,) int32 waves that cleared (chain
+        length); ``score`` (m,) int32 score-attack points; ``first`` (m, 15) bool cells
+        cleared by the first wave.
+
+    Notes
+    -----
+    Kernel: trusts its inputs (boards obey gravity, values 0..10).
+    """
+    t = tables(p) if t is None else t
+    m = board.shape[0]
+    out = board.copy()
+    removed = np.zeros((m, N_VALUES), np.int16)
+    waves = np.zeros(m, np.int32)
+    score = np.zeros(m, np.int32)
+    first = np.zeros((m, N_CELLS), bool)
+    act = np.arange(m)
+    b = out
+    wave = 0
+    while act.size:
+        cw, ck = _window_clears(b, t)
+        hit = cw.any(axis=1)
+        if not hit.all():
+            act, b, cw, ck = act[hit], b[hit], cw[hit], ck[hit]
+            if not act.size:
+                break
+        wave += 1
+        a = act.size
+        cells = (cw.astype(_F32) @ t.inc) > 0
+        crush = b == CRUSH
+        gone = cells | (crush & ((cells.astype(_F32) @ t.adj) > 0))
+        if p.crush_cascade:
+            while True:
+                more = crush & ~gone & (((gone & crush).astype(_F32) @ t.adj) > 0)
+                if not more.any():
+                    break
+                gone |= more
+        if wave == 1:
+            first[act] = gone
+        n_lines = ((cw.astype(_F32) @ t.wline) > 0).sum(axis=1)
+        pts = t.line_bonus[n_lines]
+        runw = (cw if p.equal_runs_score else ck) * t.length
+        for cwin in t.col_windows:
+            pts = pts + t.run_bonus[runw[:, cwin].max(axis=1)]
+        if wave >= 2:
+            pts = pts + 2
+        score[act] += pts
+        waves[act] += 1
+        flat = (np.arange(a)[:, None] * N_VALUES + b)[gone]
+        removed[act] += np.bincount(flat, minlength=a * N_VALUES).reshape(a, N_VALUES).astype(np.int16)
+        b = np.where(gone, np.int8(0), b)
+        b = _gravity(b)
+        out[act] = b
+    empty = (out == 0).all(axis=1) & (waves > 0)
+    score += empty
+    return {"board": out, "removed": removed, "n_removed": removed.sum(axis=1, dtype=np.int32),
+            "waves": waves, "score": score, "first": first}
+
+
+@dataclass
+class GameBatch:
+    """State of ``m`` games (struct of arrays, axis 0 = game).
+
+    Attributes
+    ----------
+    board : (m, 15) int8
+    deck : (m, 11) int16 cards left in the deck, by value (the card in hand excluded)
+    disc : (m, 11) int16 discard pile, by value
+    card : (m,) int8 the card drawn and to be placed now
+    cycle : (m,) int16 deck cycle (1 = the first deck; > n_cycles = play on for crush ice)
+    placed, score, chain_waves, clears, cleared : (m,) int32 counters
+    max_chain : (m,) int16 longest chain (waves of one placement)
+    status : (m,) int8 :data:`STATUS` code
+    gid : (m,) int64 index of the game in the caller's output
+    """
+
+    board: np.ndarray
+    deck: np.ndarray
+    disc: np.ndarray
+    card: np.ndarray
+    cycle: np.ndarray
+    placed: np.ndarray
+    score: np.ndarray
+    chain_waves: np.ndarray
+    clears: np.ndarray
+    cleared: np.ndarray
+    max_chain: np.ndarray
+    status: np.ndarray
+    gid: np.ndarray
+
+    def take(self, idx: np.ndarray) -> GameBatch:
+        """The games ``idx`` (copies), in that order (repeats allowed)."""
+        return GameBatch(**{f.name: getattr(self, f.name)[idx] for f in fields(self)})
+
+    def copy(self) -> GameBatch:
+        """A deep copy."""
+        return GameBatch(**{f.name: getattr(self, f.name).copy() for f in fields(self)})
+
+    @property
+    def size(self) -> int:
+        """Number of games."""
+        return int(self.board.shape[0])
+
+    def heights(self) -> np.ndarray:
+        """(m, 3) cards per column."""
+        return (self.board.reshape(-1, ROWS, COLS) != 0).sum(axis=1)
+
+
+def draw(g: GameBatch, rows: np.ndarray, rng: np.random.Generator) -> None:
+    """Draw the next card of games ``rows`` uniformly from their decks (the deck is well shuffled)."""
+    if not rows.size:
+        return
+    d = g.deck[rows]
+    total = d.sum(axis=1)
+    r = (rng.random(rows.size) * total).astype(np.int64)
+    v = (np.cumsum(d, axis=1) <= r[:, None]).sum(axis=1)
+    g.card[rows] = v
+    g.deck[rows, v] -= 1
+
+
+def new_games(p: IceCreamParams, n: int, *, rng: np.random.Generator, t: Tables | None = None) -> GameBatch:
+    """``n`` fresh games: empty boards, the first deck (1..6 ×4, plus score-attack crush ice), first card drawn."""
+    t = tables(p) if t is None else t
+    z = np.zeros(n, np.int32)
+    g = GameBatch(board=np.zeros((n, N_CELLS), np.int8), deck=np.tile(t.add[1], (n, 1)),
+                  disc=np.zeros((n, N_VALUES), np.int16), card=np.zeros(n, np.int8),
+                  cycle=np.ones(n, np.int16), placed=z.copy(), score=z.copy(), chain_waves=z.copy(),
+                  clears=z.copy(), cleared=z.copy(), max_chain=np.zeros(n, np.int16),
+                  status=np.zeros(n, np.int8), gid=np.arange(n, dtype=np.int64))
+    draw(g, np.arange(n), rng)
+    return g
+
+
+def place_batch(board: np.ndarray, cols: np.ndarray, card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Drop ``card`` into ``cols``: new boards (copy) and the flat cell each card landed in."""
+    h = (board.reshape(-1, ROWS, COLS)[np.arange(board.shape[0]), :, cols] != 0).sum(axis=1)
+    pos = h * COLS + cols
+    out = board.copy()
+    out[np.arange(board.shape[0]), pos] = card
+    return out, pos
+
+
+def advance(g: GameBatch, cols: np.ndarray, p: IceCreamParams, rng: np.random.Generator, *,
+            t: Tables | None = None, draw_next: bool = True) -> dict[str, np.ndarray]:
+    """Play one placement in every game of ``g`` (all running; ``cols`` legal), in place.
+
+    Places the card in hand, resolves, scores, checks game over (then, in normal mode,
+    the extended-play win), rebuilds the deck when it ran out (or wins at the end of the
+    last cycle), cuts off games at ``max_placements`` and draws the next card
+    (``draw_next``). Returns the :func:`resolve_batch` result of the placement.
+    """
+    t = tables(p) if t is None else t
+    m = g.size
+    r = np.arange(m)
+    placed_board, pos = place_batch(g.board, cols, g.card)
+    res = resolve_batch(placed_board, p, t)
+    g.board = res["board"]
+    g.disc += res["removed"]
+    g.score += res["score"]
+    w = res["waves"]
+    g.clears += w > 0
+    g.chain_waves += np.maximum(w - 1, 0)
+    np.maximum(g.max_chain, w.astype(np.int16), out=g.max_chain)
+    g.cleared += res["n_removed"]
+    g.placed += 1
+    top = (g.board[:, (ROWS - 1) * COLS:] != 0).any(axis=1)
+    if p.top_out == "instant":
+        top |= (pos >= (ROWS - 1) * COLS) & ~res["first"][r, pos]
+    g.status[top] = 2
+    run = g.status == 0
+    no_crush = ~(g.board == CRUSH).any(axis=1)
+    if p.mode == "normal":
+        if p.extra_win == "immediate":
+            g.status[run & (g.cycle > p.n_cycles) & no_crush] = 1
+            run = g.status == 0
+        out = run & (g.deck.sum(axis=1) == 0)
+        if out.any():
+            won = out & (g.cycle >= p.n_cycles) & no_crush
+            g.status[won] = 1
+            out &= ~won
+    else:
+        out = run & (g.deck.sum(axis=1) == 0)
+    rows = np.flatnonzero(out)
+    if rows.size:
+        nxt = np.minimum(g.cycle[rows].astype(np.intp) + 1, t.add.shape[0] - 1)
+        d = g.disc[rows] + t.add[nxt]
+        d[t.strip_crush[nxt], CRUSH] = 0
+        g.deck[rows] = d
+        g.disc[rows] = 0
+        g.cycle[rows] += 1
+        stalled = d.sum(axis=1) == 0
+        g.status[rows[stalled]] = 4
+    run = g.status == 0
+    g.status[run & (g.placed >= p.max_placements)] = 3
+    if draw_next:
+        draw(g, np.flatnonzero(g.status == 0), rng)
+    res["pos"] = pos
+    return res
+
+
+def run_games(p: IceCreamParams, policy: Any, n_games: int, *, rng: RngLike = None,
+              chunk_size: int = CHUNK_SIZE) -> dict[str, np.ndarray]:
+    """Play ``n_games`` whole games with one policy, vectorized.
+
+    Parameters
+    ----------
+    p : IceCreamParams
+        The rules (mode, deck composition, readings).
+    policy : str or policy object
+        ``"random"``, ``"greedy"``, ``"lookahead"``, ``"rollout[:k[:horizon]]"`` or an object
+        with ``choose(g, p, rng) -> cols`` (see :mod:`.policies`).
+    n_games : int
+        Games to play, 1..MAX_GAMES.
+    rng : int, SeedSequence, Generator or None
+        Randomness (deck order, random choices, rollouts).
+    chunk_size : int, default CHUNK_SIZE
+        Games per chunk (memory bound), 1..1,000,000.
+
+    Returns
+    -------
+    dict of ndarray, each shape (n_games,)
+        ``status`` (int8 :data:`STATUS` code), ``won``/``game_over``/``capped`` (bool),
+        ``cycle`` (deck cycle reached; 6+ = played on after the 5th deck), ``placed``
+        (cards placed), ``score`` (score-attack points), ``max_chain`` (longest chain, waves),
+        ``chain_waves`` (waves after the first, summed over the game), ``clears``
+        (placements that cleared), ``cleared`` (cards cleared), ``crush_left`` (crush ice
+        on the final board).
+
+    Raises
+    ------
+    ParamError, ParamTypeError
+        For ``n_games`` or ``chunk_size`` out of range or not integers, or an unknown policy.
+    """
+    from .policies import make_policy
+
+    n_games = check_int("n_games", n_games, min=1, max=MAX_GAMES)
+    chunk_size = check_int("chunk_size", chunk_size, min=1, max=1_000_000)
+    if not isinstance(p, IceCreamParams):
+        raise TypeError(f"p = {p!r}, must be an IceCreamParams")
+    pol = make_policy(policy) if isinstance(policy, str) else policy
+    gen = as_generator(rng)
+    t = tables(p)
+    out = {
+        "status": np.zeros(n_games, np.int8), "cycle": np.zeros(n_games, np.int16),
+        "placed": np.zeros(n_games, np.int32), "score": np.zeros(n_games, np.int32),
+        "max_chain": np.zeros(n_games, np.int16), "chain_waves": np.zeros(n_games, np.int32),
+        "clears": np.zeros(n_games, np.int32), "cleared": np.zeros(n_games, np.int32),
+        "crush_left": np.zeros(n_games, np.int16),
+    }
+    for start in range(0, n_games, chunk_size):
+        n = min(chunk_size, n_games - start)
+        g = new_games(p, n, rng=gen, t=t)
+        g.gid += start
+        while g.size:
+            cols = pol.choose(g, p, gen)
+            advance(g, cols, p, gen, t=t)
+            done = g.status != 0
+            if done.any():
+                d = g.take(np.flatnonzero(done))
+                for k in ("status", "cycle", "placed", "score", "max_chain", "chain_waves", "clears", "cleared"):
+                    out[k][d.gid] = getattr(d, k)
+                out["crush_left"][d.gid] = (d.board == CRUSH).sum(axis=1)
+                g = g.take(np.flatnonzero(~done))
+    out["won"] = out["status"] == 1
+    out["game_over"] = out["status"] == 2
+    out["capped"] = out["status"] == 3
+    return out
