@@ -16,8 +16,8 @@ not the order of the deck: the next card is face down (山からアイスクリ�
   the rules, so its distribution is what the player can see.
 - ``rollout[:k[:horizon]]``: Monte Carlo. For each column, ``k`` rollouts of
   ``horizon`` further greedy placements with cards drawn from the deck the player knows;
-  the column with the best mean rollout value wins (game over -1e6, win +1e6, +10 per card
-  cleared, -1 per card left on the board). All rollouts of all games run as one batch.
+  the column with the best mean rollout value wins (game over -1e6 + cards placed, win +1e6,
+  otherwise the greedy scale: +100 per card cleared, -10 per card of the tallest column at the end). All rollouts of all games run as one batch.
 
 The scalar versions of ``random``, ``greedy`` and ``lookahead`` are in :mod:`.reference`
 (:func:`~.reference.greedy_keys`, :func:`~.reference.lookahead_values`); the tests check
@@ -66,12 +66,8 @@ def pick(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return u.argmax(axis=1).astype(np.int64)
 
 
-def _over(res: dict[str, np.ndarray], pos: np.ndarray, p: IceCreamParams) -> np.ndarray:
-    b = res["board"]
-    top = (b[:, (ROWS - 1) * COLS:] != 0).any(axis=1)
-    if p.top_out == "instant":
-        top |= (pos >= (ROWS - 1) * COLS) & ~res["first"][np.arange(b.shape[0]), pos]
-    return top
+def _over(res: dict[str, np.ndarray]) -> np.ndarray:
+    return (res["board"][:, (ROWS - 1) * COLS:] != 0).any(axis=1)
 
 
 def greedy_keys_batch(board: np.ndarray, card: np.ndarray, p: IceCreamParams) -> np.ndarray:
@@ -93,7 +89,7 @@ def greedy_keys_batch(board: np.ndarray, card: np.ndarray, p: IceCreamParams) ->
         res = resolve_batch(pb, p, t)
         hmax = (res["board"].reshape(-1, ROWS, COLS) != 0).sum(axis=1).max(axis=1)
         k = 100.0 * res["n_removed"] - 10.0 * hmax - pos // COLS
-        keys[li] = np.where(_over(res, pos, p), OVER, k)
+        keys[li] = np.where(_over(res), OVER, k)
     return keys.reshape(m, COLS)
 
 
@@ -170,14 +166,14 @@ class RolloutPolicy:
 
     Parameters
     ----------
-    k : int, default 4
+    k : int, default 16
         Rollouts per column (1..MAX_ROLLOUTS).
-    horizon : int, default 8
+    horizon : int, default 2
         Placements after the candidate one (0..MAX_HORIZON).
     """
 
-    k: int = 4
-    horizon: int = 8
+    k: int = 16
+    horizon: int = 2
     name: str = "rollout"
 
     def __post_init__(self) -> None:
@@ -203,7 +199,7 @@ class RolloutPolicy:
             for name in ("board", "deck", "disc", "card", "cycle", "placed", "score", "chain_waves", "clears",
                          "cleared", "max_chain", "status"):
                 getattr(h, name)[live] = getattr(sub, name)
-        value = 10.0 * (h.cleared - start_cleared) - (h.board != 0).sum(axis=1)
+        value = 100.0 * (h.cleared - start_cleared) - 10.0 * h.heights().max(axis=1)
         value = np.where(h.status == 2, OVER + h.placed, value)
         value = np.where(h.status == 1, WIN, value)
         mean = np.bincount(rep, weights=value, minlength=rows.size) / self.k

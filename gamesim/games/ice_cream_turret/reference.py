@@ -29,7 +29,6 @@ from .rules import (
     ROWS,
     Board,
     IceCreamParams,
-    cell,
     column_height,
     has_crush,
     initial_deck,
@@ -98,7 +97,7 @@ def advance_state(s: State, col: int, p: IceCreamParams, uniform: Uniform | None
     s.max_chain = max(s.max_chain, res.waves)
     s.cleared += res.n_removed
     s.placed += 1
-    if is_game_over(res, cell(row, col), p):
+    if is_game_over(res):
         s.status = 2
         return res
     crush = has_crush(s.board)
@@ -132,7 +131,7 @@ def greedy_keys(board: Board, card: int, p: IceCreamParams) -> list[float]:
             continue
         b, row = place(board, c, card)
         res = resolve(b, p)
-        if is_game_over(res, cell(row, c), p):
+        if is_game_over(res):
             keys.append(_OVER)
             continue
         hmax = max(column_height(res.board, k) for k in range(COLS))

@@ -104,7 +104,6 @@ def _build_neighbours() -> tuple[tuple[int, ...], ...]:
 NEIGHBOURS: tuple[tuple[int, ...], ...] = _build_neighbours()
 
 Mode = Literal["normal", "score_attack"]
-TopOut = Literal["stack", "instant"]
 ExtraWin = Literal["immediate", "deck_end"]
 LineBonus = Literal["cap", "double"]
 
@@ -132,10 +131,6 @@ class IceCreamParams:
     n_cycles : int, default 5
         Normal mode: the win is checked when the deck of this cycle runs out (5巡目).
         Additions scheduled after it never happen. Score attack: ignored. 1..MAX_CYCLES.
-    top_out : {"stack", "instant"}, default "stack"
-        ``stack``: game over when a card remains in row 5 once the placement and all
-        chains are resolved. ``instant``: game over whenever the card placed into row 5
-        is not itself cleared by the first wave (置いた瞬間に消えれば read strictly).
     crush_cascade : bool, default False
         False: crush ice clears only next to a clearing ice cream card. True: a clearing
         crush ice also takes its crush-ice neighbours with it.
@@ -166,7 +161,6 @@ class IceCreamParams:
     crush_count: int = 4
     crush_cycle: int | None = None
     n_cycles: int = 5
-    top_out: TopOut = "stack"
     crush_cascade: bool = False
     extra_win: ExtraWin = "immediate"
     line_bonus: LineBonus = "cap"
@@ -180,7 +174,6 @@ class IceCreamParams:
         if self.crush_cycle is not None:
             check_int("crush_cycle", self.crush_cycle, min=1, max=MAX_CYCLES)
         check_int("n_cycles", self.n_cycles, min=1, max=MAX_CYCLES)
-        check_choice("top_out", self.top_out, ("stack", "instant"))
         check_bool("crush_cascade", self.crush_cascade)
         check_choice("extra_win", self.extra_win, ("immediate", "deck_end"))
         check_choice("line_bonus", self.line_bonus, ("cap", "double"))
@@ -454,17 +447,15 @@ def resolve(board: Board, p: IceCreamParams = IceCreamParams()) -> Resolution:
     return Resolution(tuple(b), tuple(removed), waves, score, first)
 
 
-def is_game_over(res: Resolution, placed_cell: int, p: IceCreamParams = IceCreamParams()) -> bool:
-    """Whether the placement into ``placed_cell`` that resolved as ``res`` ends the game.
+def is_game_over(res: Resolution) -> bool:
+    """Whether a placement that resolved as ``res`` ends the game: a card remains in row 5.
 
-    ``stack`` (default): a card remains in row 5 after all chains (アイスが5段目まで積み重なると
-    ゲームオーバー). ``instant``: in addition, a card placed into row 5 that the first wave
-    does not clear ends the game even if it fell (ただし置いた瞬間に消えればセーフ, read strictly).
+    アイスが5段目まで積み重なるとゲームオーバー。ただし置いた瞬間に消えればセーフ. The board is
+    stable before every placement, so any clear of the first wave runs through the placed
+    card and takes it: "the card placed in row 5 clears at once" and "row 5 is empty after
+    all chains" are the same test (``docs/rules/ice_cream_turret.md``; checked in the tests).
     """
-    top = any(res.board[cell(ROWS - 1, c)] != EMPTY for c in range(COLS))
-    if top or p.top_out == "stack":
-        return top
-    return placed_cell >= cell(ROWS - 1, 0) and placed_cell not in res.first_wave
+    return any(res.board[cell(ROWS - 1, c)] != EMPTY for c in range(COLS))
 
 
 def has_crush(board: Board) -> bool:

@@ -300,8 +300,6 @@ def advance(g: GameBatch, cols: np.ndarray, p: IceCreamParams, rng: np.random.Ge
     (``draw_next``). Returns the :func:`resolve_batch` result of the placement.
     """
     t = tables(p) if t is None else t
-    m = g.size
-    r = np.arange(m)
     placed_board, pos = place_batch(g.board, cols, g.card)
     res = resolve_batch(placed_board, p, t)
     g.board = res["board"]
@@ -314,8 +312,6 @@ def advance(g: GameBatch, cols: np.ndarray, p: IceCreamParams, rng: np.random.Ge
     g.cleared += res["n_removed"]
     g.placed += 1
     top = (g.board[:, (ROWS - 1) * COLS:] != 0).any(axis=1)
-    if p.top_out == "instant":
-        top |= (pos >= (ROWS - 1) * COLS) & ~res["first"][r, pos]
     g.status[top] = 2
     run = g.status == 0
     no_crush = ~(g.board == CRUSH).any(axis=1)

@@ -30,8 +30,8 @@ _POLICY = (
     Param("policy", "str", "greedy", "player policy: random, greedy (most cleared now, then lowest stack), "
           "lookahead (expectimax over the next card from the known deck), rollout (Monte Carlo)",
           choices=POLICY_NAMES),
-    Param("rollout_k", "int", 4, "rollout policy: greedy playouts per column", min=1, max=MAX_ROLLOUTS),
-    Param("rollout_horizon", "int", 8, "rollout policy: placements per playout after the candidate",
+    Param("rollout_k", "int", 16, "rollout policy: greedy playouts per column", min=1, max=MAX_ROLLOUTS),
+    Param("rollout_horizon", "int", 2, "rollout policy: placements per playout after the candidate",
           min=0, max=MAX_HORIZON),
 )
 _DECK = (
@@ -44,8 +44,6 @@ _DECK = (
           min=1, max=MAX_CYCLES, optional=True),
 )
 _READINGS = (
-    Param("top_out", "str", "stack", "game over: 'stack' = a card left in row 5 after all chains; "
-          "'instant' = the card placed in row 5 must itself clear in the first wave", choices=("stack", "instant")),
     Param("crush_cascade", "bool", False, "a clearing crush ice also clears neighbouring crush ice"),
     Param("max_placements", "int", 3000, "cards placed before a running game is cut off (capped)",
           min=1, max=MAX_PLACEMENTS),
@@ -65,7 +63,7 @@ SCORE_PARAMS: tuple[Param, ...] = _POLICY + _DECK + (
 ) + _READINGS
 
 _RULE_KEYS = ("base_copies", "copies_7", "copies_8", "copies_9", "crush_count", "crush_cycle", "n_cycles",
-              "top_out", "crush_cascade", "extra_win", "line_bonus", "equal_runs_score", "max_placements")
+              "crush_cascade", "extra_win", "line_bonus", "equal_runs_score", "max_placements")
 
 
 def rules_from_params(params: Mapping[str, Any], mode: str) -> IceCreamParams:
