@@ -11,12 +11,13 @@ model of 山を積む and needs no shuffles. The discard pile (捨て札, which 
 player consult at any time) is also a count vector; when the deck runs out it becomes the
 next deck with that cycle's new cards.
 
-Clearing is found with the 29 *windows* of :data:`.rules.WINDOWS` (every run of >= 3
-cells of a row, column or 3-cell diagonal): all equal, or distinct numbers whose bit mask
-is a block of consecutive bits (so 9 and 1 never connect). Cleared cells are the union of
-the clearing windows (one float32 product with the window/cell incidence matrix); crush
-ice clears when one of its 8 neighbours clears; gravity is a stable sort of each column.
-Waves repeat on the boards that still clear.
+Clearing is found line by line with lookup tables (no matrix products, so no BLAS threads):
+each column's 5 cells are encoded as a base-11 number and looked up in a table of the
+cells its clearing windows cover (every run of >= 3 cells that is all equal, or distinct
+numbers forming a block of consecutive bits, so 9 and 1 never connect); each row and
+3-cell diagonal in a table of 3-cell contents. Crush ice clears when one of its 8
+neighbours clears (a shifted-OR dilation); gravity is a stable sort of each column. Waves
+repeat on the boards that still clear.
 
 :mod:`.reference` replays the same rules one game at a time in plain Python and the tests
 compare the two (cell for cell on random boards, and in distribution on whole games).
@@ -37,13 +38,12 @@ from gamesim.core.validate import check_int
 from .rules import (
     COLS,
     CRUSH,
+    LINE_KIND,
+    LINES,
     MAX_CYCLES,
     N_CELLS,
     N_VALUES,
-    NEIGHBOURS,
     ROWS,
-    WINDOW_LINE,
-    WINDOWS,
     IceCreamParams,
     cycle_additions,
     multi_line_bonus,
@@ -65,49 +65,70 @@ STATUS: tuple[str, ...] = ("running", "won", "game_over", "capped", "stalled")
 GAME_KEYS: tuple[str, ...] = ("status", "won", "game_over", "capped", "cycle", "placed", "score",
                               "max_chain", "chain_waves", "clears", "cleared", "crush_left")
 
-_F32 = np.float32
-
 
 @dataclass(frozen=True)
 class Tables:
     """Constant arrays of the vectorized kernels for one parameter set."""
 
-    idx: tuple[np.ndarray, ...]          # window cell indices grouped by length 3, 4, 5: (W_L, L)
-    length: np.ndarray                   # (29,) window length, in group order
-    inc: np.ndarray                      # (29, 15) float32 window/cell incidence
-    wline: np.ndarray                    # (29, 14) float32 window/line incidence
-    col_windows: tuple[np.ndarray, ...]  # per column line, its windows (group order)
-    adj: np.ndarray                      # (15, 15) float32 8-neighbourhood
-    line_bonus: np.ndarray               # (15,) bonus by number of lines cleared in a wave
-    run_bonus: np.ndarray                # (6,) bonus by longest consecutive run of a line
-    add: np.ndarray                      # (MAX_CYCLES + 3, 11) int16 new cards per cycle
-    strip_crush: np.ndarray              # (MAX_CYCLES + 3,) bool: crush removed from discards at rebuild
+    col: np.ndarray          # (11**5,) int32 column content -> cleared-cell bits | longest run << 5
+    tri: np.ndarray          # (11**3,) int8 3-cell content -> 0 none, 1 equal, 2 consecutive
+    diag: np.ndarray         # (6, 3) flat cells of the 3-cell diagonals
+    line_bonus: np.ndarray   # (15,) bonus by number of lines cleared in a wave
+    run_bonus: np.ndarray    # (6,) bonus by longest scoring run of a column
+    add: np.ndarray          # (MAX_CYCLES + 3, 11) int16 new cards per cycle
+    strip_crush: np.ndarray  # (MAX_CYCLES + 3,) bool: crush removed from discards at rebuild
+
+
+def _digits(L: int) -> np.ndarray:
+    """Every content of ``L`` cells (values 0..10): shape (11**L, L), column k = the cell weighted 11**k."""
+    codes = np.arange(N_VALUES ** L)
+    return np.stack([(codes // N_VALUES ** k) % N_VALUES for k in range(L)], axis=1)
+
+
+def _kind(v: np.ndarray) -> np.ndarray:
+    """Clear kind of window contents ``v`` (n, L): 0 none, 1 all equal, 2 distinct consecutive (vectorized)."""
+    L = v.shape[1]
+    num = ((v > 0) & (v < CRUSH)).all(axis=1)
+    eq = (v == v[:, :1]).all(axis=1)
+    bits = np.bitwise_or.reduce(np.left_shift(1, v), axis=1)
+    con = bits == np.left_shift((1 << L) - 1, v.min(axis=1))
+    return np.where(num & eq, 1, np.where(num & con, 2, 0)).astype(np.int8)
+
+
+@lru_cache(maxsize=2)
+def _line_tables(equal_runs_score: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Lookup tables of every column content (5 cells) and every row/diagonal content (3 cells).
+
+    Column entry: bits 0-4 the cells cleared by any clearing window of the column, bits 5-7
+    the length of its longest scoring window (consecutive; any with ``equal_runs_score``).
+    Checked against :func:`.rules.resolve` in the tests.
+    """
+    v = _digits(ROWS)
+    col = np.zeros(v.shape[0], np.int32)
+    longest = np.zeros(v.shape[0], np.int32)
+    for L in (3, 4, 5):
+        for start in range(ROWS - L + 1):
+            k = _kind(v[:, start:start + L])
+            col |= np.where(k > 0, ((1 << L) - 1) << start, 0)
+            scoring = (k > 0) if equal_runs_score else (k == 2)
+            longest = np.maximum(longest, np.where(scoring, L, 0))
+    col |= longest << 5
+    return col, _kind(_digits(3))
 
 
 @lru_cache(maxsize=64)
 def tables(p: IceCreamParams) -> Tables:
     """The kernel tables of ``p`` (cached)."""
-    order = sorted(range(len(WINDOWS)), key=lambda w: (len(WINDOWS[w]), w))
-    idx = tuple(np.array([WINDOWS[w] for w in order if len(WINDOWS[w]) == L], dtype=np.intp) for L in (3, 4, 5))
-    length = np.array([len(WINDOWS[w]) for w in order])
-    inc = np.zeros((len(order), N_CELLS), _F32)
-    wline = np.zeros((len(order), 14), _F32)
-    for j, w in enumerate(order):
-        inc[j, list(WINDOWS[w])] = 1
-        wline[j, WINDOW_LINE[w]] = 1
-    col_lines = range(ROWS, ROWS + COLS)  # lines 5..7 are the columns
-    col_windows = tuple(np.array([j for j, w in enumerate(order) if WINDOW_LINE[w] == li]) for li in col_lines)
-    adj = np.zeros((N_CELLS, N_CELLS), _F32)
-    for i, nb in enumerate(NEIGHBOURS):
-        adj[list(nb), i] = 1
+    col, tri = _line_tables(p.equal_runs_score)
+    diag = np.array([line for line, kind in zip(LINES, LINE_KIND) if kind == "diagonal"], np.intp)
     lb = np.array([multi_line_bonus(k, p.line_bonus) for k in range(15)], np.int32)
     rb = np.array([0, 0, 0, 0, 1, 2], np.int32)
     n_rows = MAX_CYCLES + 3
     add = np.array([cycle_additions(p, c) if c >= 1 else (0,) * N_VALUES for c in range(n_rows)], np.int16)
     strip = np.array([p.mode == "normal" and c > p.n_cycles for c in range(n_rows)])
-    for a in (idx + (length, inc, wline, adj, lb, rb, add, strip) + col_windows):
+    for a in (col, tri, diag, lb, rb, add, strip):
         a.setflags(write=False)
-    return Tables(idx, length, inc, wline, col_windows, adj, lb, rb, add, strip)
+    return Tables(col, tri, diag, lb, rb, add, strip)
 
 
 def _gravity(b: np.ndarray) -> np.ndarray:
@@ -117,19 +138,27 @@ def _gravity(b: np.ndarray) -> np.ndarray:
     return np.take_along_axis(v, order, axis=1).reshape(-1, N_CELLS)
 
 
-def _window_clears(b: np.ndarray, t: Tables) -> tuple[np.ndarray, np.ndarray]:
-    """Clearing windows of boards ``b`` (m, 15): (any clear (m, 29), consecutive clear (m, 29))."""
-    any_parts, con_parts = [], []
-    for L, ix in zip((3, 4, 5), t.idx):
-        v = b[:, ix]  # (m, W, L)
-        num = ((v > 0) & (v < CRUSH)).all(axis=2)
-        eq = (v == v[:, :, :1]).all(axis=2)
-        bits = np.bitwise_or.reduce(np.left_shift(np.int16(1), v.astype(np.int16)), axis=2)
-        lo = v.min(axis=2).astype(np.int16)
-        con = bits == np.left_shift(np.int16((1 << L) - 1), lo)
-        any_parts.append(num & (eq | con))
-        con_parts.append(num & con & ~eq)
-    return np.concatenate(any_parts, axis=1), np.concatenate(con_parts, axis=1)
+def _line_codes(b: np.ndarray, t: Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Lookups of boards ``b`` (m, 15): column entries (m, 3), row kinds (m, 5), diagonal kinds (m, 6)."""
+    x = b.astype(np.int32).reshape(-1, ROWS, COLS)
+    cc = x[:, 0, :] + 11 * x[:, 1, :] + 121 * x[:, 2, :] + 1331 * x[:, 3, :] + 14641 * x[:, 4, :]
+    rr = x[:, :, 0] + 11 * x[:, :, 1] + 121 * x[:, :, 2]
+    xf = x.reshape(-1, N_CELLS)
+    d = t.diag
+    dd = xf[:, d[:, 0]] + 11 * xf[:, d[:, 1]] + 121 * xf[:, d[:, 2]]
+    return t.col[cc], t.tri[rr], t.tri[dd]
+
+
+def _dilate(c3: np.ndarray) -> np.ndarray:
+    """Cells with a marked 8-neighbour: ``c3`` (m, 5, 3) bool -> (m, 5, 3) bool (縦・横・斜めに隣接)."""
+    pad = np.zeros((c3.shape[0], ROWS + 2, COLS + 2), bool)
+    pad[:, 1:-1, 1:-1] = c3
+    out = np.zeros_like(c3)
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            if dr or dc:
+                out |= pad[:, 1 + dr:1 + dr + ROWS, 1 + dc:1 + dc + COLS]
+    return out
 
 
 def resolve_batch(board: npt.NDArray[np.int8], p: IceCreamParams, t: Tables | None = None
@@ -155,7 +184,9 @@ def resolve_batch(board: npt.NDArray[np.int8], p: IceCreamParams, t: Tables | No
 
     Notes
     -----
-    Kernel: trusts its inputs (boards obey gravity, values 0..10).
+    Kernel: trusts its inputs (boards obey gravity, values 0..10). Each line's content is
+    encoded as a base-11 number and looked up: a column (5 cells) in a table of its
+    cleared cells and longest run, a row or diagonal (3 cells) in a table of clear kinds.
     """
     t = tables(p) if t is None else t
     m = board.shape[0]
@@ -167,31 +198,37 @@ def resolve_batch(board: npt.NDArray[np.int8], p: IceCreamParams, t: Tables | No
     act = np.arange(m)
     b = out
     wave = 0
+    rbits = (1 << np.arange(ROWS))[None, :, None]
     while act.size:
-        cw, ck = _window_clears(b, t)
-        hit = cw.any(axis=1)
+        cm, rk, dk = _line_codes(b, t)
+        cbits = cm & 31
+        hit = (cbits.max(axis=1) > 0) | (rk.max(axis=1) > 0) | (dk.max(axis=1) > 0)
         if not hit.all():
-            act, b, cw, ck = act[hit], b[hit], cw[hit], ck[hit]
+            act, b, cm, cbits, rk, dk = act[hit], b[hit], cm[hit], cbits[hit], rk[hit], dk[hit]
             if not act.size:
                 break
         wave += 1
         a = act.size
-        cells = (cw.astype(_F32) @ t.inc) > 0
-        crush = b == CRUSH
-        gone = cells | (crush & ((cells.astype(_F32) @ t.adj) > 0))
+        c3 = (cbits[:, None, :] & rbits) > 0  # (a, 5, 3) cells cleared by column windows
+        c3 |= (rk > 0)[:, :, None]
+        cells = c3.reshape(a, N_CELLS)
+        dhit = dk > 0
+        for j in range(t.diag.shape[0]):
+            cells[:, t.diag[j]] |= dhit[:, j, None]
+        b3 = b.reshape(a, ROWS, COLS)
+        crush = b3 == CRUSH
+        gone3 = c3 | (crush & _dilate(c3))
         if p.crush_cascade:
             while True:
-                more = crush & ~gone & (((gone & crush).astype(_F32) @ t.adj) > 0)
+                more = crush & ~gone3 & _dilate(gone3 & crush)
                 if not more.any():
                     break
-                gone |= more
+                gone3 |= more
+        gone = gone3.reshape(a, N_CELLS)
         if wave == 1:
             first[act] = gone
-        n_lines = ((cw.astype(_F32) @ t.wline) > 0).sum(axis=1)
-        pts = t.line_bonus[n_lines]
-        runw = (cw if p.equal_runs_score else ck) * t.length
-        for cwin in t.col_windows:
-            pts = pts + t.run_bonus[runw[:, cwin].max(axis=1)]
+        n_lines = (cbits > 0).sum(axis=1) + (rk > 0).sum(axis=1) + dhit.sum(axis=1)
+        pts = t.line_bonus[n_lines] + t.run_bonus[cm >> 5].sum(axis=1)
         if wave >= 2:
             pts = pts + 2
         score[act] += pts
