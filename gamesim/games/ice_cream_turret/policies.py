@@ -35,7 +35,7 @@ from gamesim.core.registry import ParamError
 from gamesim.core.validate import check_int
 
 from .rules import COLS, N_VALUES, ROWS, IceCreamParams
-from .sim import GameBatch, advance, place_batch, resolve_batch, tables
+from .sim import GameBatch, advance, heights, place_batch, resolve_batch, rowsum, tables
 
 __all__ = ["POLICY_NAMES", "OVER", "WIN", "Policy", "RandomPolicy", "GreedyPolicy", "LookaheadPolicy",
            "RolloutPolicy", "make_policy", "greedy_keys_batch", "lookahead_values_batch", "pick"]
@@ -67,7 +67,7 @@ def pick(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def _over(res: dict[str, np.ndarray]) -> np.ndarray:
-    return (res["board"][:, (ROWS - 1) * COLS:] != 0).any(axis=1)
+    return rowsum(res["board"][:, (ROWS - 1) * COLS:] != 0) > 0  # a card in row 5
 
 
 def greedy_keys_batch(board: np.ndarray, card: np.ndarray, p: IceCreamParams) -> np.ndarray:
@@ -78,7 +78,7 @@ def greedy_keys_batch(board: np.ndarray, card: np.ndarray, p: IceCreamParams) ->
     """
     m = board.shape[0]
     t = tables(p)
-    h = (board.reshape(-1, ROWS, COLS) != 0).sum(axis=1)  # (m, 3)
+    h = heights(board)  # (m, 3)
     b3 = np.repeat(board, COLS, axis=0)
     cols = np.tile(np.arange(COLS), m)
     legal = (h < ROWS).ravel()
@@ -87,7 +87,8 @@ def greedy_keys_batch(board: np.ndarray, card: np.ndarray, p: IceCreamParams) ->
         li = np.flatnonzero(legal)
         pb, pos = place_batch(b3[li], cols[li], np.repeat(card, COLS)[li])
         res = resolve_batch(pb, p, t)
-        hmax = (res["board"].reshape(-1, ROWS, COLS) != 0).sum(axis=1).max(axis=1)
+        hc = heights(res["board"])
+        hmax = np.maximum(np.maximum(hc[:, 0], hc[:, 1]), hc[:, 2])
         k = 100.0 * res["n_removed"] - 10.0 * hmax - pos // COLS
         keys[li] = np.where(_over(res), OVER, k)
     return keys.reshape(m, COLS)

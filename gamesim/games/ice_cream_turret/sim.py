@@ -131,6 +131,24 @@ def tables(p: IceCreamParams) -> Tables:
     return Tables(col, tri, diag, lb, rb, add, strip)
 
 
+def rowsum(a: np.ndarray) -> np.ndarray:
+    """Sum over axis 1 of a narrow 2-D array, as adds of its columns (numpy's reduce along a
+    short axis costs far more per row); integer and bool inputs give int32."""
+    out = a[:, 0].astype(np.int32)
+    for j in range(1, a.shape[1]):
+        out += a[:, j]
+    return out
+
+
+def heights(board: np.ndarray) -> np.ndarray:
+    """(m, 3) int32 cards per column of boards (m, 15) (gravity holds: non-empty cells)."""
+    b3 = board.reshape(-1, ROWS, COLS) != 0
+    out = b3[:, 0, :].astype(np.int32)
+    for r in range(1, ROWS):
+        out += b3[:, r, :]
+    return out
+
+
 def _gravity(b: np.ndarray) -> np.ndarray:
     """Cards fall to the bottom of their column (stable: order kept). ``b``: (m, 15) -> (m, 15)."""
     v = b.reshape(-1, ROWS, COLS)
@@ -202,7 +220,9 @@ def resolve_batch(board: npt.NDArray[np.int8], p: IceCreamParams, t: Tables | No
     while act.size:
         cm, rk, dk = _line_codes(b, t)
         cbits = cm & 31
-        hit = (cbits.max(axis=1) > 0) | (rk.max(axis=1) > 0) | (dk.max(axis=1) > 0)
+        hit = (cbits[:, 0] | cbits[:, 1] | cbits[:, 2]) != 0
+        hit |= (rk[:, 0] | rk[:, 1] | rk[:, 2] | rk[:, 3] | rk[:, 4]) != 0
+        hit |= (dk[:, 0] | dk[:, 1] | dk[:, 2] | dk[:, 3] | dk[:, 4] | dk[:, 5]) != 0
         if not hit.all():
             act, b, cm, cbits, rk, dk = act[hit], b[hit], cm[hit], cbits[hit], rk[hit], dk[hit]
             if not act.size:
@@ -227,8 +247,8 @@ def resolve_batch(board: npt.NDArray[np.int8], p: IceCreamParams, t: Tables | No
         gone = gone3.reshape(a, N_CELLS)
         if wave == 1:
             first[act] = gone
-        n_lines = (cbits > 0).sum(axis=1) + (rk > 0).sum(axis=1) + dhit.sum(axis=1)
-        pts = t.line_bonus[n_lines] + t.run_bonus[cm >> 5].sum(axis=1)
+        n_lines = rowsum(cbits > 0) + rowsum(rk > 0) + rowsum(dhit)
+        pts = t.line_bonus[n_lines] + rowsum(t.run_bonus[cm >> 5])
         if wave >= 2:
             pts = pts + 2
         score[act] += pts
@@ -238,9 +258,12 @@ def resolve_batch(board: npt.NDArray[np.int8], p: IceCreamParams, t: Tables | No
         b = np.where(gone, np.int8(0), b)
         b = _gravity(b)
         out[act] = b
-    empty = (out == 0).all(axis=1) & (waves > 0)
-    score += empty
-    return {"board": out, "removed": removed, "n_removed": removed.sum(axis=1, dtype=np.int32),
+    n_removed = np.zeros(m, np.int32)
+    cleared = np.flatnonzero(waves)
+    if cleared.size:
+        n_removed[cleared] = rowsum(removed[cleared])
+        score[cleared] += ~out[cleared].any(axis=1)  # 全消し: the board is empty after the clears
+    return {"board": out, "removed": removed, "n_removed": n_removed,
             "waves": waves, "score": score, "first": first}
 
 
@@ -290,7 +313,7 @@ class GameBatch:
 
     def heights(self) -> np.ndarray:
         """(m, 3) cards per column."""
-        return (self.board.reshape(-1, ROWS, COLS) != 0).sum(axis=1)
+        return heights(self.board)
 
 
 def draw(g: GameBatch, rows: np.ndarray, rng: np.random.Generator) -> None:
@@ -298,9 +321,9 @@ def draw(g: GameBatch, rows: np.ndarray, rng: np.random.Generator) -> None:
     if not rows.size:
         return
     d = g.deck[rows]
-    total = d.sum(axis=1)
+    total = rowsum(d)
     r = (rng.random(rows.size) * total).astype(np.int64)
-    v = (np.cumsum(d, axis=1) <= r[:, None]).sum(axis=1)
+    v = rowsum(np.cumsum(d, axis=1) <= r[:, None])
     g.card[rows] = v
     g.deck[rows, v] -= 1
 
@@ -320,7 +343,7 @@ def new_games(p: IceCreamParams, n: int, *, rng: np.random.Generator, t: Tables 
 
 def place_batch(board: np.ndarray, cols: np.ndarray, card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Drop ``card`` into ``cols``: new boards (copy) and the flat cell each card landed in."""
-    h = (board.reshape(-1, ROWS, COLS)[np.arange(board.shape[0]), :, cols] != 0).sum(axis=1)
+    h = heights(board)[np.arange(board.shape[0]), cols]
     pos = h * COLS + cols
     out = board.copy()
     out[np.arange(board.shape[0]), pos] = card
@@ -348,21 +371,21 @@ def advance(g: GameBatch, cols: np.ndarray, p: IceCreamParams, rng: np.random.Ge
     np.maximum(g.max_chain, w.astype(np.int16), out=g.max_chain)
     g.cleared += res["n_removed"]
     g.placed += 1
-    top = (g.board[:, (ROWS - 1) * COLS:] != 0).any(axis=1)
+    top = rowsum(g.board[:, (ROWS - 1) * COLS:]) != 0  # a card in row 5 (5段目)
     g.status[top] = 2
     run = g.status == 0
-    no_crush = ~(g.board == CRUSH).any(axis=1)
+    no_crush = rowsum(g.board == CRUSH) == 0
     if p.mode == "normal":
         if p.extra_win == "immediate":
             g.status[run & (g.cycle > p.n_cycles) & no_crush] = 1
             run = g.status == 0
-        out = run & (g.deck.sum(axis=1) == 0)
+        out = run & (rowsum(g.deck) == 0)
         if out.any():
             won = out & (g.cycle >= p.n_cycles) & no_crush
             g.status[won] = 1
             out &= ~won
     else:
-        out = run & (g.deck.sum(axis=1) == 0)
+        out = run & (rowsum(g.deck) == 0)
     rows = np.flatnonzero(out)
     if rows.size:
         nxt = np.minimum(g.cycle[rows].astype(np.intp) + 1, t.add.shape[0] - 1)
@@ -371,7 +394,7 @@ def advance(g: GameBatch, cols: np.ndarray, p: IceCreamParams, rng: np.random.Ge
         g.deck[rows] = d
         g.disc[rows] = 0
         g.cycle[rows] += 1
-        stalled = d.sum(axis=1) == 0
+        stalled = rowsum(d) == 0
         g.status[rows[stalled]] = 4
     run = g.status == 0
     g.status[run & (g.placed >= p.max_placements)] = 3
