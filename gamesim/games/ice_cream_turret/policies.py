@@ -27,7 +27,7 @@ that both give the same values on the same states.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -70,11 +70,14 @@ def _over(res: dict[str, np.ndarray]) -> np.ndarray:
     return rowsum(res["board"][:, (ROWS - 1) * COLS:] != 0) > 0  # a card in row 5
 
 
-def greedy_keys_batch(board: np.ndarray, card: np.ndarray, p: IceCreamParams) -> np.ndarray:
+def greedy_keys_batch(board: np.ndarray, card: np.ndarray, p: IceCreamParams,
+                      *, return_resolution: bool = False) -> Any:
     """Greedy value of each column for boards ``board`` (m, 15) and cards ``card`` (m,): (m, 3) float.
 
     ``100 × cards cleared − 10 × tallest column after the clears − landing row``, ``OVER`` for a
-    placement that ends the game, ``-inf`` for a full column.
+    placement that ends the game, ``-inf`` for a full column. With ``return_resolution``, also
+    the :func:`~.sim.resolve_batch` result of the ``3 m`` candidates (row ``3 i + col``, with
+    ``pos``) when every column of every board is open, else ``None``.
     """
     m = board.shape[0]
     t = tables(p)
@@ -83,14 +86,18 @@ def greedy_keys_batch(board: np.ndarray, card: np.ndarray, p: IceCreamParams) ->
     cols = np.tile(np.arange(COLS), m)
     legal = (h < ROWS).ravel()
     keys = np.full(m * COLS, -np.inf)
+    res = None
     if legal.any():
         li = np.flatnonzero(legal)
         pb, pos = place_batch(b3[li], cols[li], np.repeat(card, COLS)[li])
-        res = resolve_batch(pb, p, t)
+        res = resolve_batch(pb, p, t, pos=pos)
+        res["pos"] = pos
         hc = heights(res["board"])
         hmax = np.maximum(np.maximum(hc[:, 0], hc[:, 1]), hc[:, 2])
         k = 100.0 * res["n_removed"] - 10.0 * hmax - pos // COLS
         keys[li] = np.where(_over(res), OVER, k)
+    if return_resolution:
+        return keys.reshape(m, COLS), (res if legal.all() else None)
     return keys.reshape(m, COLS)
 
 
@@ -113,6 +120,16 @@ class GreedyPolicy:
 
     def choose(self, g: GameBatch, p: IceCreamParams, rng: np.random.Generator) -> np.ndarray:
         return pick(greedy_keys_batch(g.board, g.card, p), rng)
+
+    def choose_resolved(self, g: GameBatch, p: IceCreamParams, rng: np.random.Generator
+                        ) -> tuple[np.ndarray, dict[str, np.ndarray] | None]:
+        """As :meth:`choose`, plus the resolution of the chosen placements (for :func:`~.sim.advance`)."""
+        keys, res = greedy_keys_batch(g.board, g.card, p, return_resolution=True)
+        cols = pick(keys, rng)
+        if res is None:
+            return cols, None
+        sel = np.arange(g.size) * COLS + cols
+        return cols, {k: v[sel] for k, v in res.items()}
 
 
 def lookahead_values_batch(g: GameBatch, p: IceCreamParams, rng: np.random.Generator) -> np.ndarray:
@@ -196,7 +213,8 @@ class RolloutPolicy:
             if not live.size:
                 break
             sub = h.take(live)
-            advance(sub, GreedyPolicy().choose(sub, p, rng), p, rng, t=t)
+            cols_g, resolved = GreedyPolicy().choose_resolved(sub, p, rng)
+            advance(sub, cols_g, p, rng, t=t, resolved=resolved)
             for name in ("board", "deck", "disc", "card", "cycle", "placed", "score", "chain_waves", "clears",
                          "cleared", "max_chain", "status"):
                 getattr(h, name)[live] = getattr(sub, name)

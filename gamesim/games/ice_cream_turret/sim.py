@@ -70,9 +70,10 @@ GAME_KEYS: tuple[str, ...] = ("status", "won", "game_over", "capped", "cycle", "
 class Tables:
     """Constant arrays of the vectorized kernels for one parameter set."""
 
-    col: np.ndarray          # (11**5,) int32 column content -> cleared-cell bits | longest run << 5
+    col: np.ndarray          # (11**5,) uint8 column content -> cleared-cell bits | longest run << 5
     tri: np.ndarray          # (11**3,) int8 3-cell content -> 0 none, 1 equal, 2 consecutive
     diag: np.ndarray         # (6, 3) flat cells of the 3-cell diagonals
+    cell_diag: np.ndarray    # (15, 2) the diagonals through each cell (6 = none)
     line_bonus: np.ndarray   # (15,) bonus by number of lines cleared in a wave
     run_bonus: np.ndarray    # (6,) bonus by longest scoring run of a column
     add: np.ndarray          # (MAX_CYCLES + 3, 11) int16 new cards per cycle
@@ -113,7 +114,7 @@ def _line_tables(equal_runs_score: bool) -> tuple[np.ndarray, np.ndarray]:
             scoring = (k > 0) if equal_runs_score else (k == 2)
             longest = np.maximum(longest, np.where(scoring, L, 0))
     col |= longest << 5
-    return col, _kind(_digits(3))
+    return col.astype(np.uint8), _kind(_digits(3))
 
 
 @lru_cache(maxsize=64)
@@ -121,14 +122,18 @@ def tables(p: IceCreamParams) -> Tables:
     """The kernel tables of ``p`` (cached)."""
     col, tri = _line_tables(p.equal_runs_score)
     diag = np.array([line for line, kind in zip(LINES, LINE_KIND) if kind == "diagonal"], np.intp)
+    cell_diag = np.full((N_CELLS, 2), len(diag), np.intp)
+    for i in range(N_CELLS):
+        through = [j for j, d in enumerate(diag) if i in d]
+        cell_diag[i, :len(through)] = through
     lb = np.array([multi_line_bonus(k, p.line_bonus) for k in range(15)], np.int32)
     rb = np.array([0, 0, 0, 0, 1, 2], np.int32)
     n_rows = MAX_CYCLES + 3
     add = np.array([cycle_additions(p, c) if c >= 1 else (0,) * N_VALUES for c in range(n_rows)], np.int16)
     strip = np.array([p.mode == "normal" and c > p.n_cycles for c in range(n_rows)])
-    for a in (col, tri, diag, lb, rb, add, strip):
+    for a in (col, tri, diag, cell_diag, lb, rb, add, strip):
         a.setflags(write=False)
-    return Tables(col, tri, diag, lb, rb, add, strip)
+    return Tables(col, tri, diag, cell_diag, lb, rb, add, strip)
 
 
 def rowsum(a: np.ndarray) -> np.ndarray:
@@ -156,15 +161,34 @@ def _gravity(b: np.ndarray) -> np.ndarray:
     return np.take_along_axis(v, order, axis=1).reshape(-1, N_CELLS)
 
 
-def _line_codes(b: np.ndarray, t: Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Lookups of boards ``b`` (m, 15): column entries (m, 3), row kinds (m, 5), diagonal kinds (m, 6)."""
+def _codes(b: np.ndarray, t: Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Base-11 codes of boards ``b`` (m, 15): columns (m, 3), rows (m, 5), diagonals (m, 6)."""
     x = b.astype(np.int32).reshape(-1, ROWS, COLS)
     cc = x[:, 0, :] + 11 * x[:, 1, :] + 121 * x[:, 2, :] + 1331 * x[:, 3, :] + 14641 * x[:, 4, :]
     rr = x[:, :, 0] + 11 * x[:, :, 1] + 121 * x[:, :, 2]
     xf = x.reshape(-1, N_CELLS)
     d = t.diag
     dd = xf[:, d[:, 0]] + 11 * xf[:, d[:, 1]] + 121 * xf[:, d[:, 2]]
-    return t.col[cc], t.tri[rr], t.tri[dd]
+    return cc, rr, dd
+
+
+def _line_codes(b: np.ndarray, t: Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Lookups of boards ``b`` (m, 15): column entries (m, 3), row kinds (m, 5), diagonal kinds (m, 6)."""
+    cc, rr, dd = _codes(b, t)
+    return t.col[cc].astype(np.int32), t.tri[rr], t.tri[dd]
+
+
+def _clears_through(b: np.ndarray, pos: np.ndarray, t: Tables) -> np.ndarray:
+    """Whether boards ``b`` (m, 15) have a clearing run through cell ``pos`` (m,) (the lines through it only)."""
+    cc, rr, dd = _codes(b, t)
+    ar = np.arange(b.shape[0])
+    row, col = np.divmod(pos, COLS)
+    hit = (t.col[cc[ar, col]] & 31) != 0
+    hit |= t.tri[rr[ar, row]] != 0
+    dd = np.concatenate([dd, np.zeros((b.shape[0], 1), dd.dtype)], axis=1)  # column 6: no diagonal
+    cd = t.cell_diag[pos]
+    hit |= (t.tri[dd[ar, cd[:, 0]]] | t.tri[dd[ar, cd[:, 1]]]) != 0
+    return hit
 
 
 def _dilate(c3: np.ndarray) -> np.ndarray:
@@ -179,8 +203,8 @@ def _dilate(c3: np.ndarray) -> np.ndarray:
     return out
 
 
-def resolve_batch(board: npt.NDArray[np.int8], p: IceCreamParams, t: Tables | None = None
-                  ) -> dict[str, np.ndarray]:
+def resolve_batch(board: npt.NDArray[np.int8], p: IceCreamParams, t: Tables | None = None,
+                  pos: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """Resolve every board of a batch: clear, fall and chain until stable.
 
     Parameters
@@ -191,6 +215,10 @@ def resolve_batch(board: npt.NDArray[np.int8], p: IceCreamParams, t: Tables | No
         The rules (crush cascade, score-attack bonuses).
     t : Tables, optional
         ``tables(p)``.
+    pos : ndarray of int, shape (m,), optional
+        The cell each board's last card was placed in, on a board that was stable before:
+        the first wave is then looked for on the lines through that cell only (any new run
+        must contain the new card), a cheap filter before the full search.
 
     Returns
     -------
@@ -217,6 +245,10 @@ def resolve_batch(board: npt.NDArray[np.int8], p: IceCreamParams, t: Tables | No
     b = out
     wave = 0
     rbits = (1 << np.arange(ROWS))[None, :, None]
+    if pos is not None and m:
+        hit = _clears_through(b, pos, t)
+        act = np.flatnonzero(hit)
+        b = b[act]
     while act.size:
         cm, rk, dk = _line_codes(b, t)
         cbits = cm & 31
@@ -351,17 +383,23 @@ def place_batch(board: np.ndarray, cols: np.ndarray, card: np.ndarray) -> tuple[
 
 
 def advance(g: GameBatch, cols: np.ndarray, p: IceCreamParams, rng: np.random.Generator, *,
-            t: Tables | None = None, draw_next: bool = True) -> dict[str, np.ndarray]:
+            t: Tables | None = None, draw_next: bool = True,
+            resolved: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
     """Play one placement in every game of ``g`` (all running; ``cols`` legal), in place.
 
     Places the card in hand, resolves, scores, checks game over (then, in normal mode,
     the extended-play win), rebuilds the deck when it ran out (or wins at the end of the
     last cycle), cuts off games at ``max_placements`` and draws the next card
-    (``draw_next``). Returns the :func:`resolve_batch` result of the placement.
+    (``draw_next``). ``resolved``: the placement's :func:`resolve_batch` result with ``pos``,
+    when the policy has computed it already. Returns the :func:`resolve_batch` result of the
+    placement (with ``pos``).
     """
     t = tables(p) if t is None else t
-    placed_board, pos = place_batch(g.board, cols, g.card)
-    res = resolve_batch(placed_board, p, t)
+    if resolved is None:
+        placed_board, pos = place_batch(g.board, cols, g.card)
+        res = resolve_batch(placed_board, p, t, pos=pos)
+    else:
+        res, pos = resolved, resolved["pos"]
     g.board = res["board"]
     g.disc += res["removed"]
     g.score += res["score"]
@@ -457,9 +495,13 @@ def run_games(p: IceCreamParams, policy: Any, n_games: int, *, rng: RngLike = No
         n = min(chunk_size, n_games - start)
         g = new_games(p, n, rng=gen, t=t)
         g.gid += start
+        reuse = hasattr(pol, "choose_resolved")
         while g.size:
-            cols = pol.choose(g, p, gen)
-            advance(g, cols, p, gen, t=t)
+            if reuse:
+                cols, resolved = pol.choose_resolved(g, p, gen)
+                advance(g, cols, p, gen, t=t, resolved=resolved)
+            else:
+                advance(g, pol.choose(g, p, gen), p, gen, t=t)
             done = g.status != 0
             if done.any():
                 d = g.take(np.flatnonzero(done))
