@@ -516,3 +516,33 @@ def test_benchmark_quick_runs() -> None:
                           capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     assert "speedup" in proc.stdout
+
+
+def test_rules_functions_validate() -> None:
+    with pytest.raises(ParamError, match="cycle"):
+        cycle_additions(P, 0)
+    with pytest.raises(TypeError, match="cycle"):
+        cycle_additions(P, 2.0)
+    with pytest.raises(ValueError):
+        board_from_rows(["12"])
+    with pytest.raises(ValueError):
+        board_from_rows(["..."] * 6)
+    with pytest.raises(ValueError, match="value"):
+        place(board_from_rows(["..."]), 0, 11)
+
+
+def test_resolve_with_placed_cell_equals_full_search(seed: int) -> None:
+    # the first-wave filter (lines through the placed card) on stable boards gives the full result
+    from gamesim.games.ice_cream_turret.sim import place_batch
+
+    rng = np.random.default_rng(seed)
+    states = _random_states(rng, 400, SA)
+    g = _batch(states)
+    cols = rng.integers(0, 3, size=g.size)
+    ok = g.heights()[np.arange(g.size), cols] < ROWS
+    pb, pos = place_batch(g.board[ok], cols[ok], g.card[ok])
+    full = resolve_batch(pb, SA)
+    fast = resolve_batch(pb, SA, pos=pos)
+    for k in full:
+        np.testing.assert_array_equal(full[k], fast[k], err_msg=k)
+    assert full["waves"].sum() > 20

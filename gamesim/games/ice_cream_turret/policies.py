@@ -17,7 +17,8 @@ not the order of the deck: the next card is face down (山からアイスクリ�
 - ``rollout[:k[:horizon]]``: Monte Carlo. For each column, ``k`` rollouts of
   ``horizon`` further greedy placements with cards drawn from the deck the player knows;
   the column with the best mean rollout value wins (game over -1e6 + cards placed, win +1e6,
-  otherwise the greedy scale: +100 per card cleared, -10 per card of the tallest column at the end). All rollouts of all games run as one batch.
+  otherwise the greedy scale: +100 per card cleared, -10 per card of the tallest column at
+  the end). All rollouts of all games run as one batch.
 
 The scalar versions of ``random``, ``greedy`` and ``lookahead`` are in :mod:`.reference`
 (:func:`~.reference.greedy_keys`, :func:`~.reference.lookahead_values`); the tests check

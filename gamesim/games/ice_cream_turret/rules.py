@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from gamesim.core.registry import ParamError
 from gamesim.core.validate import check_bool, check_choice, check_int
 
 __all__ = [
@@ -180,8 +181,6 @@ class IceCreamParams:
         check_bool("equal_runs_score", self.equal_runs_score)
         check_int("max_placements", self.max_placements, min=1, max=MAX_PLACEMENTS)
         if self.base_copies == 0:
-            from gamesim.core.registry import ParamError
-
             raise ParamError("base_copies", self.base_copies, "an integer >= 1 (the first deck needs cards)")
 
     @property
@@ -207,7 +206,13 @@ def cycle_additions(p: IceCreamParams, cycle: int) -> tuple[int, ...]:
     ``copies_8`` 8s, cycle 5 ``copies_9`` 9s; nothing is added after ``n_cycles``.
     Score attack (スコアアタック): crush ice in cycle ``crush_cycle`` (1), 7s in 2, 8s in 3,
     no 9s, nothing later.
+
+    Raises
+    ------
+    ParamError, ParamTypeError
+        If ``cycle`` is not an integer >= 1.
     """
+    check_int("cycle", cycle, min=1)
     add = [0] * N_VALUES
     if cycle == 1:
         for v in range(1, 7):
