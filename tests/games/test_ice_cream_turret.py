@@ -536,7 +536,7 @@ def test_resolve_with_placed_cell_equals_full_search(seed: int) -> None:
     from gamesim.games.ice_cream_turret.sim import place_batch
 
     rng = np.random.default_rng(seed)
-    states = _random_states(rng, 400, SA)
+    states = _random_states(rng, 2000, SA)
     g = _batch(states)
     cols = rng.integers(0, 3, size=g.size)
     ok = g.heights()[np.arange(g.size), cols] < ROWS
@@ -545,4 +545,4 @@ def test_resolve_with_placed_cell_equals_full_search(seed: int) -> None:
     fast = resolve_batch(pb, SA, pos=pos)
     for k in full:
         np.testing.assert_array_equal(full[k], fast[k], err_msg=k)
-    assert full["waves"].sum() > 20
+    assert full["waves"].sum() > 40  # about 130 expected: the comparison does cover clears
