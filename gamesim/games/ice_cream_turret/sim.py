@@ -51,7 +51,7 @@ from .rules import (
 
 __all__ = [
     "CHUNK_SIZE", "MAX_GAMES", "STATUS", "GameBatch", "Tables", "tables", "resolve_batch", "advance",
-    "new_games", "run_games", "GAME_KEYS",
+    "new_games", "run_games", "GAME_KEYS", "rowsum", "heights", "draw", "place_batch",
 ]
 
 #: Games simulated at once (the greedy policy resolves 3 boards per game and step).
@@ -361,7 +361,11 @@ def draw(g: GameBatch, rows: np.ndarray, rng: np.random.Generator) -> None:
 
 
 def new_games(p: IceCreamParams, n: int, *, rng: np.random.Generator, t: Tables | None = None) -> GameBatch:
-    """``n`` fresh games: empty boards, the first deck (1..6 ×4, plus score-attack crush ice), first card drawn."""
+    """``n`` fresh games: empty boards, the first deck (1..6 ×4, plus score-attack crush ice), first card drawn.
+
+    Raises ``ParamError``/``ParamTypeError`` for ``n`` not an integer in 1..MAX_GAMES.
+    """
+    n = check_int("n", n, min=1, max=MAX_GAMES)
     t = tables(p) if t is None else t
     z = np.zeros(n, np.int32)
     g = GameBatch(board=np.zeros((n, N_CELLS), np.int8), deck=np.tile(t.add[1], (n, 1)),
