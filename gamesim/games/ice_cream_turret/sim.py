@@ -348,13 +348,17 @@ class GameBatch:
         return heights(self.board)
 
 
-def draw(g: GameBatch, rows: np.ndarray, rng: np.random.Generator) -> None:
-    """Draw the next card of games ``rows`` uniformly from their decks (the deck is well shuffled)."""
+def draw(g: GameBatch, rows: np.ndarray, rng: np.random.Generator, u: np.ndarray | None = None) -> None:
+    """Draw the next card of games ``rows`` uniformly from their decks (the deck is well shuffled).
+
+    ``u``: the uniforms to use, one per game of ``g`` (common random numbers); default fresh ones.
+    """
     if not rows.size:
         return
     d = g.deck[rows]
     total = rowsum(d)
-    r = (rng.random(rows.size) * total).astype(np.int64)
+    uu = rng.random(rows.size) if u is None else u[rows]
+    r = (uu * total).astype(np.int64)
     v = rowsum(np.cumsum(d, axis=1) <= r[:, None])
     g.card[rows] = v
     g.deck[rows, v] -= 1
@@ -388,14 +392,14 @@ def place_batch(board: np.ndarray, cols: np.ndarray, card: np.ndarray) -> tuple[
 
 def advance(g: GameBatch, cols: np.ndarray, p: IceCreamParams, rng: np.random.Generator, *,
             t: Tables | None = None, draw_next: bool = True,
-            resolved: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+            resolved: dict[str, np.ndarray] | None = None, u: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """Play one placement in every game of ``g`` (all running; ``cols`` legal), in place.
 
     Places the card in hand, resolves, scores, checks game over (then, in normal mode,
     the extended-play win), rebuilds the deck when it ran out (or wins at the end of the
     last cycle), cuts off games at ``max_placements`` and draws the next card
-    (``draw_next``). ``resolved``: the placement's :func:`resolve_batch` result with ``pos``,
-    when the policy has computed it already. Returns the :func:`resolve_batch` result of the
+    (``draw_next``; with the uniforms ``u``, one per game, if given). ``resolved``: the
+    placement's :func:`resolve_batch` result with ``pos``, when the policy has computed it already. Returns the :func:`resolve_batch` result of the
     placement (with ``pos``).
     """
     t = tables(p) if t is None else t
@@ -441,7 +445,7 @@ def advance(g: GameBatch, cols: np.ndarray, p: IceCreamParams, rng: np.random.Ge
     run = g.status == 0
     g.status[run & (g.placed >= p.max_placements)] = 3
     if draw_next:
-        draw(g, np.flatnonzero(g.status == 0), rng)
+        draw(g, np.flatnonzero(g.status == 0), rng, u)
     res["pos"] = pos
     return res
 

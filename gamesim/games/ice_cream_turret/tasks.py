@@ -30,9 +30,11 @@ _POLICY = (
     Param("policy", "str", "greedy", "player policy: random, greedy (most cleared now, then lowest stack), "
           "lookahead (expectimax over the next card from the known deck), rollout (Monte Carlo)",
           choices=POLICY_NAMES),
-    Param("rollout_k", "int", 16, "rollout policy: greedy playouts per column", min=1, max=MAX_ROLLOUTS),
-    Param("rollout_horizon", "int", 2, "rollout policy: placements per playout after the candidate",
+    Param("rollout_k", "int", 16, "rollout policy: playouts per column", min=1, max=MAX_ROLLOUTS),
+    Param("rollout_horizon", "int", 1, "rollout policy: placements per playout after the candidate",
           min=0, max=MAX_HORIZON),
+    Param("rollout_playout", "str", "greedy", "rollout policy: the policy playing the playouts",
+          choices=("greedy", "lookahead")),
 )
 _DECK = (
     Param("base_copies", "int", 4, "copies of each of 1-6 in the first deck (cards)", min=1, max=12),
@@ -81,7 +83,7 @@ def rules_from_params(params: Mapping[str, Any], mode: str) -> IceCreamParams:
 def policy_from_params(params: Mapping[str, Any]) -> Policy:
     """The policy object of a resolved parameter dict."""
     if params["policy"] == "rollout":
-        return RolloutPolicy(int(params["rollout_k"]), int(params["rollout_horizon"]))
+        return RolloutPolicy(int(params["rollout_k"]), int(params["rollout_horizon"]), str(params["rollout_playout"]))
     return make_policy(str(params["policy"]))
 
 
