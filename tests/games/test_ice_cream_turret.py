@@ -443,7 +443,11 @@ def test_policies_are_ordered() -> None:
 
 
 def test_rollout_and_lookahead_run_and_are_reproducible() -> None:
-    for pol in ("lookahead", "rollout:2:1"):
+    from gamesim.games.ice_cream_turret import RolloutPolicy
+
+    with pytest.raises(ParamError, match="playout"):
+        RolloutPolicy(2, 1, "random")
+    for pol in ("lookahead", "rollout:2:1", RolloutPolicy(2, 1, "lookahead")):
         x = run_games(P, pol, 6, rng=7)
         y = run_games(P, pol, 6, rng=7)
         for k in x:
