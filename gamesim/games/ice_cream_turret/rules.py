@@ -190,13 +190,6 @@ class IceCreamParams:
             return self.crush_cycle
         return 3 if self.mode == "normal" else 1
 
-    @property
-    def last_addition_cycle(self) -> int:
-        """The last cycle whose deck can receive new cards."""
-        if self.mode == "normal":
-            return self.n_cycles
-        return max(3, self.crush_at)
-
 
 def cycle_additions(p: IceCreamParams, cycle: int) -> tuple[int, ...]:
     """New cards added to the deck of ``cycle`` (cycle 1 = the first deck), as 11 counts.
