@@ -150,4 +150,4 @@ def load_results(path: str | Path) -> tuple[pd.DataFrame, dict[str, Any]]:
         return arrow.to_pandas(), meta
     except (OSError, ValueError, pa.ArrowException) as exc:
         msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise ResultsError(f"{path}: not a readable results file ({msg}); delete it or run again to regenerate it") from None
+        raise ResultsError(f"{path}: not a readable results file ({msg})") from None
