@@ -279,6 +279,8 @@ def _main(args: argparse.Namespace) -> int:
     except ScenarioError as exc:
         return error(str(exc), EXIT_USAGE)
     except ReportError as exc:
+        if "raised KeyboardInterrupt" in str(exc):  # Ctrl-C reached the notebook kernel too
+            return error("interrupted; run the same command again to finish the report", EXIT_INTERRUPTED)
         return error(str(exc), EXIT_FAILED)
     except (ResultsError, ChunkError) as exc:
         return error(str(exc), EXIT_FAILED)

@@ -135,7 +135,6 @@ def run_chunk(
     (key, dict of str to ndarray)
         Per-trial metric values, each of shape ``(n_trials,)``.
     """
-    _watch_parent()
     t = get_game(game).tasks[task]
     rng = np.random.default_rng(child_seed(entropy, key))
     out = t.simulate(dict(params), n_trials, rng=rng)
@@ -151,34 +150,24 @@ class ChunkError(RuntimeError):
     """A chunk file that cannot be read; the message names it."""
 
 
-def _watch_parent() -> None:
-    """In a worker process of a sweep, exit as soon as the process that started it is gone.
+def _watch_parent(owner: int) -> None:
+    """Worker initializer: exit as soon as the sweep's process (``owner``) is gone.
 
-    loky (and Dask) worker processes outlive a parent killed by ``SIGKILL`` or
-    ``SIGTERM`` for minutes (until their idle timeout). :func:`run_sweep` puts its
-    pid in ``GAMESIM_SWEEP_PID``; a worker (any other process that runs
-    :func:`run_chunk`) starts one daemon thread that polls its parent pid twice a
-    second and calls ``os._exit`` when the worker has been re-parented.
+    loky worker processes would otherwise outlive a parent killed by ``SIGKILL``
+    for minutes (until their idle timeout). :func:`compute_backend` passes this as
+    the loky executor's initializer with the sweep's pid: each worker starts one
+    daemon thread that polls its parent pid twice a second and calls ``os._exit``
+    once it is no longer ``owner`` (the worker was re-parented).
     """
-    global _WATCHING
-    if _WATCHING:
+    if os.getpid() == owner:
         return
-    _WATCHING = True
-    owner = os.environ.get("GAMESIM_SWEEP_PID")
-    if owner is None or owner == str(os.getpid()):
-        return  # the sweep's own process (n_jobs=1, threading): nothing to watch
-    ppid = os.getppid()
 
     def watch() -> None:
-        while True:
+        while os.getppid() == owner:
             time.sleep(0.5)
-            if os.getppid() != ppid:
-                os._exit(0)
+        os._exit(0)
 
     threading.Thread(target=watch, name="gamesim-parent-watch", daemon=True).start()
-
-
-_WATCHING = False
 
 
 class ChunkStore:
@@ -433,7 +422,9 @@ def compute_backend(backend: Backend = "loky", n_jobs: int = 1, scheduler: str |
     if scheduler is not None and backend != "dask":
         raise ValueError("a scheduler address needs backend='dask'")
     if backend != "dask":
-        with joblib.parallel_config(backend=backend, n_jobs=n_jobs):
+        # loky workers exit with this process, even when it is killed (SIGKILL, SIGTERM)
+        extra = {"initializer": _watch_parent, "initargs": (os.getpid(),)} if backend == "loky" else {}
+        with joblib.parallel_config(backend=backend, n_jobs=n_jobs, **extra):
             yield
         return
     import dask
@@ -557,7 +548,6 @@ def run_sweep(
     info = {"scenario": scenario.name, "scenario_path": str(scenario.path), "scenario_hash": digest,
             "gamesim_version": __version__}
     entropy = store.open(seed, info)  # manifest (repaired if unreadable); chunks of another entropy never mix
-    os.environ["GAMESIM_SWEEP_PID"] = str(os.getpid())  # loky workers started from here exit with it
 
     game = scenario.game.name
     cells = [part.cells() for part in scenario.parts]
