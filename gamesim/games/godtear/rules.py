@@ -291,10 +291,10 @@ def is_success(total: int, dodge: int) -> bool:
     Raises
     ------
     TypeError, ValueError
-        If ``total`` is not an integer >= 0 or ``dodge`` not an integer (a dodge with a
-        blight may be -1).
+        If ``total`` is not an integer in ``0 .. MAX_ROLL_DICE * MAX_FACE_PIPS`` or ``dodge``
+        not an integer in ``-1 .. MAX_PIPS + 1`` (a dodge with a blight may be -1).
     """
-    return _int("total", total, 0, None) >= _int("dodge", dodge, -1, MAX_PIPS + 1)
+    return _int("total", total, 0, MAX_ROLL_DICE * MAX_FACE_PIPS) >= _int("dodge", dodge, -1, MAX_PIPS + 1)
 
 
 def wounds_dealt(total: int, protection: int, remaining_health: int | None = None) -> int:
@@ -316,8 +316,8 @@ def wounds_dealt(total: int, protection: int, remaining_health: int | None = Non
         ``min(max(total - protection, 0), remaining_health)``: excess wounds are lost
         (打倒: 「体力を超えて与えられようとする傷トークンは、単純に失われる」).
     """
-    w = max(_int("total", total, 0, None) - max(_int("protection", protection, -1, MAX_PIPS + 1), 0), 0)
-    return w if remaining_health is None else min(w, max(_int("remaining_health", remaining_health, 0, None), 0))
+    w = max(_int("total", total, 0, MAX_ROLL_DICE * MAX_FACE_PIPS) - max(_int("protection", protection, -1, MAX_PIPS + 1), 0), 0)
+    return w if remaining_health is None else min(w, max(_int("remaining_health", remaining_health, 0, MAX_HEALTH), 0))
 
 
 # ---------------------------------------------------------------------------
@@ -562,7 +562,6 @@ def after_success(state: DuelState, skill: Skill) -> tuple[Status, Status]:
     return att, tgt
 
 
-@lru_cache(maxsize=4096, typed=True)
 def roll_outcomes(n_dice: int, die: DieSpec = GODTEAR_DIE) -> tuple[tuple[int, Fraction], ...]:
     """Every total of ``n_dice`` dice with its exact probability (a chance point).
 
@@ -589,8 +588,12 @@ def roll_outcomes(n_dice: int, die: DieSpec = GODTEAR_DIE) -> tuple[tuple[int, F
     -----
     Exact integer convolution of the face counts: ``counts^{*n} / n_faces^n``.
     """
-    n = _int("n_dice", n_dice, 0, MAX_ROLL_DICE)
-    _instance("die", die, DieSpec, "a DieSpec")
+    return _roll_outcomes(_int("n_dice", n_dice, 0, MAX_ROLL_DICE), _instance("die", die, DieSpec, "a DieSpec"))
+
+
+@lru_cache(maxsize=4096)
+def _roll_outcomes(n: int, die: DieSpec) -> tuple[tuple[int, Fraction], ...]:
+    """The cached kernel of :func:`roll_outcomes` (arguments checked there)."""
     ways = [1]
     for _ in range(n):
         new = [0] * (len(ways) + die.max_pips)
