@@ -339,11 +339,12 @@ def _check_size(where: str, key: str, value: Any, cap: int) -> None:
 
 def _check_grid_values(where: str, key: str, values: list[Any]) -> None:
     """A grid value listed twice would be two identical cells: an error, not a silent duplicate."""
-    seen: list[Any] = []
+    seen: set[tuple[str, str]] = set()
     for j, v in enumerate(values):
-        if any(type(v) is type(u) and v == u for u in seen):
+        ident = (type(v).__name__, json.dumps(v, sort_keys=True, default=repr))
+        if ident in seen:
             raise ScenarioError(f"{where}: {key}[{j}] = {v!r} is listed twice; each grid value must be unique")
-        seen.append(v)
+        seen.add(ident)
 
 
 def load_scenario(path: str | Path) -> Scenario:
