@@ -209,20 +209,6 @@ def _run_one(path: Path, args: argparse.Namespace, out: Path | None, *, reuse: b
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gamesim`` command; returns the exit status."""
     args = _parser().parse_args(argv)
-    if args.command == "list":
-        return _main(args)
-    import threading
-
-    in_main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _on_sigterm) if in_main_thread else None
-    try:
-        return _main(args)
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
-
-
-def _main(args: argparse.Namespace) -> int:
     from gamesim.core.report import ReportError
     from gamesim.core.results import ResultsError
     from gamesim.core.scenario import ScenarioError
@@ -253,6 +239,7 @@ def _main(args: argparse.Namespace) -> int:
         args.n_jobs = cpus
     from gamesim.core.sweep import ChunkError, compute_backend
 
+    previous_sigterm = _install_sigterm()
     try:
         if args.command == "run":
             with compute_backend(args.backend, args.n_jobs, args.scheduler):
@@ -302,6 +289,27 @@ def _main(args: argparse.Namespace) -> int:
         return error(
             "interrupted; finished chunks are saved, run the same command again to resume", EXIT_INTERRUPTED
         )
+    except Exception as exc:  # a worker killed by the OS (e.g. out of memory): loky's TerminatedWorkerError
+        if type(exc).__name__ != "TerminatedWorkerError":
+            raise
+        return error("a worker process was killed (out of memory?); lower chunk_size or --n-jobs "
+                     "(limits: docs/reliability.md), then run again to resume", EXIT_FAILED)
+    finally:
+        _restore_sigterm(previous_sigterm)
+
+
+def _install_sigterm() -> Any:
+    """SIGTERM raises :class:`_Terminated` in the main thread (so chunks and manifest are saved)."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _on_sigterm)
+
+
+def _restore_sigterm(previous: Any) -> None:
+    if previous is not None:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _distinct_names(paths: list[Path]) -> tuple[list[Path], str | None]:
