@@ -41,7 +41,15 @@ class _Terminated(KeyboardInterrupt):
 
 
 def _on_sigterm(signum: int, frame: Any) -> None:
+    _quiet_interrupt_hooks()
     raise _Terminated()
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    """Ctrl-C: as Python's default (KeyboardInterrupt), but first silence the log lines of
+    libraries that notice the interrupted kernel or workers before our one line is printed."""
+    _quiet_interrupt_hooks()
+    raise KeyboardInterrupt
 
 
 def _cpu_count() -> int:
@@ -289,27 +297,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         return error(
             "interrupted; finished chunks are saved, run the same command again to resume", EXIT_INTERRUPTED
         )
-    except Exception as exc:  # a worker killed by the OS (e.g. out of memory): loky's TerminatedWorkerError
-        if type(exc).__name__ != "TerminatedWorkerError":
-            raise
-        return error("a worker process was killed (out of memory?); lower chunk_size or --n-jobs "
-                     "(limits: docs/reliability.md), then run again to resume", EXIT_FAILED)
+    except Exception as exc:  # a process killed by the OS (e.g. out of memory): a worker or the report's kernel
+        if type(exc).__name__ == "TerminatedWorkerError":
+            return error("a worker process was killed (out of memory?); lower chunk_size or --n-jobs "
+                         "(limits: docs/reliability.md), then run again to resume", EXIT_FAILED)
+        if type(exc).__name__ == "DeadKernelError":
+            return error(f"the report notebook's kernel died ({exc}); run the same command again", EXIT_FAILED)
+        raise
     finally:
         _restore_sigterm(previous_sigterm)
 
 
 def _install_sigterm() -> Any:
-    """SIGTERM raises :class:`_Terminated` in the main thread (so chunks and manifest are saved)."""
+    """SIGTERM raises :class:`_Terminated` in the main thread (so chunks and manifest are saved);
+    SIGINT raises KeyboardInterrupt after silencing late log lines. Returns the previous handlers."""
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         return None
-    return signal.signal(signal.SIGTERM, _on_sigterm)
+    previous = {signal.SIGTERM: signal.signal(signal.SIGTERM, _on_sigterm)}
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        previous[signal.SIGINT] = signal.signal(signal.SIGINT, _on_sigint)
+    return previous
 
 
 def _restore_sigterm(previous: Any) -> None:
     if previous is not None:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _distinct_names(paths: list[Path]) -> tuple[list[Path], str | None]:
