@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import os
 import platform
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,6 +33,53 @@ __all__ = ["main", "builtin_scenarios"]
 EXIT_USAGE = 2
 EXIT_FAILED = 1
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
+
+
+class _Terminated(KeyboardInterrupt):
+    """Raised in the main thread by SIGTERM so a sweep stops as cleanly as on Ctrl-C."""
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    _quiet_interrupt_hooks()
+    raise _Terminated()
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    """Ctrl-C: as Python's default (KeyboardInterrupt), but first silence the log lines of
+    libraries that notice the interrupted kernel or workers before our one line is printed."""
+    _quiet_interrupt_hooks()
+    raise KeyboardInterrupt
+
+
+def _cpu_count() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def _shutdown_workers() -> None:
+    """Stop loky's reusable worker processes now (they would otherwise idle for minutes)."""
+    try:
+        from joblib.externals.loky import reusable_executor
+
+        executor = getattr(reusable_executor, "_executor", None)
+        if executor is not None:
+            executor.shutdown(wait=False, kill_workers=True)
+    except Exception:  # noqa: BLE001 - best effort on the way out
+        pass
+
+
+def _quiet_interrupt_hooks() -> None:
+    """After Ctrl-C/SIGTERM, nothing but our one line: silence late tracebacks of
+    background threads (e.g. a notebook kernel's ZMQ channels) and of interpreter exit."""
+    import logging
+    import threading
+
+    threading.excepthook = lambda args: None
+    sys.unraisablehook = lambda unraisable: None
+    logging.disable(logging.CRITICAL)
 
 
 def _repo_root() -> Path:
@@ -224,7 +273,7 @@ def _run_one(
 ) -> tuple[Any, Path]:
     """Load, sweep (resuming from the chunk cache) and save one scenario."""
     from gamesim.core.api import Results, sweep
-    from gamesim.core.results import load_results
+    from gamesim.core.results import ResultsError, load_results
     from gamesim.core.scenario import load_scenario
 
     scenario = load_scenario(path)
@@ -233,7 +282,8 @@ def _run_one(
     if reuse and not args.fresh and out.is_file():
         try:
             _, meta = load_results(out)
-        except Exception:  # noqa: BLE001 - an unreadable results file is simply rebuilt
+        except ResultsError as exc:  # zero-byte or corrupt: regenerate it
+            print(f"gamesim: warning: {exc}; regenerating it", file=sys.stderr)
             meta = {}
         if meta.get("scenario_hash") == scenario.content_hash(seed):
             if not args.quiet:
@@ -263,6 +313,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gamesim`` command; returns the exit status."""
     args = _parser().parse_args(argv)
     from gamesim.core.report import ReportError
+    from gamesim.core.results import ResultsError
     from gamesim.core.scenario import ScenarioError
 
     def error(msg: str, code: int) -> int:
@@ -281,8 +332,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return error(f"--seed = {args.seed}, must be a non-negative integer", EXIT_USAGE)
     if args.scheduler and args.backend != "dask":
         return error("--scheduler needs --backend dask", EXIT_USAGE)
-    from gamesim.core.sweep import compute_backend
+    if args.command == "run" and args.out is not None and args.out.is_dir():
+        return error(f"--out {args.out} is a folder; give a results file such as {args.out / 'results.parquet'}",
+                     EXIT_USAGE)
+    cpus = _cpu_count()
+    if args.scheduler is None and args.n_jobs > cpus:  # local workers only: more than the cores just thrash
+        print(f"gamesim: note: --n-jobs {args.n_jobs} is more than the {cpus} CPU cores here; using {cpus}",
+              file=sys.stderr)
+        args.n_jobs = cpus
+    from gamesim.core.sweep import ChunkError, compute_backend
 
+    previous_sigterm = _install_sigterm()
     try:
         if args.command == "run":
             with compute_backend(args.backend, args.n_jobs, args.scheduler):
@@ -291,6 +351,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         paths = [_resolve_scenario(s) for s in args.scenario] or builtin_scenarios()
         if not paths:
             return error("no scenario given and no built-in scenarios/ folder found", EXIT_USAGE)
+        paths, clash = _distinct_names(paths)
+        if clash:
+            return error(clash, EXIT_USAGE)
         from gamesim.core.report import GENERIC_NOTEBOOK, render_report
 
         with compute_backend(args.backend, args.n_jobs, args.scheduler):
@@ -306,13 +369,79 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ScenarioError as exc:
         return error(str(exc), EXIT_USAGE)
     except ReportError as exc:
+        if "raised KeyboardInterrupt" in str(exc):  # Ctrl-C reached the notebook kernel too
+            return error("interrupted; run the same command again to finish the report", EXIT_INTERRUPTED)
         return error(str(exc), EXIT_FAILED)
+    except (ResultsError, ChunkError) as exc:
+        return error(str(exc), EXIT_FAILED)
+    except MemoryError:
+        return error("out of memory; lower chunk_size, n_trials or --n-jobs (limits: docs/reliability.md)",
+                     EXIT_USAGE)
+    except (OverflowError, RecursionError) as exc:
+        what = "a number too large" if isinstance(exc, OverflowError) else "a structure nested too deeply"
+        return error(f"{what} ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else '-'}); "
+                     "check the scenario's values against the limits in docs/reliability.md", EXIT_USAGE)
     except (ValueError, OSError) as exc:  # e.g. an unreachable --scheduler
         return error(str(exc), EXIT_FAILED)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        _quiet_interrupt_hooks()
+        _shutdown_workers()
+        if isinstance(exc, _Terminated):
+            return error("terminated; finished chunks are saved, run the same command again to resume",
+                         EXIT_TERMINATED)
         return error(
             "interrupted; finished chunks are saved, run the same command again to resume", EXIT_INTERRUPTED
         )
+    except Exception as exc:  # a process killed by the OS (e.g. out of memory): a worker or the report's kernel
+        if type(exc).__name__ == "TerminatedWorkerError":
+            return error("a worker process was killed (out of memory?); lower chunk_size or --n-jobs "
+                         "(limits: docs/reliability.md), then run again to resume", EXIT_FAILED)
+        if type(exc).__name__ == "DeadKernelError":
+            return error(f"the report notebook's kernel died ({exc}); run the same command again", EXIT_FAILED)
+        raise
+    finally:
+        _restore_sigterm(previous_sigterm)
+
+
+def _install_sigterm() -> Any:
+    """SIGTERM raises :class:`_Terminated` in the main thread (so chunks and manifest are saved);
+    SIGINT raises KeyboardInterrupt after silencing late log lines. Returns the previous handlers."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    previous = {signal.SIGTERM: signal.signal(signal.SIGTERM, _on_sigterm)}
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        previous[signal.SIGINT] = signal.signal(signal.SIGINT, _on_sigint)
+    return previous
+
+
+def _restore_sigterm(previous: Any) -> None:
+    if previous is not None:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _distinct_names(paths: list[Path]) -> tuple[list[Path], str | None]:
+    """Scenario files with pairwise different names (results and reports are keyed by name).
+
+    The same file given twice is kept once; two files with one name give an error
+    message naming both.
+    """
+    from gamesim.core.scenario import load_scenario
+
+    seen: dict[str, Path] = {}
+    out: list[Path] = []
+    for path in paths:
+        name = load_scenario(path).name
+        prev = seen.get(name)
+        if prev is None:
+            seen[name] = path
+            out.append(path)
+        elif prev.resolve() != path.resolve():
+            return out, (f"{prev} and {path} have the same scenario name {name!r}; their results and reports "
+                         "would overwrite each other: give one of them another `name`")
+    return out, None
 
 
 if __name__ == "__main__":  # pragma: no cover

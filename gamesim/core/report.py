@@ -63,8 +63,9 @@ def execute_notebook(notebook: Path, output: Path, parameters: dict[str, Any], *
             kernel_name="python3",
             progress_bar=False,
             cwd=str(cwd or notebook.parent),
-            # the kernel only talks to us on loopback; keep its start-up warnings off the console
-            extra_arguments=["--IPKernelApp.log_level=ERROR"],
+            # the kernel only talks to us on loopback; keep its start-up warnings, and the ZMQ errors of
+            # a kernel shut down mid-cell by Ctrl-C, off the console (cell errors still come back)
+            extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
         )
     except pm.PapermillExecutionError as exc:
         raise ReportError(f"{notebook}: cell {exc.exec_count} raised {exc.ename}: {exc.evalue} (see {output})") from None

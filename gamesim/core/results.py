@@ -4,22 +4,81 @@ The table (columns in :class:`gamesim.core.sweep.SweepResult`) is written with
 the run's metadata (seed entropy, scenario hash, version, timing, backend) in
 the parquet schema metadata under the key ``gamesim``, so a results file alone
 says how to reproduce it.
+
+Files are written atomically (:func:`atomic_write`): a temporary file with a
+name unique to the process and call, flushed and ``fsync``-ed, then renamed over
+the destination; a crash, a full disk or a concurrent run leaves either the old
+file or the new one, never a half-written one, and no stray temporary file.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-__all__ = ["save_results", "load_results", "lists_to_tuples"]
+__all__ = ["ResultsError", "save_results", "load_results", "atomic_write", "lists_to_tuples"]
 
 _META_KEY = b"gamesim"
+
+
+class ResultsError(ValueError):
+    """A results file that cannot be written or read; the message names the file."""
+
+
+def atomic_write(path: str | Path, write: Callable[[IO[bytes]], Any]) -> Path:
+    """Write ``path`` atomically: unique temporary file, fsync, rename.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        Destination file; its folder must exist.
+    write : callable
+        Called with the temporary file opened in binary mode; writes the content.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``.
+
+    Raises
+    ------
+    IsADirectoryError
+        If ``path`` is a folder (nothing is written).
+    OSError
+        If writing fails (e.g. a full disk); the temporary file is removed and
+        the previous content of ``path``, if any, is left untouched.
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"{path}: is a folder, not a file")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{uuid.uuid4().hex[:12]}.tmp")
+    try:
+        with open(tmp, "wb") as fh:
+            write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    with contextlib.suppress(OSError):  # make the rename itself durable (best effort)
+        fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    return path
 
 
 def save_results(table: pd.DataFrame, path: str | Path, meta: dict[str, Any]) -> Path:
@@ -39,16 +98,24 @@ def save_results(table: pd.DataFrame, path: str | Path, meta: dict[str, Any]) ->
     -------
     pathlib.Path
         The path written.
+
+    Raises
+    ------
+    ResultsError
+        If ``path`` is an existing folder (nothing is written, no temporary file
+        is left).
+    OSError
+        If writing fails; the previous file, if any, is left untouched.
     """
     path = Path(path)
+    if path.is_dir():
+        raise ResultsError(f"{path}: is a folder; give a results file name such as {path / 'results.parquet'}")
     path.parent.mkdir(parents=True, exist_ok=True)
     arrow = pa.Table.from_pandas(table, preserve_index=False)
     merged = dict(arrow.schema.metadata or {})
     merged[_META_KEY] = json.dumps(meta, default=str).encode()
-    tmp = path.with_suffix(".parquet.tmp")
-    pq.write_table(arrow.replace_schema_metadata(merged), tmp)
-    tmp.replace(path)
-    return path
+    arrow = arrow.replace_schema_metadata(merged)
+    return atomic_write(path, lambda fh: pq.write_table(arrow, fh))
 
 
 def load_results(path: str | Path) -> tuple[pd.DataFrame, dict[str, Any]]:
@@ -70,11 +137,23 @@ def load_results(path: str | Path) -> tuple[pd.DataFrame, dict[str, Any]]:
     ------
     FileNotFoundError
         If ``path`` does not exist.
+    ResultsError
+        If the file is empty, truncated or otherwise not a readable results file
+        (the message names it; ``gamesim report`` regenerates such a file).
     """
-    arrow = pq.read_table(path)
-    raw = (arrow.schema.metadata or {}).get(_META_KEY)
-    meta = json.loads(raw) if raw else {}
-    return lists_to_tuples(arrow.to_pandas()), meta
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: no such results file")
+    try:
+        arrow = pq.read_table(path)
+        raw = (arrow.schema.metadata or {}).get(_META_KEY)
+        meta = json.loads(raw) if raw else {}
+        if not isinstance(meta, dict):
+            raise ValueError("metadata is not a JSON object")
+        return lists_to_tuples(arrow.to_pandas()), meta
+    except (OSError, ValueError, pa.ArrowException) as exc:
+        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ResultsError(f"{path}: not a readable results file ({msg})") from None
 
 
 def lists_to_tuples(df: pd.DataFrame) -> pd.DataFrame:

@@ -422,6 +422,44 @@ def _raise(p: Param, value: Any, allowed: str) -> Any:
     raise ParamError(p.name, value, allowed)
 
 
+#: Longest scenario or part name (characters).
+MAX_NAME_LENGTH = 100
+#: Largest ``chunk_size``: the trials of one chunk are held in memory at once, per
+#: metric and inside the simulator (e.g. a dice array of dice x trials).
+MAX_CHUNK_SIZE = 1_000_000
+#: Largest trial count per cell (``n_trials``, ``parts[i].n_trials``,
+#: ``precision.max_trials``): a cell's per-trial values are concatenated in memory.
+MAX_TRIALS = 10_000_000
+#: Most grid cells in one part.
+MAX_CELLS = 100_000
+
+
+def _check_name(where: str, key: str, name: str) -> None:
+    """Names become file names, table values and report headings: printable, short."""
+    if len(name) > MAX_NAME_LENGTH or not name.isprintable() or name != name.strip():
+        raise ScenarioError(
+            f"{where}: {key} = {name[:120]!r}{'...' if len(name) > 120 else ''}, must be a printable name of at most "
+            f"{MAX_NAME_LENGTH} characters (no tab, newline or NUL; no leading or trailing space)"
+        )
+
+
+def _check_size(where: str, key: str, value: Any, cap: int) -> None:
+    """Refuse sizes that would exhaust memory or run for days, before anything starts."""
+    if _is_int(value) and value > cap:
+        raise ScenarioError(f"{where}: {key} = {value!r}, must be an integer <= {cap:,} (size limit, see "
+                            "docs/reliability.md)")
+
+
+def _check_grid_values(where: str, key: str, values: list[Any]) -> None:
+    """A grid value listed twice would be two identical cells: an error, not a silent duplicate."""
+    seen: set[tuple[str, str]] = set()
+    for j, v in enumerate(values):
+        ident = (type(v).__name__, json.dumps(v, sort_keys=True, default=repr))
+        if ident in seen:
+            raise ScenarioError(f"{where}: {key}[{j}] = {v!r} is listed twice; each grid value must be unique")
+        seen.add(ident)
+
+
 def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Path | None = None) -> Scenario:
     """Load and validate a scenario: a TOML file, or the same content as a dict.
 
@@ -466,6 +504,8 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
             raise ScenarioError(f"{where}: not valid TOML: {exc}") from None
         except UnicodeDecodeError as exc:
             raise ScenarioError(f"{where}: not UTF-8 text: {exc}") from None
+        except RecursionError:
+            raise ScenarioError(f"{where}: not a usable scenario: arrays or tables nested too deeply") from None
         folder = path.parent
         stem = path.stem
 
@@ -495,6 +535,7 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
     name = get_str("name", stem)
     if not name or any(c in name for c in "/\\ "):
         raise fail("name", name, "a non-empty string without spaces or slashes")
+    _check_name(where, "name", name)
     games = all_games()
     game_name = get_str("game")
     if game_name not in games:
@@ -505,6 +546,8 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
     if n_trials is None:
         raise ScenarioError(f"{where}: missing key 'n_trials' ({_TOP_KEYS['n_trials']})")
     chunk_size = get_int("chunk_size", min(n_trials, 10_000), 1)
+    _check_size(where, "n_trials", n_trials, MAX_TRIALS)
+    _check_size(where, "chunk_size", chunk_size, MAX_CHUNK_SIZE)
     notebook: Path | None = None
     if "notebook" in raw:
         nb_rel = get_str("notebook")
@@ -530,6 +573,7 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
         pname = rp.get("name")
         if not isinstance(pname, str) or not pname:
             raise fail(f"{at}.name", pname, "a non-empty string")
+        _check_name(where, f"{at}.name", pname)
         if pname in seen:
             raise fail(f"{at}.name", pname, "unique among parts")
         seen.add(pname)
@@ -564,6 +608,9 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
             if not isinstance(vals, list) or not vals:
                 raise fail(f"{at}.grid.{k}", vals, f"a non-empty list, each value {_describe_allowed(known[k])}")
             grid[k] = [_checked(where, f"{at}.grid.{k}[{j}]", known[k], v) for j, v in enumerate(vals)]
+            _check_grid_values(where, f"{at}.grid.{k}", grid[k])
+            if k in own:
+                raise ScenarioError(f"{where}: {at}.params.{k} and {at}.grid.{k} both set {k!r}; keep one of them")
             fixed.pop(k, None)
         cases = _parse_cases(where, at, rp.get("cases"), known, grid, own, tname)
         for case in cases:
@@ -572,6 +619,11 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
         part_trials = rp.get("n_trials", n_trials)
         if not _is_int(part_trials) or part_trials < 1:
             raise fail(f"{at}.n_trials", part_trials, "an integer >= 1")
+        _check_size(where, f"{at}.n_trials", part_trials, MAX_TRIALS)
+        n_cells = math.prod(len(v) for v in grid.values()) * max(1, len(cases))
+        if n_cells > MAX_CELLS:
+            raise ScenarioError(f"{where}: {at} has {n_cells:,} cells (cases x grid), must "
+                                f"have at most {MAX_CELLS:,} (size limit, see docs/reliability.md)")
         title = rp.get("title", "")
         if not isinstance(title, str):
             raise fail(f"{at}.title", title, "a string")
@@ -613,9 +665,10 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
         hw = pr.get("half_width")
         if not _is_num(hw) or hw <= 0:
             raise fail("precision.half_width", hw, "a number > 0 (the 95% interval half-width, in the metric's units)")
-        cap = pr.get("max_trials", 10 * n_trials)
+        cap = pr.get("max_trials", min(10 * n_trials, MAX_TRIALS))
         if not _is_int(cap) or cap < 1:
             raise fail("precision.max_trials", cap, "an integer >= 1")
+        _check_size(where, "precision.max_trials", cap, MAX_TRIALS)
         precision = Precision(metric, float(hw), cap)
 
     compare = _parse_compare(where, raw.get("compare"), parts)
@@ -678,6 +731,8 @@ def _parse_cases(
             label = ", ".join(f"{k}={_case_label(v)}" for k, v in params.items()) or "defaults"
         elif not isinstance(label, str) or not label.strip():
             raise ScenarioError(f"{where}: {at}.cases[{j}].name = {label!r}, must be a non-empty string")
+        else:
+            _check_name(where, f"{at}.cases[{j}].name", label)
         if any(c.name == label for c in out):
             raise ScenarioError(f"{where}: {at}.cases[{j}].name = {label!r}, must be unique among the part's cases")
         out.append(Case(label, params))

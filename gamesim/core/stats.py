@@ -94,8 +94,13 @@ def proportion_estimate(k: int, n: int, *, confidence: float = CONFIDENCE) -> Es
     return Estimate(n, p, math.sqrt(p * (1.0 - p) / n), float(ci.low), float(ci.high))
 
 
-def mean_estimate(x: npt.ArrayLike, *, confidence: float = CONFIDENCE) -> Estimate:
-    """Sample mean with standard error and a Student-t interval.
+def mean_estimate(
+    x: npt.ArrayLike,
+    *,
+    confidence: float = CONFIDENCE,
+    bounds: tuple[float, float] = (-math.inf, math.inf),
+) -> Estimate:
+    """Sample mean with standard error and a Student-t interval that is never degenerate.
 
     Parameters
     ----------
@@ -103,30 +108,61 @@ def mean_estimate(x: npt.ArrayLike, *, confidence: float = CONFIDENCE) -> Estima
         Per-trial values (finite).
     confidence : float, default 0.95
         Confidence level of the interval.
+    bounds : (float, float), default (-inf, inf)
+        The range every per-trial value is known to lie in (e.g. ``(0, health)``
+        for wounds). Used only when the sample cannot measure its own spread
+        (``n == 1`` or all values equal).
 
     Returns
     -------
     Estimate
-        ``se = s / sqrt(n)`` with ``s`` the sample standard deviation (ddof=1).
-        With ``n == 1`` or constant values the interval collapses to the mean.
+        ``se = s / sqrt(n)`` with ``s`` the sample standard deviation (ddof=1);
+        ``nan`` when ``n == 1``.
+
+        With at least two distinct values the interval is the Student-t one.
+        When every value equals ``v`` (including ``n == 1``) the sample says
+        nothing about how far the mean may be from ``v``, so the interval is
+        **not** collapsed to ``[v, v]``: by the rule-of-three argument
+        (Clopper-Pearson bound for zero "other" values in ``n`` trials), the
+        fraction of trials with a value other than ``v`` is at most
+        ``p = 1 - ((1 - confidence) / 2) ** (1 / n)`` (about ``3.7 / n``), so the
+        mean lies in ``[v - p (v - lo), v + p (hi - v)]`` with ``(lo, hi) =
+        bounds``. With the default unbounded range that interval is infinite on
+        each side where ``v`` is not at a bound: it can never satisfy a precision
+        target (see docs/reliability.md).
 
     Raises
     ------
     ValueError
-        If ``x`` is empty.
+        If ``x`` is empty, or ``bounds`` is not ``lo <= hi``.
     """
     a = np.asarray(x, dtype=np.float64).ravel()
     n = a.size
     if n == 0:
         raise ValueError("mean of an empty sample")
+    lo_b, hi_b = (float(b) for b in bounds)
+    if not lo_b <= hi_b:
+        raise ValueError(f"bounds = {bounds!r}, must be (lo, hi) with lo <= hi")
     m = float(a.mean())
-    if n == 1:
-        return Estimate(1, m, math.nan, m, m)
-    se = float(a.std(ddof=1)) / math.sqrt(n)
-    if se == 0.0:
-        return Estimate(n, m, 0.0, m, m)
+    se = float(a.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+    if n == 1 or se == 0.0 or bool(np.all(a == a[0])):
+        lo, hi = _constant_sample_interval(float(a[0]), n, confidence, lo_b, hi_b)
+        return Estimate(n, m, se if n > 1 else math.nan, lo, hi)
     lo, hi = sps.t.interval(confidence, n - 1, loc=m, scale=se)
     return Estimate(n, m, se, float(lo), float(hi))
+
+
+def _constant_sample_interval(v: float, n: int, confidence: float, lo: float, hi: float) -> tuple[float, float]:
+    """Interval for the mean when all ``n`` values equal ``v`` (rule-of-three bound).
+
+    The fraction ``p`` of trials whose value differs from ``v`` is at most
+    ``1 - (alpha / 2) ** (1 / n)`` (Clopper-Pearson upper bound for 0 of ``n``);
+    such trials move the mean at most ``p * (v - lo)`` down and ``p * (hi - v)`` up.
+    """
+    p_other = 1.0 - ((1.0 - confidence) / 2.0) ** (1.0 / n)
+    down = 0.0 if v <= lo else (math.inf if math.isinf(lo) else p_other * (v - lo))
+    up = 0.0 if v >= hi else (math.inf if math.isinf(hi) else p_other * (hi - v))
+    return v - down, v + up
 
 
 def quantile_estimate(x: npt.ArrayLike, q: float, *, confidence: float = CONFIDENCE) -> Estimate:

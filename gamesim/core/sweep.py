@@ -22,10 +22,13 @@ decision depends only on the chunks' contents, so it too is reproducible.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import math
 import os
 import re
+import sys
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -43,6 +46,7 @@ from tqdm.auto import tqdm
 from gamesim import __version__
 from gamesim.core.analysis import distribution_table, paired_difference, paired_ratio, unpaired_half_width
 from gamesim.core.registry import Metric, get_game
+from gamesim.core.results import atomic_write
 from gamesim.core.rng import child_seed, root_seed_sequence
 from gamesim.core.scenario import Scenario, param_columns
 from gamesim.core.stats import (
@@ -57,6 +61,8 @@ __all__ = [
     "Backend",
     "SweepResult",
     "ChunkStore",
+    "ChunkError",
+    "MIN_TARGET_TRIALS",
     "compute_backend",
     "run_sweep",
     "summarize_metric",
@@ -159,25 +165,154 @@ def run_chunk(
     return (key if tag is None else tag), {k: np.asarray(v) for k, v in out.items()}
 
 
+def _warn(msg: str) -> None:
+    """One-line warning on stderr (chunk and manifest repairs)."""
+    print(f"gamesim: warning: {msg}", file=sys.stderr, flush=True)
+
+
+class ChunkError(RuntimeError):
+    """A chunk file that cannot be read; the message names it."""
+
+
+def _watch_parent(owner: int) -> None:
+    """Worker initializer: exit as soon as the sweep's process (``owner``) is gone.
+
+    loky worker processes would otherwise outlive a parent killed by ``SIGKILL``
+    for minutes (until their idle timeout). :func:`compute_backend` passes this as
+    the loky executor's initializer with the sweep's pid: each worker starts one
+    daemon thread that polls its parent pid twice a second and calls ``os._exit``
+    once it is no longer ``owner`` (the worker was re-parented).
+    """
+    if os.getpid() == owner:
+        return
+
+    def watch() -> None:
+        while os.getppid() == owner:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="gamesim-parent-watch", daemon=True).start()
+
+
 class ChunkStore:
-    """Finished chunks of one scenario version, one parquet file each.
+    """Finished chunks of one scenario version, one parquet file each, with integrity checks.
 
     Parameters
     ----------
     root : pathlib.Path
         Cache folder of this scenario version (created if missing).
 
+    Attributes
+    ----------
+    entropy : int or None
+        Root seed entropy of the chunks (set by :meth:`open`).
+    reused : int
+        Chunks found valid on disk (not written by this store).
+
     Notes
     -----
-    Files are written to a temporary name and renamed, so a killed process
-    leaves either a whole chunk or none.
+    Integrity (issue 9):
+
+    - every chunk file is written to a temporary name unique to the process,
+      ``fsync``-ed and renamed, so a killed process leaves a whole chunk or none;
+    - every chunk carries in its parquet metadata its seed entropy, its spawn key
+      and its row count, and is written with parquet page checksums;
+    - ``manifest.json`` (written atomically) records the run's entropy and, per
+      chunk, its row count and SHA-256.
+
+    A chunk is used only if it reads back whole, its key and entropy are this
+    run's, its row count is the planned one and its hash matches the manifest
+    (when the manifest has it). Anything else (a truncated or bit-flipped file,
+    another chunk copied over it, a chunk of another entropy) is deleted with a
+    one-line warning naming it, and recomputed.
     """
 
     _NAME = re.compile(r"p(\d+)-c(\d+)-k(\d+)\.parquet$")
+    _META = b"gamesim_chunk"
+    _SAVE_EVERY_S = 2.0
 
     def __init__(self, root: Path):
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
+        self.manifest_path = self.root / "manifest.json"
+        self.entropy: int | None = None
+        self.reused = 0
+        self._info: dict[str, Any] = {}
+        self._entries: dict[str, dict[str, Any]] = {}
+        self._ok: dict[tuple[int, ...], int] = {}  # verified this run: key -> rows
+        self._dirty = False
+        self._saved_at = 0.0
+
+    # -- manifest -------------------------------------------------------------------------
+
+    def open(self, seed: int | None, info: Mapping[str, Any]) -> int:
+        """Read (or repair) the manifest and fix the run's seed entropy.
+
+        Parameters
+        ----------
+        seed : int or None
+            The run's seed; ``None`` reuses the entropy of the manifest, else of
+            the chunks already on disk, else draws fresh entropy.
+        info : mapping
+            Descriptive fields stored in the manifest (scenario, hash, version).
+
+        Returns
+        -------
+        int
+            The root seed entropy every chunk of this folder must carry.
+        """
+        self._info = dict(info)
+        manifest: dict[str, Any] | None = None
+        if self.manifest_path.exists():
+            try:
+                manifest = json.loads(self.manifest_path.read_text(encoding="utf-8"))
+                if not isinstance(manifest, dict) or not str(manifest.get("seed_entropy", "")).isdigit():
+                    raise ValueError("no seed_entropy")
+            except (OSError, ValueError) as exc:
+                _warn(f"{self.manifest_path}: unreadable manifest ({str(exc).splitlines()[0] if str(exc) else exc!r}); "
+                      "rebuilding it from the chunks")
+                manifest = None
+        if seed is not None:
+            entropy = int(root_seed_sequence(seed).entropy)
+        elif manifest is not None:
+            entropy = int(manifest["seed_entropy"])
+        else:
+            found = self._entropies_on_disk()
+            entropy = found if found is not None else int(root_seed_sequence(None).entropy)
+        self.entropy = entropy
+        if manifest is not None and int(manifest["seed_entropy"]) == entropy:
+            chunks = manifest.get("chunks", {})
+            if isinstance(chunks, dict):
+                self._entries = {k: v for k, v in chunks.items() if isinstance(v, dict)}
+        self._dirty = True
+        self.save()
+        return entropy
+
+    def _entropies_on_disk(self) -> int | None:
+        """The entropy most chunk files on disk carry (manifest lost), or None."""
+        counts: dict[int, int] = {}
+        for f in self.root.glob("p*-c*-k*.parquet"):
+            try:
+                meta = json.loads((pq.read_schema(f).metadata or {})[self._META])
+                e = int(meta["entropy"])
+            except Exception:  # noqa: BLE001 - any unreadable chunk is simply not evidence
+                continue
+            counts[e] = counts.get(e, 0) + 1
+        if not counts:
+            return None
+        return max(sorted(counts), key=lambda e: counts[e])
+
+    def save(self, *, force: bool = True) -> None:
+        """Write ``manifest.json`` atomically if anything changed (at most every 2 s unless ``force``)."""
+        if not self._dirty or (not force and time.monotonic() - self._saved_at < self._SAVE_EVERY_S):
+            return
+        doc = {**self._info, "seed_entropy": str(self.entropy), "chunks": dict(sorted(self._entries.items()))}
+        data = json.dumps(doc, indent=1).encode()
+        atomic_write(self.manifest_path, lambda fh: fh.write(data))
+        self._dirty = False
+        self._saved_at = time.monotonic()
+
+    # -- chunks ---------------------------------------------------------------------------
 
     def path(self, key: tuple[int, ...]) -> Path:
         """File of chunk ``key = (part, cell, chunk)``."""
@@ -185,16 +320,74 @@ class ChunkStore:
         return self.root / f"p{p}-c{c}-k{k}.parquet"
 
     def has(self, key: tuple[int, ...]) -> bool:
-        """Whether chunk ``key`` is finished and on disk."""
+        """Whether a file for chunk ``key`` exists (not checked: see :meth:`valid`)."""
         return self.path(key).is_file()
 
+    def valid(self, key: tuple[int, ...], n_rows: int) -> bool:
+        """Whether chunk ``key`` is on disk, whole, of this run's entropy and of ``n_rows`` rows.
+
+        A file that fails a check is deleted with a one-line warning naming it
+        (the caller then recomputes the chunk).
+        """
+        if self._ok.get(key) == n_rows:
+            return True
+        f = self.path(key)
+        if not f.is_file():
+            return False
+        problem = self._check(key, f, n_rows)
+        if problem is None:
+            self._ok[key] = n_rows
+            self.reused += 1
+            return True
+        _warn(f"{f}: {problem}; discarding and recomputing this chunk")
+        with contextlib.suppress(OSError):
+            f.unlink()
+        if self._entries.pop(f.name, None) is not None:
+            self._dirty = True
+        return False
+
+    def _check(self, key: tuple[int, ...], f: Path, n_rows: int) -> str | None:
+        try:
+            blob = f.read_bytes()
+        except OSError as exc:
+            return f"unreadable ({exc.strerror or exc})"
+        digest = hashlib.sha256(blob).hexdigest()
+        entry = self._entries.get(f.name)
+        if entry is not None and entry.get("sha256") != digest:
+            return "content does not match the SHA-256 in manifest.json"
+        try:
+            table = pq.read_table(pa.BufferReader(blob), page_checksum_verification=True)
+            meta = json.loads((table.schema.metadata or {})[self._META])
+        except KeyError:
+            return "no gamesim chunk metadata (written by another version)"
+        except Exception as exc:  # noqa: BLE001 - pyarrow raises several types for damaged files
+            return f"truncated or corrupt ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})"
+        if str(meta.get("entropy")) != str(self.entropy):
+            return f"seed entropy {meta.get('entropy')} is not this run's {self.entropy}"
+        if list(meta.get("key", [])) != list(key):
+            return f"holds chunk {tuple(meta.get('key', []))}, not {key}"
+        if table.num_rows != n_rows or int(meta.get("rows", -1)) != n_rows:
+            return f"{table.num_rows} rows, expected {n_rows}"
+        if entry is None:  # written before the manifest was saved (e.g. killed): record it now
+            self._entries[f.name] = {"rows": n_rows, "sha256": digest}
+            self._dirty = True
+        return None
+
     def write(self, key: tuple[int, ...], arrays: Mapping[str, npt.NDArray[Any]]) -> None:
-        """Write chunk ``key`` atomically."""
-        table = pa.table({k: np.asarray(v) for k, v in arrays.items()})
+        """Write chunk ``key`` atomically, with its entropy, key and row count, and record its hash."""
+        cols = {k: np.asarray(v) for k, v in arrays.items()}
+        rows = len(next(iter(cols.values()))) if cols else 0
+        meta = {"entropy": str(self.entropy), "key": list(key), "rows": rows}
+        table = pa.table(cols).replace_schema_metadata({self._META: json.dumps(meta).encode()})
         final = self.path(key)
-        tmp = final.with_suffix(f".tmp{os.getpid()}")
-        pq.write_table(table, tmp)
-        os.replace(tmp, final)
+        sink = pa.BufferOutputStream()
+        pq.write_table(table, sink, write_page_checksum=True)
+        blob = sink.getvalue().to_pybytes()
+        atomic_write(final, lambda fh: fh.write(blob))
+        self._entries[final.name] = {"rows": rows, "sha256": hashlib.sha256(blob).hexdigest()}
+        self._ok[key] = rows
+        self._dirty = True
+        self.save(force=False)
 
     def chunks(self, part: int, cell: int) -> list[int]:
         """Chunk indices on disk for a cell, sorted."""
@@ -206,8 +399,22 @@ class ChunkStore:
         return sorted(ks)
 
     def read_cell(self, part: int, cell: int, n_chunks: int) -> dict[str, npt.NDArray[Any]]:
-        """Concatenate chunks ``0 .. n_chunks-1`` of a cell, per metric column."""
-        tables = [pq.read_table(self.path((part, cell, k))) for k in range(n_chunks)]
+        """Concatenate chunks ``0 .. n_chunks-1`` of a cell, per metric column.
+
+        Raises
+        ------
+        ChunkError
+            If a chunk file cannot be read (the message names it; run again to
+            recompute it).
+        """
+        tables = []
+        for k in range(n_chunks):
+            f = self.path((part, cell, k))
+            try:
+                tables.append(pq.read_table(f).replace_schema_metadata(None))
+            except Exception as exc:  # noqa: BLE001
+                raise ChunkError(f"{f}: unreadable chunk ({str(exc).splitlines()[0] if str(exc) else exc!r}); "
+                                 "run the same command again to recompute it") from None
         table = pa.concat_tables(tables)
         return {name: table.column(name).to_numpy() for name in table.column_names}
 
@@ -239,7 +446,9 @@ def compute_backend(backend: Backend = "loky", n_jobs: int = 1, scheduler: str |
     if scheduler is not None and backend != "dask":
         raise ValueError("a scheduler address needs backend='dask'")
     if backend != "dask":
-        with joblib.parallel_config(backend=backend, n_jobs=n_jobs):
+        # loky workers exit with this process, even when it is killed (SIGKILL, SIGTERM)
+        extra = {"initializer": _watch_parent, "initargs": (os.getpid(),)} if backend == "loky" else {}
+        with joblib.parallel_config(backend=backend, n_jobs=n_jobs, **extra):
             yield
         return
     import dask
@@ -282,7 +491,8 @@ def summarize_metric(metric: Metric, values: npt.NDArray[Any]) -> dict[str, Esti
     else:
         x = np.asarray(values, dtype=np.float64)
         if not np.isnan(x).any():
-            out["mean"] = mean_estimate(x)
+            # a metric may declare the range of its values (used only for all-equal samples)
+            out["mean"] = mean_estimate(x, bounds=getattr(metric, "bounds", None) or (-math.inf, math.inf))
     for q in metric.quantiles:
         out[f"q{round(q * 100):d}"] = quantile_estimate(values, q)
     return out
@@ -359,23 +569,9 @@ def run_sweep(
         for f in cache_dir.glob("*"):
             f.unlink()
     store = ChunkStore(cache_dir)
-    manifest_path = cache_dir / "manifest.json"
-    if manifest_path.is_file():
-        entropy = int(json.loads(manifest_path.read_text())["seed_entropy"])
-    else:
-        entropy = int(root_seed_sequence(seed).entropy)
-        manifest_path.write_text(
-            json.dumps(
-                {
-                    "scenario": scenario.name,
-                    "scenario_path": str(scenario.path),
-                    "scenario_hash": digest,
-                    "seed_entropy": str(entropy),
-                    "gamesim_version": __version__,
-                },
-                indent=2,
-            )
-        )
+    info = {"scenario": scenario.name, "scenario_path": str(scenario.path), "scenario_hash": digest,
+            "gamesim_version": __version__}
+    entropy = store.open(seed, info)  # manifest (repaired if unreadable); chunks of another entropy never mix
 
     game = scenario.game.name
     cells = [part.cells() for part in scenario.parts]
@@ -385,7 +581,6 @@ def run_sweep(
         for p, part in enumerate(scenario.parts)
         for c in range(len(cells[p]))
     }
-    reused = len(list(cache_dir.glob("p*-c*-k*.parquet")))
     ran = 0
     bar = tqdm(total=0, desc=scenario.name, unit="chunk", disable=not progress, leave=True, delay=0.5)
     try:
@@ -396,7 +591,7 @@ def run_sweep(
                     (p, c, k, n)
                     for (p, c), sizes in planned.items()
                     for k, n in enumerate(sizes)
-                    if not store.has((p, c, k))
+                    if not store.valid((p, c, k), n)
                 ]
                 bar.total += len(jobs)
                 bar.refresh()
@@ -417,11 +612,30 @@ def run_sweep(
                     break
     finally:
         bar.close()
+        store.save()
+    reused = store.reused
 
     table, comparisons, distributions = _tidy(scenario, cells, planned, store, entropy, digest)
     return SweepResult(
         table, entropy, digest, cache_dir, ran, reused, time.perf_counter() - t0, comparisons, distributions
     )
+
+
+#: Fewest trials a cell must have before its precision target can count as met
+#: (and before a top-up may stop), whatever its interval says: a small first chunk
+#: (e.g. 20 trials all 0) says too little about rare outcomes. See docs/reliability.md.
+MIN_TARGET_TRIALS = 200
+
+
+def _target_met(est: Estimate, half_width: float) -> bool:
+    """The precision rule: ``n >= MIN_TARGET_TRIALS`` and a finite interval no wider than asked.
+
+    Intervals are never degenerate (:func:`gamesim.core.stats.mean_estimate` gives an
+    all-equal sample a rule-of-three interval, infinite when the metric's range is
+    unbounded), so a zero-variance sample never meets a target by itself.
+    """
+    hw = est.half_width
+    return bool(est.n >= MIN_TARGET_TRIALS and math.isfinite(hw) and hw <= half_width)
 
 
 def _top_up(
@@ -445,9 +659,10 @@ def _top_up(
             if have >= prec.max_trials:
                 continue
             est = _primary(metric, store.read_cell(p, c, len(sizes))[metric.name])
-            if est.half_width <= prec.half_width:
+            if _target_met(est, prec.half_width):
                 continue
-            want = min(prec.max_trials, max(have + 1, math.ceil(1.05 * trials_for_half_width(est, prec.half_width))))
+            want = min(prec.max_trials, max(have + 1, MIN_TARGET_TRIALS,
+                                            math.ceil(1.05 * trials_for_half_width(est, prec.half_width))))
             while have < want:
                 step = min(scenario.chunk_size, prec.max_trials - have)
                 sizes.append(step)
@@ -503,7 +718,7 @@ def _tidy(
                             "exact": float(exact.get(f"{metric.name}:{stat}", math.nan)),
                             "n_chunks": len(planned[(p, c)]),
                             "spawn_key": json.dumps([p, groups[c]]),
-                            "target_met": (est.half_width <= prec.half_width) if targeted else None,
+                            "target_met": _target_met(est, prec.half_width) if targeted else None,
                         }
                     )
                 if scenario.distributions and metric.kind == "mean":

@@ -50,12 +50,29 @@ def test_mean_t_interval():
     assert est.ci_high == pytest.approx(5.0 + q * se)
 
 
-def test_mean_constant_and_single():
-    assert mean_estimate([3, 3, 3]).ci_low == 3.0
-    one = mean_estimate([2.0])
-    assert one.n == 1 and one.ci_low == one.ci_high == 2.0
+def test_mean_constant_and_single_are_never_degenerate():
+    # without a known range, an all-equal sample (or a single value) bounds nothing
+    for x in ([3, 3, 3], [2.0], [0.0] * 20):
+        est = mean_estimate(x)
+        assert est.ci_low == -math.inf and est.ci_high == math.inf and est.half_width == math.inf
+    assert math.isnan(mean_estimate([2.0]).se) and mean_estimate([3, 3, 3]).se == 0.0
     with pytest.raises(ValueError):
         mean_estimate([])
+
+
+@pytest.mark.parametrize("n", [1, 2, 20, 1000])
+def test_mean_constant_sample_rule_of_three_bound(n):
+    # all n values 0 in a metric known to lie in [0, 5]: the share of non-zero trials is at
+    # most the Clopper-Pearson bound for 0 of n, 1 - 0.025**(1/n) (about 3.7/n), each adding <= 5
+    est = mean_estimate(np.zeros(n), bounds=(0.0, 5.0))
+    p_up = sps.beta.ppf(0.975, 1, n)  # Clopper-Pearson upper limit for 0 successes in n
+    assert est.ci_low == 0.0 and est.ci_high == pytest.approx(5.0 * p_up, rel=1e-9)
+    assert est.half_width > 0.0
+    # in the middle of the range, the bound extends both ways
+    mid = mean_estimate(np.full(n, 2.0), bounds=(0.0, 5.0))
+    assert mid.ci_low == pytest.approx(2.0 - 2.0 * p_up) and mid.ci_high == pytest.approx(2.0 + 3.0 * p_up)
+    with pytest.raises(ValueError):
+        mean_estimate([1.0], bounds=(1.0, 0.0))
 
 
 def test_quantile_order_statistic_interval():

@@ -259,7 +259,8 @@ def test_p_success_edges() -> None:
     assert p_success(0, 0) == 1.0 and p_success(0, 1) == 0.0
     assert p_success(1, 0, boon=-1) == 1.0
     assert p_success_fraction(4, 2) == Fraction(74, 81)
-    assert p_success(3, -1) == 1.0
+    with pytest.raises(ValueError, match="dodge = -1"):  # issue 9: negative dodge refused, not clamped
+        p_success(3, -1)
     for bad in (2, -2, True):
         with pytest.raises(ValueError):
             p_success(3, 2, boon=bad)

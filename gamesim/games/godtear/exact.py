@@ -27,8 +27,17 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from gamesim.core.registry import ParamError
+from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_float, check_int, check_int_list
+
 from .rules import (
     GODTEAR_DIE,
+    HIT_EFFECTS,
+    MAX_DICE,
+    MAX_HEALTH,
+    MAX_PIPS,
+    MAX_ROLL_DICE,
+    MAX_USES,
     DieSpec,
     DuelState,
     Skill,
@@ -61,16 +70,54 @@ __all__ = [
 ]
 
 
+#: Largest work estimate of one knock-out chain: (success totals x damage totals) per
+#: state x (health + 1). The Godtear die at the limits of the task parameters (40 dice,
+#: health 60) is about 0.42 million (tens of seconds); larger is refused up front.
+MAX_CHAIN_WORK = 2_000_000
+#: Most rows or columns of a table function.
+MAX_TABLE_SIDE = 1000
+
+
 def _check_boon(boon: int, name: str = "boon") -> int:
-    if isinstance(boon, bool) or boon not in (-1, 0, 1):
-        raise ValueError(f"{name} = {boon!r}, must be -1 (blight), 0 or 1 (boon)")
-    return int(boon)
+    return check_int(name, boon, min=-1, max=1)
 
 
-def _check_dice(n: int, name: str) -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-        raise ValueError(f"{name} = {n!r}, must be an integer >= 0 (dice)")
-    return int(n)
+def _check_dice(n: int, name: str, hi: int = MAX_ROLL_DICE) -> int:
+    return check_int(name, n, min=0, max=hi)
+
+
+def _check_die(die: Any) -> DieSpec:
+    if not isinstance(die, DieSpec):
+        raise ParamTypeError("die", die, "a DieSpec")
+    return die
+
+
+def _check_pips(value: Any, name: str) -> int:
+    return check_int(name, value, min=0, max=MAX_PIPS)
+
+
+def _check_health(health: Any, *, optional: bool = False) -> int | None:
+    if optional and health is None:
+        return None
+    return check_int("health", health, min=1, max=MAX_HEALTH)
+
+
+def _check_exact(exact: Any) -> bool:
+    return check_bool("exact", exact)
+
+
+def _check_chain_work(skills: Sequence[Skill], target: Target, die: DieSpec) -> None:
+    """Refuse a knock-out chain whose outcome enumeration would run for minutes."""
+    worst = 0
+    for sk in set(skills):
+        acc = sk.accuracy + 1  # an accuracy boon adds a die
+        dmg = 0 if sk.damage is None else sk.damage + 1
+        worst = max(worst, (acc * die.max_pips + 1) * (dmg * die.max_pips + 1))
+    work = worst * (target.health + 1) * max(1, len(set(skills)))
+    if work > MAX_CHAIN_WORK:
+        raise ParamError("skills", [(s.accuracy, s.damage) for s in sorted(set(skills), key=repr)][:3],
+                         f"a chain of at most {MAX_CHAIN_WORK:,} work units ((dice x pips + 1)^2 x (health + 1) "
+                         f"per distinct skill; this one is {work:,}): fewer dice, less health or a smaller die")
 
 
 @lru_cache(maxsize=1024)
@@ -98,10 +145,12 @@ def roll_counts(n_dice: int, *, die: DieSpec = GODTEAR_DIE) -> npt.NDArray[np.ob
 
     Raises
     ------
+    TypeError
+        If ``n_dice`` is not an integer (a float, even ``2.0``, or a bool) or ``die`` not a DieSpec.
     ValueError
-        If ``n_dice`` is not an integer >= 0.
+        If ``n_dice`` is outside ``0 .. MAX_ROLL_DICE`` (200).
     """
-    return np.array(_counts(_check_dice(n_dice, "n_dice"), die), dtype=object)
+    return np.array(_counts(_check_dice(n_dice, "n_dice"), _check_die(die)), dtype=object)
 
 
 def roll_pmf(n_dice: int, *, die: DieSpec = GODTEAR_DIE) -> npt.NDArray[np.float64]:
@@ -121,8 +170,10 @@ def roll_pmf(n_dice: int, *, die: DieSpec = GODTEAR_DIE) -> npt.NDArray[np.float
 
     Raises
     ------
+    TypeError
+        If ``n_dice`` is not an integer (a float, even ``2.0``, or a bool) or ``die`` not a DieSpec.
     ValueError
-        If ``n_dice`` is not an integer >= 0.
+        If ``n_dice`` is outside ``0 .. MAX_ROLL_DICE`` (200).
 
     Notes
     -----
@@ -134,7 +185,7 @@ def roll_pmf(n_dice: int, *, die: DieSpec = GODTEAR_DIE) -> npt.NDArray[np.float
     >>> roll_pmf(1)
     array([0.33333333, 0.5       , 0.16666667])
     """
-    c = _counts(_check_dice(n_dice, "n_dice"), die)
+    c = _counts(_check_dice(n_dice, "n_dice"), _check_die(die))
     denom = die.n_faces**n_dice
     return np.array([Fraction(x, denom) for x in c], dtype=np.float64)
 
@@ -155,10 +206,12 @@ def roll_pmf_fraction(n_dice: int, *, die: DieSpec = GODTEAR_DIE) -> list[Fracti
 
     Raises
     ------
+    TypeError
+        If ``n_dice`` is not an integer (a float, even ``2.0``, or a bool) or ``die`` not a DieSpec.
     ValueError
-        If ``n_dice`` is not an integer >= 0.
+        If ``n_dice`` is outside ``0 .. MAX_ROLL_DICE`` (200).
     """
-    c = _counts(_check_dice(n_dice, "n_dice"), die)
+    c = _counts(_check_dice(n_dice, "n_dice"), _check_die(die))
     denom = die.n_faces**n_dice
     return [Fraction(x, denom) for x in c]
 
@@ -181,9 +234,9 @@ def p_success_fraction(accuracy: int, dodge: int, *, boon: int = 0, die: DieSpec
     ValueError
         As :func:`p_success`.
     """
-    n = dice_after_token(_check_dice(accuracy, "accuracy"), _check_boon(boon))
+    n = dice_after_token(_check_dice(accuracy, "accuracy", MAX_DICE), _check_boon(boon))
+    d = _check_pips(dodge, "dodge")
     pmf = roll_pmf_fraction(n, die=die)
-    d = max(int(dodge), 0)
     return sum(pmf[d:], Fraction(0))
 
 
@@ -195,8 +248,8 @@ def p_success(accuracy: int, dodge: int, *, boon: int = 0, die: DieSpec = GODTEA
     accuracy : int
         Skill accuracy (精度), dice (>= 0).
     dodge : int
-        Target's dodge (回避) for this roll, with any dodge boon/blight already added;
-        a dodge <= 0 always succeeds.
+        Target's dodge (回避) for this roll, with any dodge boon/blight already added
+        (``0 .. MAX_PIPS``; a blight on dodge 0 is passed as 0); dodge 0 always succeeds.
     boon : {-1, 0, 1}, default 0
         Accuracy blight (-1: one die fewer, never below 0 dice) or boon (+1: one more die).
     die : DieSpec, default GODTEAR_DIE
@@ -208,8 +261,11 @@ def p_success(accuracy: int, dodge: int, *, boon: int = 0, die: DieSpec = GODTEA
 
     Raises
     ------
+    TypeError
+        If an argument is not an integer (``3.5``, ``True``) or ``die`` not a DieSpec.
     ValueError
-        If ``accuracy`` is not an integer >= 0 or ``boon`` not in {-1, 0, 1}.
+        If ``accuracy`` is outside ``0 .. MAX_DICE`` (40), ``dodge`` outside ``0 ..
+        MAX_PIPS`` (200) or ``boon`` not in {-1, 0, 1}.
 
     Notes
     -----
@@ -243,11 +299,10 @@ def wounds_pmf_fraction(damage: int, protection: int, *, health: int | None = No
     ValueError
         As :func:`wounds_pmf`.
     """
-    n = dice_after_token(_check_dice(damage, "damage"), _check_boon(boon))
-    if health is not None and (isinstance(health, bool) or int(health) < 1):
-        raise ValueError(f"health = {health!r}, must be an integer >= 1 or None")
+    n = dice_after_token(_check_dice(damage, "damage", MAX_DICE), _check_boon(boon))
+    _check_health(health, optional=True)
+    p = _check_pips(protection, "protection")
     pmf = roll_pmf_fraction(n, die=die)
-    p = max(int(protection), 0)
     size = max(len(pmf) - p, 1)
     out = [Fraction(0)] * size
     for t, q in enumerate(pmf):
@@ -270,7 +325,8 @@ def wounds_pmf(damage: int, protection: int, *, health: int | None = None, boon:
     damage : int
         Skill damage (ダメージ), dice (>= 0).
     protection : int
-        Target's protection (防御) for this roll, tokens included; below 0 counts as 0.
+        Target's protection (防御) for this roll, tokens included (``0 .. MAX_PIPS``; a
+        blight on protection 0 is passed as 0).
     health : int or None, default None
         Health the target has left; wounds above it are lost. ``None``: no cap.
     boon : {-1, 0, 1}, default 0
@@ -285,9 +341,11 @@ def wounds_pmf(damage: int, protection: int, *, health: int | None = None, boon:
 
     Raises
     ------
+    TypeError
+        If an argument is not an integer (``2.5``, ``True``) or ``die`` not a DieSpec.
     ValueError
-        If ``damage`` is not an integer >= 0, ``boon`` not in {-1, 0, 1} or
-        ``health < 1``.
+        If ``damage`` is outside ``0 .. MAX_DICE`` (40), ``protection`` outside ``0 ..
+        MAX_PIPS``, ``boon`` not in {-1, 0, 1} or ``health`` outside ``1 .. MAX_HEALTH`` (60).
 
     Notes
     -----
@@ -324,6 +382,7 @@ def expected_wounds(damage: int, protection: int, *, health: int | None = None, 
     ValueError
         As :func:`wounds_pmf`.
     """
+    _check_exact(exact)
     pmf = wounds_pmf_fraction(damage, protection, health=health, boon=boon, die=die)
     m = sum((w * q for w, q in enumerate(pmf)), Fraction(0))
     return m if exact else float(m)
@@ -353,8 +412,16 @@ def success_table(accuracies: Sequence[int] = range(1, 13), dodges: Sequence[int
     ValueError
         As :func:`p_success`.
     """
-    f = p_success_fraction if exact else p_success
+    f = p_success_fraction if _check_exact(exact) else p_success
+    accuracies = _check_side("accuracies", accuracies, MAX_DICE)
+    dodges = _check_side("dodges", dodges, MAX_PIPS)
     return _grid_table(lambda a, d: f(a, d, boon=boon, die=die), accuracies, "accuracy", dodges, "dodge", exact)
+
+
+def _check_side(name: str, values: Any, hi: int) -> list[int]:
+    if isinstance(values, range):
+        values = list(values)
+    return check_int_list(name, values, min=0, max=hi, max_len=MAX_TABLE_SIDE)
 
 
 def _grid_table(cell, rows: Sequence[int], row_name: str, cols: Sequence[int], col_name: str,  # type: ignore[no-untyped-def]
@@ -384,6 +451,9 @@ def expected_wounds_table(damages: Sequence[int] = range(1, 13), protections: Se
     pandas.DataFrame
         Index ``damage``, columns ``protection``; wounds per damage roll.
     """
+    _check_exact(exact)
+    damages = _check_side("damages", damages, MAX_DICE)
+    protections = _check_side("protections", protections, MAX_PIPS)
     return _grid_table(lambda x, p: expected_wounds(x, p, health=health, boon=boon, die=die, exact=exact),
                        damages, "damage", protections, "protection", exact)
 
@@ -413,6 +483,9 @@ def wounds_distribution_table(damages: Sequence[int] = range(1, 13), protections
     ValueError
         As :func:`wounds_pmf`.
     """
+    _check_exact(exact)
+    damages = _check_side("damages", damages, MAX_DICE)
+    protections = _check_side("protections", protections, MAX_PIPS)
     rows: dict[tuple[int, int], list[Any]] = {}
     for x in damages:
         for p in protections:
@@ -459,12 +532,31 @@ def knockout_chain(skills: Sequence[Skill], target: Target, *, initial: DuelStat
         ``dists[k]`` maps each state to its probability after ``k`` uses (``dists[0]`` is
         ``{initial: 1}``); length ``len(skills) + 1``.
 
+    Raises
+    ------
+    TypeError
+        If ``skills`` is not a sequence of Skill, ``target`` not a Target, ``initial``
+        not a DuelState or ``die`` not a DieSpec.
+    ValueError
+        If there are more than ``MAX_USES`` skills or the chain is larger than
+        ``MAX_CHAIN_WORK``.
+
     Notes
     -----
     Tokens persist between uses until used (状態効果); wounds carry over; a knocked-out
     target (打倒) is absorbing.
     """
-    one: Any = Fraction(1) if exact else 1.0
+    if isinstance(skills, (str, bytes)) or not isinstance(skills, Sequence) or len(skills) > MAX_USES or not all(
+        isinstance(sk, Skill) for sk in skills
+    ):
+        raise ParamTypeError("skills", skills, f"a sequence of at most {MAX_USES} Skill objects")
+    if not isinstance(target, Target):
+        raise ParamTypeError("target", target, "a Target")
+    if not isinstance(initial, DuelState):
+        raise ParamTypeError("initial", initial, "a DuelState")
+    _check_die(die)
+    _check_chain_work(skills, target, die)
+    one: Any = Fraction(1) if _check_exact(exact) else 1.0
     dist: dict[DuelState, Any] = {initial: one}
     out = [dist]
     for skill in skills:
@@ -486,10 +578,12 @@ def _kw_state(accuracy_token: int, damage_token: int, dodge_token: int, protecti
 
 def _setup(accuracy: int, damage: int, dodge: int, protection: int, health: int, hit_effect: str,
            tokens: tuple[int, int, int, int]) -> tuple[Skill, Target, DuelState]:
-    _check_dice(accuracy, "accuracy")
-    _check_dice(damage, "damage")
-    if isinstance(health, bool) or int(health) < 1:
-        raise ValueError(f"health = {health!r}, must be an integer >= 1")
+    _check_dice(accuracy, "accuracy", MAX_DICE)
+    _check_dice(damage, "damage", MAX_DICE)
+    _check_pips(dodge, "dodge")
+    _check_pips(protection, "protection")
+    _check_health(health)
+    check_choice("hit_effect", hit_effect, HIT_EFFECTS)
     return Skill(int(accuracy), int(damage), hit_effect), Target(int(dodge), int(protection), int(health)), \
         _kw_state(*tokens)
 
@@ -525,12 +619,15 @@ def knockout_curve(accuracy: int, damage: int, *, dodge: int, protection: int, h
 
     Raises
     ------
+    TypeError
+        If a count is not an integer (``2.9``, ``True``) or ``die`` not a DieSpec.
     ValueError
-        For negative dice or uses, ``health < 1``, a token not in {-1, 0, 1} or an unknown
-        ``hit_effect``.
+        For dice outside ``0 .. MAX_DICE`` (40), dodge/protection outside ``0 .. MAX_PIPS``
+        (200), health outside ``1 .. MAX_HEALTH`` (60), uses outside ``0 .. MAX_USES``
+        (1000), a token not in {-1, 0, 1}, an unknown ``hit_effect``, or a chain larger
+        than ``MAX_CHAIN_WORK`` (refused up front instead of running for minutes).
     """
-    if isinstance(uses, bool) or int(uses) < 0:
-        raise ValueError(f"uses = {uses!r}, must be an integer >= 0")
+    check_int("uses", uses, min=0, max=MAX_USES)
     skill, target, init = _setup(accuracy, damage, dodge, protection, health, hit_effect,
                                  (accuracy_token, damage_token, dodge_token, protection_token))
     dists = knockout_chain([skill] * int(uses), target, initial=init, die=die, exact=exact)
@@ -633,6 +730,8 @@ def expected_uses_to_knockout(accuracy: int, damage: int, *, dodge: int, protect
     """
     skill, target, init = _setup(accuracy, damage, dodge, protection, health, hit_effect,
                                  (accuracy_token, damage_token, dodge_token, protection_token))
+    _check_die(die)
+    _check_chain_work([skill], target, die)
     index: dict[DuelState, int] = {init: 0}
     order = [init]
     edges: list[tuple[int, DuelState, float]] = []
@@ -696,8 +795,9 @@ def uses_to_knockout_quantile(q: float, accuracy: int, damage: int, *, dodge: in
     ValueError
         If ``q`` is not in (0, 1), or as :func:`knockout_curve`.
     """
-    if not 0 < q < 1:
-        raise ValueError(f"q = {q!r}, must be in (0, 1)")
+    if not 0 < check_float("q", q, min=0, max=1) < 1:
+        raise ParamError("q", q, "a number strictly between 0 and 1")
+    check_int("max_uses", max_uses, min=0, max=MAX_USES)
     curve = knockout_curve(accuracy, damage, dodge=dodge, protection=protection, health=health, uses=max_uses,
                            **kwargs)
     for k, p in enumerate(curve):
@@ -731,11 +831,32 @@ def min_stat_lines(*, dodge: int, protection: int, health: int, uses: int = 2, p
         no other row has both accuracy and damage <= and one <). Rows whose accuracy
         cannot reach ``p_min`` within ``max_damage`` are left out.
 
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`knockout_curve`; also ``p_min`` outside [0, 1], ``max_accuracy``
+        outside ``1 .. MAX_DICE``, ``max_damage`` outside ``0 .. MAX_DICE``, or a search
+        larger than ``5 * MAX_CHAIN_WORK``.
+
     Notes
     -----
     P(knock-out) is non-decreasing in damage (more dice can only add pips), so a
     bisection-free scan upward from damage 0 is exact.
     """
+    check_int("uses", uses, min=0, max=MAX_USES)
+    check_float("p_min", p_min, min=0, max=1)
+    check_int("max_accuracy", max_accuracy, min=1, max=MAX_DICE)
+    check_int("max_damage", max_damage, min=0, max=MAX_DICE)
+    _check_pips(dodge, "dodge")
+    _check_pips(protection, "protection")
+    _check_health(health)
+    _check_die(die)
+    worst = sum((a + 1) * die.max_pips + 1 for a in range(1, max_accuracy + 1)) * sum(
+        (x + 1) * die.max_pips + 1 for x in range(max_damage + 1)) * (health + 1)
+    if worst > 5 * MAX_CHAIN_WORK:
+        raise ParamError("max_accuracy", max_accuracy, f"with max_damage = {max_damage} and health = {health}, "
+                         f"a search of at most {5 * MAX_CHAIN_WORK:,} work units (this one: {worst:,}); "
+                         "narrow the search")
     rows = []
     for a in range(1, int(max_accuracy) + 1):
         for x in range(0, int(max_damage) + 1):
@@ -774,8 +895,11 @@ def end_phase_pmf(rule: str, *, die: DieSpec = GODTEAR_DIE, exact: bool = False)
     ------
     ValueError
         For an unknown ``rule``.
+    TypeError
+        If ``die`` is not a DieSpec or ``exact`` not a bool.
     """
-    if rule not in ("life", "change"):
-        raise ValueError(f"rule = {rule!r}, must be 'life' or 'change'")
+    check_choice("rule", rule, ("life", "change"))
+    _check_die(die)
+    _check_exact(exact)
     shift = 2 if rule == "life" else 0
     return {v + shift: (p if exact else float(p)) for v, p in enumerate(die.probabilities) if p}

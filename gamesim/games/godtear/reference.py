@@ -15,10 +15,14 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from gamesim.core.registry import ParamError
 from gamesim.core.rng import RngLike, as_generator
+from gamesim.core.validate import ParamTypeError, check_int
 
 from .rules import (
     GODTEAR_DIE,
+    MAX_ROLL_DICE,
+    MAX_USES,
     DieSpec,
     DuelState,
     Skill,
@@ -31,6 +35,22 @@ from .rules import (
 )
 
 __all__ = ["reference_roll", "reference_rolls", "reference_knockout", "reference_activation"]
+
+#: Most trials of one reference call (one Python loop iteration per die: slow on purpose).
+MAX_REFERENCE_TRIALS = 1_000_000
+
+
+def _of(name: str, value: object, cls: type, what: str) -> None:
+    if not isinstance(value, cls):
+        raise ParamTypeError(name, value, what)
+
+
+def _trials(n_trials: object, work: int = 1) -> int:
+    n = check_int("n_trials", n_trials, min=0, max=MAX_REFERENCE_TRIALS)
+    if n * work > 100 * MAX_REFERENCE_TRIALS:
+        raise ParamError("n_trials", n_trials, f"an integer <= {100 * MAX_REFERENCE_TRIALS // work:,} here "
+                         "(the scalar reference would run for hours)")
+    return n
 
 
 def reference_roll(n_dice: int, *, die: DieSpec = GODTEAR_DIE, rng: RngLike = None) -> int:
@@ -46,7 +66,14 @@ def reference_roll(n_dice: int, *, die: DieSpec = GODTEAR_DIE, rng: RngLike = No
     Returns
     -------
     int
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``n_dice`` is not an integer in ``0 .. MAX_ROLL_DICE`` or ``die`` not a DieSpec.
     """
+    check_int("n_dice", n_dice, min=0, max=MAX_ROLL_DICE)
+    _of("die", die, DieSpec, "a DieSpec")
     gen = as_generator(rng)
     faces = die.face_values
     total = 0
@@ -62,7 +89,14 @@ def reference_rolls(n_dice: int, n_trials: int, *, die: DieSpec = GODTEAR_DIE, r
     Returns
     -------
     ndarray of int64, shape (n_trials,)
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`reference_roll`, or ``n_trials`` not an integer in ``0 .. MAX_REFERENCE_TRIALS``.
     """
+    check_int("n_dice", n_dice, min=0, max=MAX_ROLL_DICE)
+    _trials(n_trials, max(1, int(n_dice)) // 10 + 1)
     gen = as_generator(rng)
     return np.array([reference_roll(n_dice, die=die, rng=gen) for _ in range(int(n_trials))], dtype=np.int64)
 
@@ -79,7 +113,21 @@ def _one_use(state: DuelState, skill: Skill, target: Target, die: DieSpec, gen: 
 def reference_knockout(skill: Skill, target: Target, n_trials: int, *, uses: int, max_uses: int | None = None,
                        attacker: Status = Status(), target_status: Status = Status(), die: DieSpec = GODTEAR_DIE,
                        rng: RngLike = None) -> dict[str, npt.NDArray[np.generic]]:
-    """Scalar twin of :func:`gamesim.games.godtear.sim.run_knockout` (same arguments and outputs)."""
+    """Scalar twin of :func:`gamesim.games.godtear.sim.run_knockout` (same arguments and outputs).
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`~gamesim.games.godtear.sim.run_knockout`, with ``n_trials`` at most
+        ``MAX_REFERENCE_TRIALS`` and ``n_trials * max_uses`` at most 10^8.
+    """
+    for name, v, cls in (("skill", skill, Skill), ("target", target, Target), ("attacker", attacker, Status),
+                         ("target_status", target_status, Status), ("die", die, DieSpec)):
+        _of(name, v, cls, f"a {cls.__name__}")
+    check_int("uses", uses, min=0, max=MAX_USES)
+    if max_uses is not None:
+        check_int("max_uses", max_uses, min=max(uses, 1), max=MAX_USES)
+    _trials(n_trials, max(int(uses), 50) if max_uses is None else int(max_uses))
     gen = as_generator(rng)
     max_uses = max(int(uses), 50) if max_uses is None else int(max_uses)
     ko = np.zeros(n_trials, dtype=bool)
@@ -110,7 +158,26 @@ def reference_activation(actions: Sequence[tuple[Skill, int]], target: Target, n
 
     The target unit is a Python list of wounds; each targeted model is resolved as a
     :class:`DuelState` carrying the shared attacker and unit tokens.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`~gamesim.games.godtear.sim.run_activation`, with ``n_trials`` at most
+        ``MAX_REFERENCE_TRIALS``.
     """
+    from .sim import MAX_ACTIONS, MAX_MODELS
+
+    if isinstance(actions, (str, bytes)) or not isinstance(actions, Sequence) or not all(
+        isinstance(a, (tuple, list)) and len(a) == 2 and isinstance(a[0], Skill) for a in actions
+    ) or not 1 <= len(actions) <= MAX_ACTIONS:
+        raise ParamTypeError("actions", actions, f"a sequence of 1 to {MAX_ACTIONS} (Skill, targets) pairs")
+    for _, n_t in actions:
+        check_int("targets", n_t, min=1, max=MAX_MODELS)
+    for name, v, cls in (("target", target, Target), ("attacker", attacker, Status),
+                         ("target_status", target_status, Status), ("die", die, DieSpec)):
+        _of(name, v, cls, f"a {cls.__name__}")
+    n_models = check_int("n_models", n_models, min=1, max=MAX_MODELS)
+    _trials(n_trials, n_models * len(actions))
     gen = as_generator(rng)
     per_model = np.zeros((int(n_trials), n_models), dtype=np.int64)
     for i in range(int(n_trials)):

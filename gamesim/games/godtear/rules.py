@@ -17,9 +17,19 @@ from dataclasses import dataclass, replace
 from enum import IntEnum
 from fractions import Fraction
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
+
+from gamesim.core.registry import ParamError
+from gamesim.core.validate import ParamTypeError, check_choice, check_int, check_int_list
 
 __all__ = [
+    "MAX_DICE",
+    "MAX_ROLL_DICE",
+    "MAX_PIPS",
+    "MAX_HEALTH",
+    "MAX_USES",
+    "MAX_FACE_PIPS",
+    "MAX_FACE_COUNT",
     "DieSpec",
     "GODTEAR_DIE",
     "Token",
@@ -56,6 +66,43 @@ __all__ = [
 
 
 # ---------------------------------------------------------------------------
+# Size limits of the public functions (issue 9: refused up front, never a hang)
+# ---------------------------------------------------------------------------
+
+#: Most dice of a skill's accuracy or damage (a token may add one more to a roll).
+MAX_DICE = 40
+#: Most dice in one roll for the roll functions (roll_pmf, roll_outcomes, sample_rolls...).
+MAX_ROLL_DICE = 200
+#: Largest dodge or protection (pips).
+MAX_PIPS = 200
+#: Largest health of a target (wounds).
+MAX_HEALTH = 60
+#: Most uses of a skill in the knock-out chain and simulators.
+MAX_USES = 1000
+#: Most pips on one face of a custom die (DieSpec counts has at most MAX_FACE_PIPS + 1 entries).
+MAX_FACE_PIPS = 6
+#: Most faces showing one pip value on a custom die.
+MAX_FACE_COUNT = 100
+
+
+def _int(name: str, value: Any, lo: int | None, hi: int | None) -> int:
+    """:func:`check_int` with a fast path for plain ints (these run inside the exact solver)."""
+    if type(value) is int and (lo is None or value >= lo) and (hi is None or value <= hi):
+        return value
+    return check_int(name, value, min=lo, max=hi)
+
+
+def _token(name: str, value: Any) -> int:
+    return _int(name, value, -1, 1)
+
+
+def _instance(name: str, value: Any, cls: type, what: str) -> Any:
+    if not isinstance(value, cls):
+        raise ParamTypeError(name, value, what)
+    return value
+
+
+# ---------------------------------------------------------------------------
 # The die
 # ---------------------------------------------------------------------------
 
@@ -73,8 +120,11 @@ class DieSpec:
 
     Raises
     ------
+    TypeError
+        If ``counts`` is not a sequence of integers (a float, even ``2.0``, a bool).
     ValueError
-        If a count is negative or there is no face at all.
+        If a count is negative or above ``MAX_FACE_COUNT`` (100), there are more
+        than ``MAX_FACE_PIPS + 1`` (7) entries, or there is no face at all.
 
     Examples
     --------
@@ -85,7 +135,7 @@ class DieSpec:
     counts: tuple[int, ...] = (2, 3, 1)
 
     def __post_init__(self) -> None:
-        c = tuple(int(x) for x in self.counts)
+        c = tuple(check_int_list("counts", self.counts, min=0, max=MAX_FACE_COUNT, max_len=MAX_FACE_PIPS + 1))
         if not c or any(x < 0 for x in c) or sum(c) < 1:
             raise ValueError(f"counts = {self.counts!r}, must be non-negative face counts with at least one face")
         # trailing zero counts carry no faces: drop them so equal dice compare equal
@@ -163,6 +213,8 @@ def add_token(current: int, gained: int) -> int:
     Rulebook 状態効果: 「1つのモデルが同じ種類の状態トークンを複数持つことはない…単純に
     無視される。…相殺する逆面のトークンをモデルが得る場合、それら両方のトークンが取り除かれる。」
     """
+    _token("current", current)
+    _token("gained", gained)
     if gained not in (-1, 1) or current not in (-1, 0, 1):
         raise ValueError(f"add_token({current!r}, {gained!r}): current in {{-1, 0, 1}}, gained in {{-1, 1}}")
     if current == 0:
@@ -198,6 +250,7 @@ class Status:
 
     def __post_init__(self) -> None:
         for k in TOKEN_KINDS:
+            object.__setattr__(self, k, _token(f"Status.{k}", getattr(self, k)))
             if getattr(self, k) not in (-1, 0, 1):
                 raise ValueError(f"Status.{k} = {getattr(self, k)!r}, must be -1 (blight), 0 or 1 (boon)")
 
@@ -229,12 +282,19 @@ def dice_after_token(n_dice: int, token: int) -> int:
     -----
     状態効果: 「次に成功判定を行う際、ダイスを1つ追加／1つ減らし、その後期限を迎える」.
     """
-    return max(0, int(n_dice) + int(token))
+    return max(0, _int("n_dice", n_dice, 0, MAX_ROLL_DICE) + _token("token", token))
 
 
 def is_success(total: int, dodge: int) -> bool:
-    """Success roll (成功判定): the skill succeeds when the pips total >= the target's dodge (回避)."""
-    return total >= dodge
+    """Success roll (成功判定): the skill succeeds when the pips total >= the target's dodge (回避).
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``total`` is not an integer in ``0 .. MAX_ROLL_DICE * MAX_FACE_PIPS`` or ``dodge``
+        not an integer in ``-1 .. MAX_PIPS + 1`` (a dodge with a blight may be -1).
+    """
+    return _int("total", total, 0, MAX_ROLL_DICE * MAX_FACE_PIPS) >= _int("dodge", dodge, -1, MAX_PIPS + 1)
 
 
 def wounds_dealt(total: int, protection: int, remaining_health: int | None = None) -> int:
@@ -256,8 +316,8 @@ def wounds_dealt(total: int, protection: int, remaining_health: int | None = Non
         ``min(max(total - protection, 0), remaining_health)``: excess wounds are lost
         (打倒: 「体力を超えて与えられようとする傷トークンは、単純に失われる」).
     """
-    w = max(int(total) - max(int(protection), 0), 0)
-    return w if remaining_health is None else min(w, max(int(remaining_health), 0))
+    w = max(_int("total", total, 0, MAX_ROLL_DICE * MAX_FACE_PIPS) - max(_int("protection", protection, -1, MAX_PIPS + 1), 0), 0)
+    return w if remaining_health is None else min(w, max(_int("remaining_health", remaining_health, 0, MAX_HEALTH), 0))
 
 
 # ---------------------------------------------------------------------------
@@ -290,8 +350,10 @@ class Skill:
 
     Raises
     ------
+    TypeError
+        If a dice count is not an integer (``2.5``, ``True``).
     ValueError
-        For negative dice or an unknown ``hit_effect``.
+        For dice outside ``0 .. MAX_DICE`` (40) or an unknown ``hit_effect``.
     """
 
     accuracy: int
@@ -299,6 +361,10 @@ class Skill:
     hit_effect: str = "none"
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "accuracy", _int("accuracy", self.accuracy, 0, MAX_DICE))
+        if self.damage is not None:
+            object.__setattr__(self, "damage", _int("damage", self.damage, 0, MAX_DICE))
+        check_choice("hit_effect", self.hit_effect, HIT_EFFECTS)
         if int(self.accuracy) < 0 or (self.damage is not None and int(self.damage) < 0):
             raise ValueError(f"Skill({self.accuracy!r}, {self.damage!r}): dice must be >= 0")
         if self.hit_effect not in HIT_EFFECTS:
@@ -328,7 +394,12 @@ class FollowerSkill:
     hit_effect: str = "none"
 
     def __post_init__(self) -> None:
-        rows = tuple((int(a), None if d is None else int(d)) for a, d in self.rows)
+        if isinstance(self.rows, (str, bytes)) or not all(
+            isinstance(r, (tuple, list)) and len(r) == 2 for r in self.rows
+        ):
+            raise ParamTypeError("rows", self.rows, "1 to 3 (accuracy, damage) pairs")
+        rows = tuple((_int("accuracy", a, 0, MAX_DICE), None if d is None else _int("damage", d, 0, MAX_DICE))
+                     for a, d in self.rows)
         if not 1 <= len(rows) <= 3:
             raise ValueError(f"rows = {self.rows!r}: a follower card has 1 to 3 rows")
         for a, d in rows:
@@ -343,7 +414,7 @@ class FollowerSkill:
         ValueError
             If ``models_in_hex`` is not 1..len(rows).
         """
-        if not 1 <= int(models_in_hex) <= len(self.rows):
+        if not 1 <= _int("models_in_hex", models_in_hex, None, None) <= len(self.rows):
             raise ValueError(f"models_in_hex = {models_in_hex!r}, must be 1..{len(self.rows)}")
         a, d = self.rows[int(models_in_hex) - 1]
         return Skill(a, d, self.hit_effect)
@@ -364,8 +435,11 @@ class Target:
 
     Raises
     ------
+    TypeError
+        If a stat is not an integer.
     ValueError
-        If ``health < 1``.
+        If ``dodge`` or ``protection`` is outside ``0 .. MAX_PIPS`` (200; tokens are
+        kept apart, in :class:`Status`) or ``health`` outside ``1 .. MAX_HEALTH`` (60).
     """
 
     dodge: int
@@ -373,6 +447,9 @@ class Target:
     health: int
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "dodge", _int("dodge", self.dodge, 0, MAX_PIPS))
+        object.__setattr__(self, "protection", _int("protection", self.protection, 0, MAX_PIPS))
+        object.__setattr__(self, "health", _int("health", self.health, 1, MAX_HEALTH))
         if int(self.health) < 1:
             raise ValueError(f"health = {self.health!r}, must be >= 1")
 
@@ -394,6 +471,11 @@ class DuelState:
     wounds: int = 0
     attacker: Status = Status()
     target: Status = Status()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "wounds", _int("wounds", self.wounds, 0, MAX_HEALTH))
+        _instance("attacker", self.attacker, Status, "a Status")
+        _instance("target", self.target, Status, "a Status")
 
     def knocked_out(self, health: int) -> bool:
         """Whether the target is knocked out (打倒: wounds == health)."""
@@ -437,6 +519,9 @@ def resolve_use(state: DuelState, skill: Skill, target: Target, success_total: i
        and expire; wounds = total - (protection + token), at least 0, at most the health
        left.
     """
+    _instance("state", state, DuelState, "a DuelState")
+    _instance("skill", skill, Skill, "a Skill")
+    _instance("target", target, Target, "a Target")
     if state.knocked_out(target.health):
         return state
     if not is_success(success_total, target.dodge + state.target.dodge):
@@ -477,7 +562,6 @@ def after_success(state: DuelState, skill: Skill) -> tuple[Status, Status]:
     return att, tgt
 
 
-@lru_cache(maxsize=4096)
 def roll_outcomes(n_dice: int, die: DieSpec = GODTEAR_DIE) -> tuple[tuple[int, Fraction], ...]:
     """Every total of ``n_dice`` dice with its exact probability (a chance point).
 
@@ -495,16 +579,21 @@ def roll_outcomes(n_dice: int, die: DieSpec = GODTEAR_DIE) -> tuple[tuple[int, F
 
     Raises
     ------
+    TypeError
+        If ``n_dice`` is not an integer or ``die`` not a :class:`DieSpec`.
     ValueError
-        If ``n_dice < 0``.
+        If ``n_dice`` is outside ``0 .. MAX_ROLL_DICE`` (200).
 
     Notes
     -----
     Exact integer convolution of the face counts: ``counts^{*n} / n_faces^n``.
     """
-    n = int(n_dice)
-    if n < 0:
-        raise ValueError(f"n_dice = {n_dice!r}, must be >= 0")
+    return _roll_outcomes(_int("n_dice", n_dice, 0, MAX_ROLL_DICE), _instance("die", die, DieSpec, "a DieSpec"))
+
+
+@lru_cache(maxsize=4096)
+def _roll_outcomes(n: int, die: DieSpec) -> tuple[tuple[int, Fraction], ...]:
+    """The cached kernel of :func:`roll_outcomes` (arguments checked there)."""
     ways = [1]
     for _ in range(n):
         new = [0] * (len(ways) + die.max_pips)
@@ -532,6 +621,10 @@ def use_outcomes(state: DuelState, skill: Skill, target: Target, die: DieSpec = 
     list of (DuelState, Fraction)
         Distinct next states; probabilities sum to 1.
     """
+    _instance("state", state, DuelState, "a DuelState")
+    _instance("skill", skill, Skill, "a Skill")
+    _instance("target", target, Target, "a Target")
+    _instance("die", die, DieSpec, "a DieSpec")
     if state.knocked_out(target.health):
         return [(state, Fraction(1))]
     acc = dice_after_token(skill.accuracy, state.attacker.accuracy)
@@ -615,7 +708,16 @@ def tally_steps(event: TallyEvent, faction: Faction = Faction.NONE) -> int:
         Base steps (champion 4, small follower 1, large follower 2, plant banner 1,
         banner on an objective at the end phase 4) plus 1 when the faction's bonus applies.
     """
-    return TALLY_STEPS[TallyEvent(event)] + (1 if TallyEvent(event) in FACTION_BONUS[Faction(faction)] else 0)
+    event = TallyEvent(check_choice("event", _int("event", event, None, None), list(TallyEvent)))
+    faction = Faction(check_choice("faction", _int("faction", faction, None, None), list(Faction)))
+    return TALLY_STEPS[event] + (1 if event in FACTION_BONUS[faction] else 0)
+
+
+class _UnknownKind(ParamError, KeyError):
+    """An unknown target kind: a ValueError (ParamError) that old ``except KeyError`` callers still catch."""
+
+    def __str__(self) -> str:
+        return ValueError.__str__(self)
 
 
 _KO_EVENT = {"champion": TallyEvent.CHAMPION_KO, "small_follower": TallyEvent.SMALL_FOLLOWER_KO,
@@ -627,9 +729,11 @@ def knockout_steps(target_kind: str, faction: Faction = Faction.NONE) -> int:
 
     Raises
     ------
-    KeyError
-        For an unknown ``target_kind``.
+    ValueError
+        For an unknown ``target_kind`` (a ``ParamError``, also a ``KeyError`` for old callers).
     """
+    if target_kind not in _KO_EVENT:
+        raise _UnknownKind("target_kind", target_kind, "one of " + ", ".join(repr(k) for k in _KO_EVENT))
     return tally_steps(_KO_EVENT[target_kind], faction)
 
 
@@ -641,6 +745,7 @@ def default_health(target_kind: str) -> int | None:
     Issue 3 / 従者: followers have 1 health each unless the card says otherwise; the
     rulebook prints no champion or large-follower cards.
     """
+    check_choice("target_kind", target_kind, TARGET_KINDS)
     return 1 if target_kind == "small_follower" else None
 
 
@@ -650,11 +755,23 @@ def default_health(target_kind: str) -> int | None:
 
 
 def life_new_objectives(roll: int) -> int:
-    """生命: the turn's loser rolls one die and places that result + 2 new objective hexes."""
-    return int(roll) + 2
+    """生命: the turn's loser rolls one die and places that result + 2 new objective hexes.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``roll`` is not an integer in ``0 .. MAX_FACE_PIPS``.
+    """
+    return _int("roll", roll, 0, MAX_FACE_PIPS) + 2
 
 
 def change_moves(roll: int) -> int:
-    """変化: the turn's loser rolls one die and moves that many objective hexes by one hex."""
-    return int(roll)
+    """変化: the turn's loser rolls one die and moves that many objective hexes by one hex.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``roll`` is not an integer in ``0 .. MAX_FACE_PIPS``.
+    """
+    return _int("roll", roll, 0, MAX_FACE_PIPS)
 

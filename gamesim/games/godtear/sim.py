@@ -20,9 +20,11 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from gamesim.core.registry import ParamError
 from gamesim.core.rng import RngLike, as_generator
+from gamesim.core.validate import ParamTypeError, check_choice, check_int
 
-from .rules import GODTEAR_DIE, DieSpec, Skill, Status, Target
+from .rules import GODTEAR_DIE, MAX_ROLL_DICE, MAX_USES, DieSpec, Skill, Status, Target
 
 __all__ = [
     "CHUNK_SIZE",
@@ -35,6 +37,25 @@ __all__ = [
 
 #: Trials per chunk.
 CHUNK_SIZE = 65_536
+#: Most trials of one call (the outputs are held in memory: 8 bytes per trial and output).
+MAX_TRIALS = 10_000_000
+#: Most trial-uses of one run_knockout call (n_trials x max_uses): about a minute of work.
+MAX_TRIAL_USES = 1_000_000_000
+#: Most actions of one activation, and most models in a target unit.
+MAX_ACTIONS = 10
+MAX_MODELS = 100
+
+
+def _of(name: str, value: object, cls: type, what: str) -> None:
+    if not isinstance(value, cls):
+        raise ParamTypeError(name, value, what)
+
+
+def _check_trials(n_trials: object, per_trial: int = 1, what: str = "") -> int:
+    n = check_int("n_trials", n_trials, min=0, max=MAX_TRIALS)
+    if n * per_trial > MAX_TRIALS:
+        raise ParamError("n_trials", n_trials, f"an integer <= {MAX_TRIALS // per_trial:,} {what}")
+    return n
 
 
 def _chunks(n_trials: int) -> list[tuple[int, int]]:
@@ -47,7 +68,7 @@ def roll_totals(n_dice: npt.ArrayLike, *, die: DieSpec = GODTEAR_DIE, rng: RngLi
     Parameters
     ----------
     n_dice : array_like of int, shape (n,)
-        Dice per trial (>= 0). Kernel: not checked.
+        Dice per trial, each in ``0 .. MAX_ROLL_DICE`` (200); ``n <= MAX_TRIALS``.
     die : DieSpec, default GODTEAR_DIE
     rng : int, SeedSequence, Generator or None, keyword-only
         Random source.
@@ -56,9 +77,30 @@ def roll_totals(n_dice: npt.ArrayLike, *, die: DieSpec = GODTEAR_DIE, rng: RngLi
     -------
     ndarray of int64, shape (n,)
         Total pips rolled per trial.
+
+    Raises
+    ------
+    TypeError
+        If ``n_dice`` is not a 1-D array of integers (floats and bools are refused)
+        or ``die`` not a :class:`DieSpec`.
+    ValueError
+        If a count is outside ``0 .. MAX_ROLL_DICE`` or there are more than
+        ``MAX_TRIALS`` trials.
     """
-    gen = as_generator(rng)
-    n = np.asarray(n_dice, dtype=np.int64)
+    raw = np.asarray(n_dice)
+    if raw.ndim != 1 or not (raw.dtype.kind in "iu" or (raw.size == 0 and raw.dtype.kind == "f")):
+        raise ParamTypeError("n_dice", n_dice, "a 1-D array of integers (dice per trial)")
+    _of("die", die, DieSpec, "a DieSpec")
+    if raw.size > MAX_TRIALS:
+        raise ParamError("n_dice", f"<array of {raw.size} trials>", f"at most {MAX_TRIALS:,} trials")
+    if raw.size and (int(raw.min()) < 0 or int(raw.max()) > MAX_ROLL_DICE):
+        raise ParamError("n_dice", f"<array with values {int(raw.min())}..{int(raw.max())}>",
+                         f"dice counts in 0..{MAX_ROLL_DICE}")
+    return _roll_totals(raw.astype(np.int64), die, as_generator(rng))
+
+
+def _roll_totals(n: npt.NDArray[np.int64], die: DieSpec, gen: np.random.Generator) -> npt.NDArray[np.int64]:
+    """The kernel of :func:`roll_totals` (inputs trusted)."""
     m = int(n.max()) if n.size else 0
     if m <= 0:
         return np.zeros(n.shape, dtype=np.int64)
@@ -91,15 +133,19 @@ def sample_rolls(n_dice: int, n_trials: int, *, die: DieSpec = GODTEAR_DIE, rng:
 
     Raises
     ------
+    TypeError
+        If ``n_dice`` or ``n_trials`` is not an integer, or ``die`` not a :class:`DieSpec`.
     ValueError
-        If ``n_dice`` or ``n_trials`` is negative.
+        If ``n_dice`` is outside ``0 .. MAX_ROLL_DICE`` (200) or ``n_trials`` outside
+        ``0 .. MAX_TRIALS`` (10 million).
     """
-    if n_dice < 0 or n_trials < 0:
-        raise ValueError(f"n_dice = {n_dice!r}, n_trials = {n_trials!r}: must be >= 0")
+    n_dice = check_int("n_dice", n_dice, min=0, max=MAX_ROLL_DICE)
+    n_trials = _check_trials(n_trials)
+    _of("die", die, DieSpec, "a DieSpec")
     gen = as_generator(rng)
     out = np.empty(n_trials, dtype=np.int64)
     for a, b in _chunks(n_trials):
-        out[a:b] = roll_totals(np.full(b - a, n_dice), die=die, rng=gen)
+        out[a:b] = _roll_totals(np.full(b - a, n_dice, dtype=np.int64), die, gen)
     return out
 
 
@@ -117,7 +163,7 @@ def _use(gen: np.random.Generator, die: DieSpec, skill: Skill, target: Target, i
     all updated in place. Returns the success flags of ``idx``.
     """
     n_acc = np.maximum(skill.accuracy + tok["acc"][idx].astype(np.int64), 0)
-    s = roll_totals(n_acc, die=die, rng=gen)
+    s = _roll_totals(n_acc, die, gen)
     hit = s >= target.dodge + tok["dodge"][idx].astype(np.int64)
     tok["acc"][idx] = 0
     tok["dodge"][idx] = 0
@@ -134,7 +180,7 @@ def _use(gen: np.random.Generator, die: DieSpec, skill: Skill, target: Target, i
     if skill.damage is None or h.size == 0:
         return hit
     n_dmg = np.maximum(skill.damage + tok["dmg"][h].astype(np.int64), 0)
-    d = roll_totals(n_dmg, die=die, rng=gen)
+    d = _roll_totals(n_dmg, die, gen)
     prot = np.maximum(target.protection + tok["prot"][h].astype(np.int64), 0)
     w = np.clip(d - prot, 0, target.health - wounds[h])
     wounds[h] += w
@@ -181,10 +227,24 @@ def run_knockout(skill: Skill, target: Target, n_trials: int, *, uses: int, max_
 
     Raises
     ------
+    TypeError
+        If an argument has the wrong type (a float or bool for a count, not a Skill...).
     ValueError
-        If ``uses`` or ``n_trials`` is negative or ``max_uses < uses``.
+        If ``uses`` is outside ``0 .. MAX_USES`` (1000), ``max_uses`` outside ``uses ..
+        MAX_USES``, ``n_trials`` outside ``0 .. MAX_TRIALS`` or ``n_trials * max_uses >
+        MAX_TRIAL_USES`` (10^9).
     """
+    _of("skill", skill, Skill, "a Skill")
+    _of("target", target, Target, "a Target")
+    _of("attacker", attacker, Status, "a Status")
+    _of("target_status", target_status, Status, "a Status")
+    _of("die", die, DieSpec, "a DieSpec")
+    uses = check_int("uses", uses, min=0, max=MAX_USES)
+    if max_uses is not None:
+        check_int("max_uses", max_uses, min=max(uses, 1), max=MAX_USES)
     max_uses = max(int(uses), 50) if max_uses is None else int(max_uses)
+    _check_trials(n_trials, max_uses // 100 + 1, f"with max_uses = {max_uses} (n_trials x max_uses <= "
+                  f"{MAX_TRIAL_USES:,})")
     if uses < 0 or n_trials < 0 or max_uses < uses:
         raise ValueError(f"uses = {uses!r}, max_uses = {max_uses!r}, n_trials = {n_trials!r}: need "
                          "0 <= uses <= max_uses and n_trials >= 0")
@@ -247,8 +307,12 @@ def run_activation(actions: Sequence[tuple[Skill, int]], target: Target, n_trial
 
     Raises
     ------
+    TypeError
+        If an argument has the wrong type (a float or bool for a count, not a Skill...).
     ValueError
-        If ``n_models < 1``, a target count is < 1, or ``n_trials < 0``.
+        If ``n_models`` is outside ``1 .. MAX_MODELS`` (100), there are more than
+        ``MAX_ACTIONS`` (10) actions, a target count is outside ``1 .. MAX_MODELS``, or
+        ``n_trials * n_models > MAX_TRIALS``.
 
     Notes
     -----
@@ -256,8 +320,18 @@ def run_activation(actions: Sequence[tuple[Skill, int]], target: Target, n_trial
     single-target skill keeps hitting the same model until it falls: focus fire). Tokens
     are used and expire in the order of the rolls.
     """
-    if n_models < 1 or n_trials < 0 or any(int(n) < 1 for _, n in actions):
-        raise ValueError(f"n_models = {n_models!r}, n_trials = {n_trials!r}, targets per action must be >= 1")
+    if isinstance(actions, (str, bytes)) or not isinstance(actions, Sequence) or not all(
+        isinstance(a, (tuple, list)) and len(a) == 2 and isinstance(a[0], Skill) for a in actions
+    ) or not 1 <= len(actions) <= MAX_ACTIONS:
+        raise ParamTypeError("actions", actions, f"a sequence of 1 to {MAX_ACTIONS} (Skill, targets) pairs")
+    for _, n_t in actions:
+        check_int("targets", n_t, min=1, max=MAX_MODELS)
+    _of("target", target, Target, "a Target")
+    _of("attacker", attacker, Status, "a Status")
+    _of("target_status", target_status, Status, "a Status")
+    _of("die", die, DieSpec, "a DieSpec")
+    n_models = check_int("n_models", n_models, min=1, max=MAX_MODELS)
+    n_trials = _check_trials(n_trials, n_models, f"with n_models = {n_models} (n_trials x n_models <= {MAX_TRIALS:,})")
     gen = as_generator(rng)
     per_model = np.zeros((n_trials, n_models), dtype=np.int64)
     for a, b in _chunks(n_trials):
@@ -301,8 +375,9 @@ def run_end_phase(rule: str, n_trials: int, *, die: DieSpec = GODTEAR_DIE, rng: 
     Raises
     ------
     ValueError
-        For an unknown ``rule``.
+        For an unknown ``rule``, or ``n_trials`` outside ``0 .. MAX_TRIALS``.
+    TypeError
+        If ``n_trials`` is not an integer or ``die`` not a :class:`DieSpec`.
     """
-    if rule not in ("life", "change"):
-        raise ValueError(f"rule = {rule!r}, must be 'life' or 'change'")
+    check_choice("rule", rule, ("life", "change"))
     return sample_rolls(1, n_trials, die=die, rng=rng) + (2 if rule == "life" else 0)

@@ -29,6 +29,9 @@ from .exact import (
 from .rules import (
     FACTIONS,
     HIT_EFFECTS,
+    MAX_DICE,
+    MAX_FACE_COUNT,
+    MAX_HEALTH,
     TARGET_KINDS,
     DieSpec,
     DuelState,
@@ -46,9 +49,9 @@ __all__ = ["TASKS", "die_from_params", "activation_actions", "activation_target"
 _TOKEN = dict(min=-1, max=1)
 
 DIE_PARAMS: tuple[Param, ...] = (
-    Param("die_blank", "int", 2, "faces of the die showing 0 pips (faces)", min=0),
-    Param("die_one", "int", 3, "faces showing 1 pip (faces)", min=0),
-    Param("die_two", "int", 1, "faces showing 2 pips (faces)", min=0),
+    Param("die_blank", "int", 2, "faces of the die showing 0 pips (faces)", min=0, max=MAX_FACE_COUNT),
+    Param("die_one", "int", 3, "faces showing 1 pip (faces)", min=0, max=MAX_FACE_COUNT),
+    Param("die_two", "int", 1, "faces showing 2 pips (faces)", min=0, max=MAX_FACE_COUNT),
 )
 
 
@@ -97,7 +100,9 @@ def _sim_success(params: Mapping[str, Any], n_trials: int, *, rng: np.random.Gen
 
 
 def _exact_success(params: Mapping[str, Any]) -> dict[str, float]:
-    return {"success:proportion": p_success(int(params["accuracy"]), int(params["dodge"]) + int(params["dodge_token"]),
+    # a dodge blight on dodge 0 is dodge -1: the same as 0 (any total succeeds)
+    return {"success:proportion": p_success(int(params["accuracy"]),
+                                            max(int(params["dodge"]) + int(params["dodge_token"]), 0),
                                             boon=int(params["accuracy_token"]), die=die_from_params(params))}
 
 
@@ -142,7 +147,7 @@ def _sim_damage(params: Mapping[str, Any], n_trials: int, *, rng: np.random.Gene
 
 
 def _exact_damage(params: Mapping[str, Any]) -> dict[str, float]:
-    prot = int(params["protection"]) + int(params["protection_token"])
+    prot = max(int(params["protection"]) + int(params["protection_token"]), 0)  # below 0 counts as 0
     kw = dict(health=params.get("health"), boon=int(params["damage_token"]), die=die_from_params(params))
     pmf = wounds_pmf(int(params["damage"]), prot, **kw)
     return {"wounds:mean": float(expected_wounds(int(params["damage"]), prot, **kw)),
@@ -160,7 +165,7 @@ DAMAGE_TASK = Task(
         Param("damage", "int", 5, "skill damage ダメージ (dice)", min=0, max=40),
         Param("protection", "int", 3, "target's protection 防御 (pips)", min=0, max=80),
         Param("health", "int", None, "target's health left: wounds above it are lost (wounds); "
-              "leave out for no cap", min=1, optional=True),
+              "leave out for no cap", min=1, max=MAX_HEALTH, optional=True),
         Param("damage_token", "int", 0, "attacker's damage blight/boon: -1, 0, +1 (dice)", **_TOKEN),
         Param("protection_token", "int", 0, "target's protection blight/boon: -1, 0, +1 (pips)", **_TOKEN),
     ),
@@ -373,7 +378,7 @@ def _skill_params(i: int, acc: int, dmg: int) -> tuple[Param, ...]:
               "each (models)", min=1, max=6),
         Param(f"skill{i}_effect", "str", "none", f"action {i}: success effect 成功効果", choices=HIT_EFFECTS),
         Param(f"skill{i}_rows", "int_pairs", None, f"action {i}: small-follower card rows [[acc, dmg], ...] "
-              "for 1, 2, 3 models in the hex, overriding accuracy/damage", min=0, optional=True),
+              "for 1, 2, 3 models in the hex, overriding accuracy/damage", min=0, max=MAX_DICE, optional=True),
     )
 
 
@@ -393,7 +398,7 @@ ACTIVATION_TASK = Task(
               choices=TARGET_KINDS),
         Param("n_models", "int", 1, "models in the target unit (models)", min=1, max=6),
         Param("health", "int", None, "health of each target model (wounds); left out: 1 for small followers",
-              min=1, optional=True),
+              min=1, max=MAX_HEALTH, optional=True),
         Param("dodge", "int", 2, "target's dodge 回避 (pips)", min=0, max=80),
         Param("protection", "int", 1, "target's protection 防御 (pips)", min=0, max=80),
         Param("accuracy_token", "int", 0, "attacker's accuracy token at the start: -1, 0, +1", **_TOKEN),
