@@ -44,7 +44,7 @@ def best_damage_by_kind(masks: np.ndarray, rule: DamageRule) -> np.ndarray:
     k, n = masks.shape
     tab = value_table(n)
     kinds = np.array([v.kind for v in tab.variants])
-    dmg = rule.damage(tab.values, (kinds != 0)[:, None, None])
+    dmg = rule.damage(tab.values, (kinds != 0)[:, None, None], tab.half)
     dmg = np.where(tab.valid, dmg, -(1 << 40)).max(axis=2)  # (V, T)
     per_kind = np.full((N_KINDS, dmg.shape[1]), -(1 << 40), dtype=np.int64)
     for kd in range(N_KINDS):
