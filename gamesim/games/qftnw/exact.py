@@ -85,7 +85,7 @@ def exact_truncated(p: QftnwParams, policies: tuple[Any, Any] = ("uniform", "uni
                         states[base + (tuple(pl), tn, False)] += pr * pool[tn] / tot
             else:
                 states[base + (tuple(pool), -1, False)] += pr
-    namers = (pol[0].name_type_one, pol[1].name_type_one)
+    namers = (lambda hb, hn: pol[0].name_type_one(hb, hn, p), lambda hb, hn: pol[1].name_type_one(hb, hn, p))
     res: dict[str, float] = defaultdict(float)
     conds = {int(Cond.THREE): "cond_three", int(Cond.STRAIGHT5): "cond_straight5",
              int(Cond.STRAIGHT3): "cond_straight3"}

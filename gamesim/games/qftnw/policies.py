@@ -42,8 +42,20 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from gamesim.core.registry import ParamError
+from gamesim.core.validate import ParamTypeError, check_choice, check_float, check_float_list
+
 from .equilibrium import equilibrium_table
-from .rules import N_HAND, QftnwParams, choose_type_most, legal_bids, resolve_bids, win_condition
+from .rules import (
+    N_HAND,
+    NAMINGS,
+    QftnwParams,
+    choose_type,
+    choose_type_most,
+    legal_bids,
+    resolve_bids,
+    win_condition,
+)
 from .vecrules import cond_table, presence_mask, win_condition_vec
 
 __all__ = [
@@ -135,7 +147,10 @@ class Policy:
 
     def spec(self) -> str:
         """Spec string that :func:`make_policy` turns back into this policy."""
-        return self.name
+        return self.name + self._naming_suffix()
+
+    def _naming_suffix(self) -> str:
+        return "" if self.naming == "most" else "@" + self.naming
 
     # --- bids -------------------------------------------------------------
     def probs_one(self, obs: Obs, p: QftnwParams) -> list[float]:
@@ -151,14 +166,30 @@ class Policy:
         return _sample(self.probs_batch(obs, p), rng.random(obs.f_self.shape[0]))
 
     # --- naming a type at the opponent's bankruptcy -------------------------
-    def name_type_one(self, hold_bankrupt: tuple[int, ...]) -> int:
-        """Type to name when the opponent is bankrupt (most held, earliest letter; -1 if none)."""
-        return choose_type_most(hold_bankrupt)
+    naming: str = "most"
 
-    def name_type_batch(self, hold_bankrupt: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
+    def name_type_one(self, hold_bankrupt: tuple[int, ...], hold_self: tuple[int, ...] | None = None,
+                      p: QftnwParams | None = None) -> int:
+        """Type to name when the opponent is bankrupt (-1 if it holds none), by ``self.naming``.
+
+        ``"most"`` needs only ``hold_bankrupt``; ``"spoil"``/``"take"`` need the namer's own
+        holdings and the rules (:func:`gamesim.games.qftnw.rules.choose_type`).
+        """
+        if self.naming == "most":
+            return choose_type_most(hold_bankrupt)
+        if hold_self is None or p is None:
+            raise ValueError(f"naming {self.naming!r} needs the namer's holdings and the rules")
+        return choose_type(hold_bankrupt, hold_self, p, self.naming)
+
+    def name_type_batch(self, hold_bankrupt: npt.NDArray[np.integer], hold_self: npt.NDArray[np.integer] | None = None,
+                        p: QftnwParams | None = None) -> npt.NDArray[np.int64]:
         """Vectorized :meth:`name_type_one`, shape (m,)."""
-        t = np.argmax(hold_bankrupt, axis=1)
-        return np.where(hold_bankrupt.max(axis=1) > 0, t, -1)
+        if self.naming == "most":
+            t = np.argmax(hold_bankrupt, axis=1)
+            return np.where(hold_bankrupt.max(axis=1) > 0, t, -1)
+        if hold_self is None or p is None:
+            raise ValueError(f"naming {self.naming!r} needs the namer's holdings and the rules")
+        return choose_type_batch(hold_bankrupt, hold_self, p, self.naming)
 
     def __repr__(self) -> str:
         return f"<policy {self.spec()}>"
@@ -214,6 +245,10 @@ class UniformPolicy(_StatePolicy):
     """Each bid uniform over the legal cards (``uniform``)."""
 
     name: str = "uniform"
+    naming: str = "most"
+
+    def __post_init__(self) -> None:
+        check_choice("naming", self.naming, NAMINGS)
 
     def probs_state(self, fs: int, fo: int, ls: int, lo: int, p: QftnwParams) -> list[float]:
         return _on(legal_bids(ls, p.advanced))
@@ -239,22 +274,25 @@ class MixedPolicy(_StatePolicy):
 
     Raises
     ------
-    ValueError
-        Wrong length, a negative or non-finite weight, or all zero.
+    ParamError
+        (``ValueError``; ``TypeError`` for non-numbers) wrong length, a negative or non-finite
+        (``nan``, ``inf``) weight, or all zero.
     """
 
     probs: tuple[float, ...] = (0.2, 0.2, 0.2, 0.2, 0.2)
     name: str = "mixed"
+    naming: str = "most"
 
     def __post_init__(self) -> None:
-        pr = tuple(float(x) for x in self.probs)
-        if len(pr) != N_HAND or any(not np.isfinite(x) or x < 0 for x in pr) or sum(pr) <= 0:
-            raise ValueError(f"mixed strategy {self.probs!r}: need 5 non-negative weights, not all 0")
+        pr = tuple(check_float_list("mixed_probs", self.probs, min=0.0, max=1e12, min_len=N_HAND, max_len=N_HAND))
+        if sum(pr) <= 0:
+            raise ParamError("mixed_probs", self.probs, "5 non-negative weights, not all 0")
+        check_choice("naming", self.naming, NAMINGS)
         s = sum(pr)
         object.__setattr__(self, "probs", tuple(x / s for x in pr))
 
     def spec(self) -> str:
-        return "mixed:" + ",".join(f"{x:.6g}" for x in self.probs)
+        return "mixed:" + ",".join(f"{x:.6g}" for x in self.probs) + self._naming_suffix()
 
     def probs_state(self, fs: int, fo: int, ls: int, lo: int, p: QftnwParams) -> list[float]:
         legal = legal_bids(ls, p.advanced)
@@ -267,6 +305,10 @@ class CautiousPolicy(_StatePolicy):
     """Never bids what could bankrupt it when a safe bid exists (``cautious``)."""
 
     name: str = "cautious"
+    naming: str = "most"
+
+    def __post_init__(self) -> None:
+        check_choice("naming", self.naming, NAMINGS)
 
     def probs_state(self, fs: int, fo: int, ls: int, lo: int, p: QftnwParams) -> list[float]:
         safe = safe_bids(fs, fo, ls, lo, p)
@@ -286,9 +328,16 @@ class EquilibriumPolicy(_StatePolicy):
     fund_weight: float = 1.0
     bankrupt_penalty: float = 2.0
     name: str = "equilibrium"
+    naming: str = "most"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "fund_weight", check_float("fund_weight", self.fund_weight, min=-1e6, max=1e6))
+        object.__setattr__(self, "bankrupt_penalty",
+                           check_float("bankrupt_penalty", self.bankrupt_penalty, min=-1e6, max=1e6))
+        check_choice("naming", self.naming, NAMINGS)
 
     def spec(self) -> str:
-        return f"equilibrium:{self.fund_weight:g},{self.bankrupt_penalty:g}"
+        return f"equilibrium:{self.fund_weight:g},{self.bankrupt_penalty:g}" + self._naming_suffix()
 
     def probs_state(self, fs: int, fo: int, ls: int, lo: int, p: QftnwParams) -> list[float]:
         t = equilibrium_table(p, fund_weight=self.fund_weight, bankrupt_penalty=self.bankrupt_penalty)
@@ -347,6 +396,10 @@ class GreedyPolicy(Policy):
     """Bids high for a valuable face-up card, low to keep high cards for a better next one (``greedy``)."""
 
     name: str = "greedy"
+    naming: str = "most"
+
+    def __post_init__(self) -> None:
+        check_choice("naming", self.naming, NAMINGS)
 
     def probs_one(self, obs: Obs, p: QftnwParams) -> list[float]:
         legal = legal_bids(obs.lock_self, p.advanced)
@@ -379,6 +432,36 @@ class GreedyPolicy(Policy):
         return pick / pick.sum(axis=1, keepdims=True)
 
 
+def choose_type_batch(hold_bankrupt: npt.NDArray[np.integer], hold_namer: npt.NDArray[np.integer],
+                      p: QftnwParams, naming: str) -> npt.NDArray[np.int64]:
+    """Vectorized :func:`gamesim.games.qftnw.rules.choose_type`, shape (m,) (-1: nothing held)."""
+    hb = np.asarray(hold_bankrupt, dtype=np.int64)
+    hn = np.asarray(hold_namer, dtype=np.int64)
+    m, T = hb.shape
+    if naming == "most":
+        t = np.argmax(hb, axis=1)
+        return np.where(hb.max(axis=1) > 0, t, -1)
+    keys = np.full((m, T), -1, dtype=np.int64)
+    eye = np.eye(T, dtype=np.int64)
+    for t in range(T):
+        c = hb[:, t]
+        hb2 = hb.copy()
+        hb2[:, t] = 0
+        hn2 = hn.copy()
+        if p.transfer != "discard_all":
+            hn2[:, t] += np.maximum(c - 1, 0)
+        if naming == "spoil":
+            threat = sum((win_condition_vec(hb2 + eye[u], hn2, p) > 0).astype(np.int64) for u in range(T))
+            key = (T - threat) * 1000 + c
+        else:
+            now = (win_condition_vec(hn2, hb2, p) > 0).astype(np.int64)
+            chances = sum((win_condition_vec(hn2 + eye[u], hb2, p) > 0).astype(np.int64) for u in range(T))
+            key = now * 10**6 + chances * 1000 + c
+        keys[:, t] = np.where(c > 0, key, -1)
+    t = np.argmax(keys, axis=1)
+    return np.where(hb.max(axis=1) > 0, t, -1)
+
+
 @lru_cache(maxsize=64)
 def _legal_table(p: QftnwParams) -> npt.NDArray[np.bool_]:
     t = np.zeros((p.fund_cap + 1, p.fund_cap + 1, N_HAND + 1, N_HAND + 1, N_HAND), dtype=bool)
@@ -402,7 +485,7 @@ def _safe_table(p: QftnwParams) -> npt.NDArray[np.bool_]:
 
 
 def make_policy(spec: Any, *, mixed_probs: Any = None, fund_weight: float = 1.0,
-                bankrupt_penalty: float = 2.0) -> Policy:
+                bankrupt_penalty: float = 2.0, naming: str = "most") -> Policy:
     """Build a policy from its name or spec string.
 
     Parameters
@@ -410,12 +493,16 @@ def make_policy(spec: Any, *, mixed_probs: Any = None, fund_weight: float = 1.0,
     spec : str or Policy
         ``"uniform"``, ``"cautious"``, ``"greedy"``, ``"mixed"`` (weights from ``mixed_probs``),
         ``"mixed:p1,p2,p3,p4,p5"``, ``"equilibrium"`` (payoff from ``fund_weight`` and
-        ``bankrupt_penalty``) or ``"equilibrium:fund_weight,bankrupt_penalty"``; a
-        :class:`Policy` is returned unchanged.
+        ``bankrupt_penalty``) or ``"equilibrium:fund_weight,bankrupt_penalty"``, each optionally
+        followed by ``"@most"``, ``"@spoil"`` or ``"@take"`` (how it names a type when the opponent
+        goes bankrupt, overriding ``naming``); a :class:`Policy` is returned unchanged.
     mixed_probs : sequence of 5 floats, optional
-        Weights for a bare ``"mixed"``.
+        Weights for a bare ``"mixed"`` (finite, >= 0, not all 0).
     fund_weight, bankrupt_penalty : float
-        Payoff of a bare ``"equilibrium"``.
+        Payoff of a bare ``"equilibrium"`` (finite, |x| <= 1e6).
+    naming : {"most", "spoil", "take"}, default "most"
+        Naming rule (:func:`gamesim.games.qftnw.rules.choose_type`): the type the bankrupt holds
+        most of; the type that spoils the bankrupt's near win; the type best for the namer's own win.
 
     Returns
     -------
@@ -423,34 +510,39 @@ def make_policy(spec: Any, *, mixed_probs: Any = None, fund_weight: float = 1.0,
 
     Raises
     ------
-    ValueError
-        Unknown name, a malformed argument list, or ``"mixed"`` without weights.
+    ParamError
+        (a ``ValueError``; ``ParamTypeError``, also a ``TypeError``, for wrong types) unknown name
+        or naming, a malformed argument list, ``nan``/infinite weights or payoffs, or ``"mixed"``
+        without weights.
     """
     if isinstance(spec, Policy):
         return spec
     if not isinstance(spec, str):
-        raise ValueError(f"policy {spec!r}: must be a name in {POLICY_NAMES} or a Policy")
-    name, _, arg = spec.strip().partition(":")
+        raise ParamTypeError("policy", spec, f"a name in {POLICY_NAMES} (optionally @most/@spoil/@take) or a Policy")
+    body, at, suffix = spec.strip().partition("@")
+    if at:
+        naming = suffix.strip()
+    check_choice("naming", naming, NAMINGS)
+    name, _, arg = body.strip().partition(":")
     try:
         nums = tuple(float(x) for x in arg.split(",")) if arg else ()
     except ValueError:
-        raise ValueError(f"policy {spec!r}: arguments must be numbers separated by commas") from None
+        raise ParamError("policy", spec, "a policy spec whose arguments are numbers separated by commas") from None
     if name == "uniform" and not arg:
-        return UniformPolicy()
+        return UniformPolicy(naming=naming)
     if name == "cautious" and not arg:
-        return CautiousPolicy()
+        return CautiousPolicy(naming=naming)
     if name == "greedy" and not arg:
-        return GreedyPolicy()
+        return GreedyPolicy(naming=naming)
     if name == "mixed":
-        w = nums if arg else (tuple(float(x) for x in mixed_probs) if mixed_probs is not None else None)
+        w = nums if arg else mixed_probs
         if w is None:
-            raise ValueError("policy 'mixed' needs five weights: 'mixed:p1,p2,p3,p4,p5' or mixed_probs")
-        return MixedPolicy(w)
+            raise ParamError("policy", spec, "'mixed:p1,p2,p3,p4,p5' or a bare 'mixed' with mixed_probs")
+        return MixedPolicy(tuple(w) if isinstance(w, (list, tuple)) else w, naming=naming)
     if name == "equilibrium":
         if arg and len(nums) != 2:
-            raise ValueError(f"policy {spec!r}: 'equilibrium:fund_weight,bankrupt_penalty'")
+            raise ParamError("policy", spec, "'equilibrium:fund_weight,bankrupt_penalty'")
         fw, bp = nums if arg else (fund_weight, bankrupt_penalty)
-        return EquilibriumPolicy(float(fw), float(bp))
-    raise ValueError(f"unknown policy {spec!r}; known: {', '.join(POLICY_NAMES)} "
-                     "(mixed:p1,..,p5 and equilibrium:fw,bp take arguments)")
-
+        return EquilibriumPolicy(fw, bp, naming=naming)
+    raise ParamError("policy", spec, f"one of {', '.join(POLICY_NAMES)} (mixed:p1,..,p5 and equilibrium:fw,bp "
+                     "take arguments; @most/@spoil/@take choose the naming)")

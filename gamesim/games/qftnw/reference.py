@@ -104,7 +104,7 @@ def reference_game(p: QftnwParams, pol0: Policy, pol1: Policy, rng: np.random.Ge
         a = _draw(pr0, u())
         b = _draw(pr1, u())
         o = play_round(hold[0], hold[1], f[0], f[1], a, b, flip, p,
-                       (pol0.name_type_one, pol1.name_type_one))
+                       (lambda hb, hn: pol0.name_type_one(hb, hn, p), lambda hb, hn: pol1.name_type_one(hb, hn, p)))
         minf[0] = min(minf[0], o.min_f0)
         minf[1] = min(minf[1], o.min_f1)
         if o.bankrupt >= 0:
