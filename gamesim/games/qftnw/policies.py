@@ -28,9 +28,10 @@ Policies (spec strings accepted by :func:`make_policy`):
     The equilibrium mixed strategy of the one-round zero-sum game at the current state (funds and
     locks), from :func:`gamesim.games.qftnw.equilibrium.equilibrium_table`.
 
-Every policy names the type the bankrupt holds most of, ties to the earliest letter
-(the issue's rule for ``uniform``; kept for all policies so that bid strategies are
-compared on equal terms).
+Naming a type at the opponent's bankruptcy is an option of every policy (``naming``; a spec
+suffix ``@most``, ``@spoil`` or ``@take``): ``most`` (default) names the type the bankrupt holds
+most of, ties to the earliest letter; ``spoil`` the type that breaks the bankrupt's near win;
+``take`` the type best for the namer's own win (:func:`gamesim.games.qftnw.rules.choose_type`).
 """
 
 from __future__ import annotations
