@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_int, check_int_list
+from gamesim.core.validate import ParamTypeError, check_bool, check_int, check_int_list
 
 from .rules import (
     MAX_CARDS,
@@ -170,14 +170,35 @@ def eval_expressions(vals: npt.ArrayLike, ops: npt.ArrayLike, *, paren: int = -1
     valid : ndarray of bool, shape (m,)
         False where the expression divides by zero.
 
+    Raises
+    ------
+    ParamError
+        (``ValueError``; ``ParamTypeError``, also a ``TypeError``, for non-integer arrays) for
+        arrays that are not 2-D integer arrays of matching shapes, operand values outside
+        -20..20, more than 6 operands or 10**7 rows, operator codes outside 0..3, or ``paren``
+        not an operator index.
+
     Notes
     -----
     Exact integer rationals: every step reduces numerator and denominator by their
     gcd, so with card values <= 10 and n <= 5 nothing comes near int64 limits.
     """
-    v = np.asarray(vals, dtype=_I64)
-    o = np.asarray(ops, dtype=_I64)
+    v, o = np.asarray(vals), np.asarray(ops)
+    for name, arr in (("vals", v), ("ops", o)):
+        if arr.dtype.kind not in "iu" or arr.ndim != 2:
+            raise ParamTypeError(name, f"array of dtype {arr.dtype} and shape {arr.shape}", "a 2-D integer array")
     m, n = v.shape
+    if not 1 <= n <= 6 or m > 10**7 or o.shape != (m, n - 1):
+        raise ParamError("vals", f"array of shape {v.shape} (ops {o.shape})",
+                         "shape (m, n) with 1 <= n <= 6 and m <= 10**7, ops of shape (m, n - 1)")
+    if v.size and (v.min() < -20 or v.max() > 20):
+        raise ParamError("vals", f"values in {v.min()}..{v.max()}", "operand values in -20..20")
+    if o.size and (o.min() < 0 or o.max() > 3):
+        raise ParamError("ops", f"codes in {o.min()}..{o.max()}", "operator codes 0..3")
+    check_bool("half_up", half_up)
+    paren = check_int("paren", paren, min=-1, max=n - 2)
+    v = v.astype(_I64)
+    o = o.astype(_I64)
     nums = [v[:, j].copy() for j in range(n)]
     dens = [np.ones(m, dtype=_I64) for _ in range(n)]
     opl = [o[:, j] for j in range(n - 1)]

@@ -45,7 +45,9 @@ import numpy as np
 import numpy.typing as npt
 
 from .exact import KIND_NONE, N_KINDS, value_table
-from .rules import OPERATORS, Monster, Skill, Strategy
+from gamesim.core.validate import check_bool, check_choice, check_int_list
+
+from .rules import OPERATORS, RESIST_ROUNDINGS, Monster, Skill, Strategy
 
 __all__ = [
     "POLICIES",
@@ -86,6 +88,12 @@ class DamageRule:
         Order of the 呪文耐性：高 halving (see :func:`gamesim.games.dqz.rules.damage_from_value`).
     multiple_nonpositive : bool, default False
         Whether values <= 0 set off the multiple-of-k skills (the rulebook does not say so).
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for a flag that is not a bool, ``multiples`` not up to three
+        integers 1..100, or an unknown ``resist_rounding``.
     """
 
     physical_immune: bool = False
@@ -94,6 +102,13 @@ class DamageRule:
     multiples: tuple[int, ...] = ()
     resist_rounding: str = "at_end"
     multiple_nonpositive: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("physical_immune", "spell_resistant", "negative_heals", "multiple_nonpositive"):
+            check_bool(name, getattr(self, name))
+        object.__setattr__(self, "multiples", tuple(check_int_list("multiples", list(self.multiples), min=1, max=100,
+                                                                   min_len=0, max_len=3)))
+        check_choice("resist_rounding", self.resist_rounding, RESIST_ROUNDINGS)
 
     @staticmethod
     def of(monster: Monster, negative_heals: bool = False, *, resist_rounding: str = "at_end",

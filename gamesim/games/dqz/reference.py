@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from gamesim.core.rng import RngLike, as_generator
+from gamesim.core.registry import ParamError
+from gamesim.core.rng import RngLike
+from gamesim.core.validate import check_int
 
 from .exact import KIND_NONE, _op_perms, variants_for
 from .policies import AVOID_FLAG, DMG_OFFSET, KILL_FLAG, DamageRule
@@ -38,7 +40,10 @@ from .rules import (
     round_half_away,
     triggers_multiple,
 )
-from .sim import BattleConfig, _as_monster
+from .sim import BattleConfig, _as_monster, check_rng
+
+#: Largest ``n_runs`` of the plain-Python reference.
+MAX_REFERENCE_RUNS: int = 1_000_000
 
 __all__ = ["ReferenceParty", "reference_battles", "reference_plays"]
 
@@ -373,9 +378,20 @@ def reference_battles(n_runs: int, *, party_size: int, monsters: Sequence[Monste
     -------
     pandas.DataFrame
         Same columns as :func:`gamesim.games.dqz.sim.run_battles`.
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for ``n_runs`` not an integer in 0..1,000,000 (slow on
+        purpose), a bad monster list or ``rng``, or any field :class:`BattleConfig` refuses.
     """
-    gen = as_generator(rng)
-    mons = [_as_monster(monsters)] if isinstance(monsters, (Monster, str)) else [_as_monster(m) for m in monsters]
+    n_runs = check_int("n_runs", n_runs, min=0, max=MAX_REFERENCE_RUNS)
+    gen = check_rng(rng)
+    if isinstance(monsters, (Monster, str, Mapping)):
+        monsters = [monsters]
+    if not isinstance(monsters, Sequence) or not 1 <= len(monsters) <= 1000:
+        raise ParamError("monsters", monsters, "a monster or a list of 1 to 1000 monsters")
+    mons = [_as_monster(m) for m in monsters]
     if "strategy_deck" in kwargs:
         kwargs["strategy_deck"] = tuple(kwargs["strategy_deck"])
     cfg = BattleConfig(party_size, policy=policy, **kwargs)

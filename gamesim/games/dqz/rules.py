@@ -616,6 +616,12 @@ def experience_split(level: int, n_living: int, deck_left: int) -> list[int]:
     -------
     list of int, length n_living
 
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for non-integers, ``level`` or ``deck_left`` outside 0..200,
+        ``n_living`` outside 0..5.
+
     Examples
     --------
     The rulebook's example (deck 8, 5 players, level 2):
@@ -646,6 +652,11 @@ def focus_target(hand_sizes: Sequence[int]) -> int | None:
     int or None
         Index of the target, or None if everyone is dead.
 
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for more than 5 hands or sizes not integers in 0..200.
+
     Examples
     --------
     >>> focus_target([3, 4, 2, 2])
@@ -663,6 +674,12 @@ def inn_refill(hand_sizes: Sequence[int], deck_left: int, hand_size: int = HAND_
     """宿屋: cards each player draws to refill to ``hand_size``, hero first, while the deck lasts.
 
     Players holding more keep their cards (our reading: nobody discards voluntarily).
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for more than 5 hands, or sizes, ``deck_left`` or
+        ``hand_size`` not integers in 0..200.
 
     Examples
     --------
@@ -700,6 +717,12 @@ def effective_value(card: int, slot: int, *, poison: int | None = None, paralyse
     Returns
     -------
     int
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for ``card`` not an integer 1..5, ``slot`` not 0..4, or a
+        modifier out of range.
     """
     card = check_int("card", card, min=1, max=5)
     slot = check_int("slot", slot, min=0, max=MAX_PARTY - 1)
