@@ -197,8 +197,24 @@ def eval_expressions(vals: npt.ArrayLike, ops: npt.ArrayLike, *, paren: int = -1
         raise ParamError("ops", f"codes in {o.min()}..{o.max()}", "operator codes 0..3")
     check_bool("half_up", half_up)
     paren = check_int("paren", paren, min=-1, max=n - 2)
-    v = v.astype(_I64)
-    o = o.astype(_I64)
+    tn, td, bad = _exact_rationals(v.astype(_I64), o.astype(_I64), paren)
+    return _round_rationals(tn, td, bad, half_up), ~bad
+
+
+def _round_rationals(tn, td, bad, half_up: bool):  # type: ignore[no-untyped-def]
+    """Round exact rationals tn/td half away from zero, or halve and round up (``half_up``)."""
+    if half_up:
+        q = (np.abs(tn) + 2 * td - 1) // (2 * td)
+    else:
+        q = (2 * np.abs(tn) + td) // (2 * td)
+    out = np.where(tn < 0, -q, q)
+    out[bad] = 0
+    return out
+
+
+def _exact_rationals(v, o, paren: int):  # type: ignore[no-untyped-def]
+    """Exact value numerators/denominators (den > 0) and the division-by-zero mask (trusted inputs)."""
+    m, n = v.shape
     nums = [v[:, j].copy() for j in range(n)]
     dens = [np.ones(m, dtype=_I64) for _ in range(n)]
     opl = [o[:, j] for j in range(n - 1)]
@@ -222,13 +238,7 @@ def eval_expressions(vals: npt.ArrayLike, ops: npt.ArrayLike, *, paren: int = -1
         an = np.select([oj == 0, oj == 1, oj == 2], [bn, -bn, mn], qn)
         ad = np.select([oj == 0, oj == 1, oj == 2], [bd, bd, md], qd)
     tn, td = _radd(tn, td, an, ad)
-    if half_up:
-        q = (np.abs(tn) + 2 * td - 1) // (2 * td)
-    else:
-        q = (2 * np.abs(tn) + td) // (2 * td)
-    out = np.where(tn < 0, -q, q)
-    out[bad] = 0
-    return out, ~bad
+    return tn, td, bad
 
 
 @dataclass(frozen=True)
@@ -298,11 +308,10 @@ def _master_table(n: int, ops: str) -> tuple[tuple[Variant, ...], npt.NDArray[np
         elif var.kind == 1 + Strategy.MINNA_GANBARE:
             paren = var.target
         P = len(ps)
-        val, ok = eval_expressions(np.repeat(e, P, axis=0), np.tile(ps, (T, 1)), paren=paren)
-        values[vi, :, :P] = val.reshape(T, P)
-        valid[vi, :, :P] = ok.reshape(T, P)
-        hv, _ = eval_expressions(np.repeat(e, P, axis=0), np.tile(ps, (T, 1)), paren=paren, half_up=True)
-        halves[vi, :, :P] = hv.reshape(T, P)
+        tn, td, bad = _exact_rationals(np.repeat(e, P, axis=0), np.tile(ps, (T, 1)), paren)
+        values[vi, :, :P] = _round_rationals(tn, td, bad, False).reshape(T, P)
+        valid[vi, :, :P] = ~bad.reshape(T, P)
+        halves[vi, :, :P] = _round_rationals(tn, td, bad, True).reshape(T, P)
     return variants, perms, values, valid, halves
 
 
