@@ -514,6 +514,21 @@ def test_simulator_matches_exact_enumeration(kw: dict, pols: tuple, seed: int) -
         _within(x.mean(), x.std(ddof=1) / math.sqrt(n), ex[name], f"{ed} {pols} {name}", n)
 
 
+def test_v2_three_card_straight_both_readings() -> None:
+    """ver.2 contradicts itself: its introduction says 「また相手が持っていない3枚ストレートでも勝ち」, its
+    勝利条件 list gives only 「同じ領地カードを3枚揃える」 and 「5枚続きのストレートを揃える」. Default: the list.
+
+    Hand-built: A, B, C against an opponent holding D only is the introduction's example shape
+    (相手がA・B・Cのどれも持っていない時にABCを揃えれば勝ち).
+    """
+    abc, d_only = (1, 1, 1, 0, 0, 0, 0), (0, 0, 0, 1, 0, 0, 0)
+    assert V2.straight3 is False and win_condition(abc, d_only, V2) == 0
+    intro = edition_params("v2", straight3=True)
+    assert win_condition(abc, d_only, intro) == int(Cond.STRAIGHT3)
+    assert win_condition(abc, d_only, SPA) == int(Cond.STRAIGHT3)
+    assert win_condition(abc, (0, 1, 0, 0, 0, 0, 0), intro) == 0  # the opponent holds B
+
+
 def test_naming_rules_by_hand() -> None:
     """破産: 対戦相手は破産者の領地カードを1種類選んで… (the rulebook leaves the choice to the namer).
 
