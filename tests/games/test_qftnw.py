@@ -496,7 +496,7 @@ SMALL = dict(n_types=3, n_copies=3, n_of_a_kind=2, long_straight=3, short_straig
     (dict(edition="spa", max_rounds=5, advanced=True, **SMALL), ("greedy", "cautious")),
     (dict(edition="v2", max_rounds=2), ("cautious", "greedy")),
     (dict(edition="spa", max_rounds=4, tie_floor="both", start_funds=2, **SMALL), ("uniform", "mixed:1,1,2,3,3")),
-    (dict(edition="original", max_rounds=5, start_funds=2, n_types=4, n_copies=2, n_of_a_kind=2, long_straight=4,
+    (dict(edition="original", max_rounds=3, start_funds=2, n_types=4, n_copies=2, n_of_a_kind=2, long_straight=4,
           short_straight=2), ("uniform@spoil", "uniform@take")),
 ])
 def test_simulator_matches_exact_enumeration(kw: dict, pols: tuple, seed: int) -> None:

@@ -26,7 +26,7 @@ from scipy.optimize import linprog
 from gamesim.core.registry import ParamError
 from gamesim.core.validate import ParamTypeError, check_float, check_int
 
-from .rules import N_HAND, QftnwParams, legal_bids, resolve_bids
+from .rules import N_HAND, QftnwParams, _legal_bids, _resolve_bids
 
 __all__ = ["MatrixGameSolution", "solve_matrix_game", "round_payoff_matrix", "equilibrium_table",
            "start_equilibrium"]
@@ -161,12 +161,12 @@ def round_payoff_matrix(f_self: int, f_opp: int, lock_self: int, lock_opp: int, 
     f_opp = check_int("f_opp", f_opp, min=1, max=p.fund_cap)
     lock_self = check_int("lock_self", lock_self, min=0, max=N_HAND)
     lock_opp = check_int("lock_opp", lock_opp, min=0, max=N_HAND)
-    rows = legal_bids(lock_self, p.advanced)
-    cols = legal_bids(lock_opp, p.advanced)
+    rows = _legal_bids(lock_self, p.advanced)
+    cols = _legal_bids(lock_opp, p.advanced)
     a = np.zeros((len(rows), len(cols)))
     for i, x in enumerate(rows):
         for j, y in enumerate(cols):
-            w, g0, g1 = resolve_bids(x, y, f_self, f_opp, p)
+            w, g0, g1 = _resolve_bids(x, y, f_self, f_opp, p)
             u0 = (w == 0) + fund_weight * (g0 - f_self) - bankrupt_penalty * (g0 <= 0)
             u1 = (w == 1) + fund_weight * (g1 - f_opp) - bankrupt_penalty * (g1 <= 0)
             a[i, j] = u0 - u1

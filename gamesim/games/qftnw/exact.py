@@ -20,7 +20,7 @@ from gamesim.core.registry import ParamError
 from gamesim.core.validate import ParamTypeError
 
 from .policies import Obs, Policy, make_policy
-from .rules import Cond, QftnwParams, play_round
+from .rules import Cond, QftnwParams, _play_round
 
 __all__ = ["EXACT_MAX_STATES", "exact_truncated"]
 
@@ -120,7 +120,7 @@ def exact_truncated(p: QftnwParams, policies: tuple[Any, Any] = ("uniform", "uni
                         if pb <= 0:
                             continue
                         q = pr * pf * pa * pb
-                        o = play_round(h0, h1, f0, f1, a, b, flip, p, namers)
+                        o = _play_round(h0, h1, f0, f1, a, b, flip, p, namers)
                         if o.bankrupt >= 0:
                             res["bankruptcies_p%d" % o.bankrupt] += q
                             if not had:

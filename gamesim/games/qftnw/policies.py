@@ -51,11 +51,11 @@ from .rules import (
     N_HAND,
     NAMINGS,
     QftnwParams,
+    _legal_bids,
+    _resolve_bids,
+    _win_condition,
     choose_type,
     choose_type_most,
-    legal_bids,
-    resolve_bids,
-    win_condition,
 )
 from .vecrules import cond_table, presence_mask, win_condition_vec
 
@@ -125,9 +125,9 @@ def safe_bids(f_self: int, f_opp: int, lock_self: int, lock_opp: int, p: QftnwPa
     tuple of int
         Possibly empty (e.g. funds 1 under ``tie_floor = "both"`` with card 1 locked).
     """
-    mine = legal_bids(lock_self, p.advanced)
-    theirs = legal_bids(lock_opp, p.advanced)
-    return tuple(c for c in mine if all(resolve_bids(c, o, f_self, f_opp, p)[1] > 0 for o in theirs))
+    mine = _legal_bids(lock_self, p.advanced)
+    theirs = _legal_bids(lock_opp, p.advanced)
+    return tuple(c for c in mine if all(_resolve_bids(c, o, f_self, f_opp, p)[1] > 0 for o in theirs))
 
 
 def _flat_index(fs: np.ndarray, fo: np.ndarray, ls: np.ndarray, lo: np.ndarray, cap: int) -> np.ndarray:
@@ -252,7 +252,7 @@ class UniformPolicy(_StatePolicy):
         check_choice("naming", self.naming, NAMINGS)
 
     def probs_state(self, fs: int, fo: int, ls: int, lo: int, p: QftnwParams) -> list[float]:
-        return _on(legal_bids(ls, p.advanced))
+        return _on(_legal_bids(ls, p.advanced))
 
     def bid_batch(self, obs: ObsBatch, p: QftnwParams, rng: np.random.Generator) -> npt.NDArray[np.int64]:
         m = obs.f_self.shape[0]
@@ -296,7 +296,7 @@ class MixedPolicy(_StatePolicy):
         return "mixed:" + ",".join(f"{x:.6g}" for x in self.probs) + self._naming_suffix()
 
     def probs_state(self, fs: int, fo: int, ls: int, lo: int, p: QftnwParams) -> list[float]:
-        legal = legal_bids(ls, p.advanced)
+        legal = _legal_bids(ls, p.advanced)
         w = [self.probs[c - 1] for c in legal]
         return _on(legal) if sum(w) <= 0 else _on(legal, w)
 
@@ -313,7 +313,7 @@ class CautiousPolicy(_StatePolicy):
 
     def probs_state(self, fs: int, fo: int, ls: int, lo: int, p: QftnwParams) -> list[float]:
         safe = safe_bids(fs, fo, ls, lo, p)
-        return _on(safe if safe else legal_bids(ls, p.advanced))
+        return _on(safe if safe else _legal_bids(ls, p.advanced))
 
 
 @dataclass(frozen=True, eq=True)
@@ -355,11 +355,11 @@ def _card_value_one(t: int, hs: tuple[int, ...], ho: tuple[int, ...], p: QftnwPa
         return -1
     hs1 = list(hs)
     hs1[t] += 1
-    if win_condition(hs1, ho, p):
+    if _win_condition(hs1, ho, p):
         return 3
     ho1 = list(ho)
     ho1[t] += 1
-    if win_condition(ho1, hs, p):
+    if _win_condition(ho1, hs, p):
         return 2
     return 1 if hs[t] > 0 else 0
 
@@ -403,7 +403,7 @@ class GreedyPolicy(Policy):
         check_choice("naming", self.naming, NAMINGS)
 
     def probs_one(self, obs: Obs, p: QftnwParams) -> list[float]:
-        legal = legal_bids(obs.lock_self, p.advanced)
+        legal = _legal_bids(obs.lock_self, p.advanced)
         v_cur = _card_value_one(obs.flip, obs.hold_self, obs.hold_opp, p)
         v_next = _card_value_one(obs.nxt, obs.hold_self, obs.hold_opp, p) if p.advanced else -1
         if v_cur >= 1 and v_cur >= v_next:
@@ -467,7 +467,7 @@ def choose_type_batch(hold_bankrupt: npt.NDArray[np.integer], hold_namer: npt.ND
 def _legal_table(p: QftnwParams) -> npt.NDArray[np.bool_]:
     t = np.zeros((p.fund_cap + 1, p.fund_cap + 1, N_HAND + 1, N_HAND + 1, N_HAND), dtype=bool)
     for ls in range(N_HAND + 1):
-        for c in legal_bids(ls, p.advanced):
+        for c in _legal_bids(ls, p.advanced):
             t[:, :, ls, :, c - 1] = True
     return t.reshape(-1, N_HAND)
 

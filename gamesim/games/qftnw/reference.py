@@ -22,7 +22,7 @@ from gamesim.core.registry import ParamError
 from gamesim.core.validate import check_int
 
 from .policies import Obs, Policy, make_policy
-from .rules import WIN_CONDITIONS, QftnwParams, edition_params, play_round
+from .rules import WIN_CONDITIONS, QftnwParams, edition_params, _play_round
 from .sim import check_rng
 
 __all__ = ["reference_game", "reference_simulate"]
@@ -107,7 +107,7 @@ def reference_game(p: QftnwParams, pol0: Policy, pol1: Policy, rng: np.random.Ge
         pr1 = pol1.probs_one(Obs(f[1], f[0], h1, h0, flip, nxt, lock[1], lock[0]), p)
         a = _draw(pr0, u())
         b = _draw(pr1, u())
-        o = play_round(hold[0], hold[1], f[0], f[1], a, b, flip, p,
+        o = _play_round(hold[0], hold[1], f[0], f[1], a, b, flip, p,
                        (lambda hb, hn: pol0.name_type_one(hb, hn, p), lambda hb, hn: pol1.name_type_one(hb, hn, p)))
         minf[0] = min(minf[0], o.min_f0)
         minf[1] = min(minf[1], o.min_f1)

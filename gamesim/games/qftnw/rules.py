@@ -21,7 +21,7 @@ from enum import IntEnum
 from typing import Literal, NamedTuple
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import check_bool, check_choice, check_int
+from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_int, check_int_list
 
 __all__ = [
     "EDITIONS",
@@ -248,6 +248,15 @@ def edition_params(edition: str = "original", *, advanced: bool = False, **overr
 # ---------------------------------------------------------------------------
 
 
+def _check_p(p: object) -> None:
+    if not isinstance(p, QftnwParams):
+        raise ParamTypeError("p", p, "a QftnwParams (see edition_params)")
+
+
+def _check_hold(name: str, hold: object, p: QftnwParams) -> list[int]:
+    return check_int_list(name, hold, min=0, max=p.n_cards, min_len=p.n_types, max_len=p.n_types)
+
+
 def bid_winner(a: int, b: int) -> int:
     """Who wins the bid: 0 (card ``a``), 1 (card ``b``) or -1 (tie).
 
@@ -257,7 +266,18 @@ def bid_winner(a: int, b: int) -> int:
     ----------
     a, b : int
         Bids of players 0 and 1, in 1..5.
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for a bid that is not an integer 1..5.
     """
+    a = check_int("a", a, min=1, max=N_HAND)
+    b = check_int("b", b, min=1, max=N_HAND)
+    return _bid_winner(a, b)
+
+
+def _bid_winner(a: int, b: int) -> int:  # noqa: D103 - trusted kernel of bid_winner
     if a == b:
         return -1
     if a == 1 and b == 5:
@@ -288,8 +308,21 @@ def resolve_bids(a: int, b: int, f0: int, f1: int, p: QftnwParams) -> tuple[int,
     遊び方: the higher card's player gains ``p.gain`` (cap ``p.fund_cap``) if it is exactly one
     above and won, and loses the difference if it is two or more above, whether it won or lost
     (5 against 1 loses the round and 4 funds). Tie: both lose 1 under ``p.tie_floor``.
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for bids not integers 1..5, funds not integers
+        1..``fund_cap``, or ``p`` not a :class:`QftnwParams`.
     """
-    w = bid_winner(a, b)
+    _check_p(p)
+    f0 = check_int("f0", f0, min=1, max=p.fund_cap)
+    f1 = check_int("f1", f1, min=1, max=p.fund_cap)
+    return _resolve_bids(a, b, f0, f1, p)
+
+
+def _resolve_bids(a: int, b: int, f0: int, f1: int, p: QftnwParams) -> tuple[int, int, int]:  # noqa: D103 - trusted kernel of resolve_bids
+    w = _bid_winner(a, b)
     if w < 0:
         if p.tie_floor == "each":
             return -1, max(f0 - 1, 1), max(f1 - 1, 1)
@@ -316,14 +349,38 @@ def legal_bids(lock: int, advanced: bool) -> tuple[int, ...]:
         The card bid last round under 上級ルール (0 = none, e.g. after a tie or at the start).
     advanced : bool
         上級ルール in force (同じ手札は続けて使えない).
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for ``lock`` not an integer 0..5 or ``advanced`` not a bool.
     """
+    lock = check_int("lock", lock, min=0, max=N_HAND)
+    advanced = check_bool("advanced", advanced)
+    return _legal_bids(lock, advanced)
+
+
+def _legal_bids(lock: int, advanced: bool) -> tuple[int, ...]:  # noqa: D103 - trusted kernel of legal_bids
     if not advanced or lock == 0:
         return HAND
     return tuple(c for c in HAND if c != lock)
 
 
 def next_lock(bid: int, winner: int, advanced: bool) -> int:
-    """The card locked for next round (上級ルール): the bid, or 0 after a tie or without the rule."""
+    """The card locked for next round (上級ルール): the bid, or 0 after a tie or without the rule.
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for ``bid`` not 1..5, ``winner`` not -1..1, ``advanced`` not a bool.
+    """
+    bid = check_int("bid", bid, min=1, max=N_HAND)
+    winner = check_int("winner", winner, min=-1, max=1)
+    advanced = check_bool("advanced", advanced)
+    return _next_lock(bid, winner, advanced)
+
+
+def _next_lock(bid: int, winner: int, advanced: bool) -> int:  # noqa: D103 - trusted kernel of next_lock
     if not advanced or winner < 0:
         return 0
     return int(bid)
@@ -381,12 +438,26 @@ def choose_type(hold_bankrupt: Sequence[int], hold_namer: Sequence[int], p: Qftn
     int
         The named type, or -1 when the bankrupt holds nothing.
 
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for an unknown naming, holdings that are not ``n_types``
+        integer counts, or ``p`` not a :class:`QftnwParams`.
+
     Notes
     -----
     The rulebook leaves the choice to the opponent (対戦相手は破産者の領地カードを1種類選んで /
     1種類指定する); reading in ``docs/rules/qftnw.md``.
     """
     check_choice("naming", naming, NAMINGS)
+    _check_p(p)
+    hold_bankrupt = _check_hold("hold_bankrupt", hold_bankrupt, p)
+    hold_namer = _check_hold("hold_namer", hold_namer, p)
+    return _choose_type(hold_bankrupt, hold_namer, p, naming)
+
+
+def _choose_type(hold_bankrupt: Sequence[int], hold_namer: Sequence[int], p: QftnwParams,
+                 naming: str = "most") -> int:  # noqa: D103 - trusted kernel of choose_type
     if naming == "most":
         return choose_type_most(hold_bankrupt)
     best_key: tuple | None = None
@@ -395,13 +466,13 @@ def choose_type(hold_bankrupt: Sequence[int], hold_namer: Sequence[int], p: Qftn
     for t, c in enumerate(hold_bankrupt):
         if c <= 0:
             continue
-        hb, hn, _ = bankruptcy_transfer(hold_bankrupt, hold_namer, t, p)
+        hb, hn, _ = _bankruptcy_transfer(hold_bankrupt, hold_namer, t, p)
         if naming == "spoil":
-            threat = sum(1 for u in range(T) if win_condition(_plus(hb, u), hn, p))
+            threat = sum(1 for u in range(T) if _win_condition(_plus(hb, u), hn, p))
             key: tuple = (-threat, c)
         else:
-            now = win_condition(hn, hb, p) > 0
-            chances = sum(1 for u in range(T) if win_condition(_plus(hn, u), hb, p))
+            now = _win_condition(hn, hb, p) > 0
+            chances = sum(1 for u in range(T) if _win_condition(_plus(hn, u), hb, p))
             key = (int(now), chances, c)
         if best_key is None or key > best_key:
             best_key, bt = key, t
@@ -429,7 +500,22 @@ def bankruptcy_transfer(hold_bankrupt: Sequence[int], hold_other: Sequence[int],
     -----
     Original (破産): all cards of that type to the deck bottom face down. Spa editions: one card
     to the deck bottom, the rest to the opponent (1枚を捨て、残りを相手に渡す).
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for holdings that are not ``n_types`` integer counts, ``t``
+        not an integer in -1..n_types-1, or ``p`` not a :class:`QftnwParams`.
     """
+    _check_p(p)
+    hb = _check_hold("hold_bankrupt", hold_bankrupt, p)
+    ho = _check_hold("hold_other", hold_other, p)
+    t = check_int("t", t, min=-1, max=p.n_types - 1)
+    return _bankruptcy_transfer(hb, ho, t, p)
+
+
+def _bankruptcy_transfer(hold_bankrupt: Sequence[int], hold_other: Sequence[int], t: int,
+                         p: QftnwParams) -> tuple[tuple[int, ...], tuple[int, ...], int]:  # noqa: D103 - trusted kernel of bankruptcy_transfer
     hb, ho = list(hold_bankrupt), list(hold_other)
     if t < 0 or hb[t] == 0:
         return tuple(hb), tuple(ho), 0
@@ -466,7 +552,20 @@ def win_condition(hold_self: Sequence[int], hold_opp: Sequence[int], p: QftnwPar
         consecutive types, A and G not connected), ``Cond.STRAIGHT3`` (``short_straight``
         consecutive types none of which the opponent holds; only if ``p.straight3``), or
         ``Cond.NONE``.
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for holdings that are not ``n_types`` integer counts
+        0..``n_cards``, or ``p`` not a :class:`QftnwParams`.
     """
+    _check_p(p)
+    hold_self = _check_hold("hold_self", hold_self, p)
+    hold_opp = _check_hold("hold_opp", hold_opp, p)
+    return _win_condition(hold_self, hold_opp, p)
+
+
+def _win_condition(hold_self: Sequence[int], hold_opp: Sequence[int], p: QftnwParams) -> int:  # noqa: D103 - trusted kernel of win_condition
     if max(hold_self) >= p.n_of_a_kind:
         return int(Cond.THREE)
     pres = [c > 0 for c in hold_self]
@@ -552,6 +651,13 @@ def play_round(hold0: Sequence[int], hold1: Sequence[int], f0: int, f1: int, a: 
     -------
     RoundOutcome
 
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for holdings that are not ``n_types`` integer counts, funds not
+        in 1..``fund_cap``, bids not 1..5, ``flip`` not a type index, or ``p`` not a
+        :class:`QftnwParams`.
+
     Notes
     -----
     遊び方 order: bids resolved and funds changed; bankruptcy at funds <= 0 (both reset, the
@@ -560,7 +666,21 @@ def play_round(hold0: Sequence[int], hold1: Sequence[int], f0: int, f1: int, a: 
     to the deck bottom (after any bankruptcy cards); win conditions checked at round end
     (both satisfied: the player who did not go bankrupt wins).
     """
-    w, g0, g1 = resolve_bids(a, b, f0, f1, p)
+    _check_p(p)
+    h0, h1 = _check_hold("hold0", hold0, p), _check_hold("hold1", hold1, p)
+    f0 = check_int("f0", f0, min=1, max=p.fund_cap)
+    f1 = check_int("f1", f1, min=1, max=p.fund_cap)
+    a = check_int("a", a, min=1, max=N_HAND)
+    b = check_int("b", b, min=1, max=N_HAND)
+    flip = check_int("flip", flip, min=0, max=p.n_types - 1)
+    return _play_round(h0, h1, f0, f1, a, b, flip, p, namers)
+
+
+def _play_round(hold0: Sequence[int], hold1: Sequence[int], f0: int, f1: int, a: int, b: int, flip: int,
+                p: QftnwParams, namers: tuple[Callable[..., int], Callable[..., int]] = (choose_type_most, choose_type_most)
+                ) -> RoundOutcome:
+    """Trusted kernel of :func:`play_round` (no argument checks)."""
+    w, g0, g1 = _resolve_bids(a, b, f0, f1, p)
     h = [tuple(hold0), tuple(hold1)]
     bankrupt = 0 if g0 <= 0 else (1 if g1 <= 0 else -1)
     to_bottom: list[int] = []
@@ -569,7 +689,7 @@ def play_round(hold0: Sequence[int], hold1: Sequence[int], f0: int, f1: int, a: 
         other = 1 - bankrupt
         n0 = n1 = p.reset_funds
         t = namers[other](h[bankrupt], h[other])
-        hb, ho, k = bankruptcy_transfer(h[bankrupt], h[other], t, p)
+        hb, ho, k = _bankruptcy_transfer(h[bankrupt], h[other], t, p)
         h[bankrupt], h[other] = hb, ho
         to_bottom.extend([t] * k)
     if w >= 0:
@@ -578,11 +698,11 @@ def play_round(hold0: Sequence[int], hold1: Sequence[int], f0: int, f1: int, a: 
         h[w] = tuple(hw)
     else:
         to_bottom.append(flip)
-    c0 = win_condition(h[0], h[1], p)
-    c1 = win_condition(h[1], h[0], p)
+    c0 = _win_condition(h[0], h[1], p)
+    c1 = _win_condition(h[1], h[0], p)
     winner, cond = round_winner(c0, c1, bankrupt, w)
     return RoundOutcome(w, bankrupt, h[0], h[1], n0, n1, g0, g1, tuple(to_bottom),
-                        next_lock(a, w, p.advanced), next_lock(b, w, p.advanced), winner, cond)
+                        _next_lock(a, w, p.advanced), _next_lock(b, w, p.advanced), winner, cond)
 
 
 def with_overrides(p: QftnwParams, **kw: object) -> QftnwParams:
