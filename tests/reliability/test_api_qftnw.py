@@ -24,10 +24,13 @@ from gamesim.games.qftnw import (
     equilibrium_table,
     exact_truncated,
     make_policy,
+    play_round,
+    resolve_bids,
     round_payoff_matrix,
     simulate,
     solve_matrix_game,
     start_equilibrium,
+    win_condition,
 )
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
@@ -143,3 +146,28 @@ def test_sizes_that_would_hang_are_refused_fast() -> None:
     _refused_fast(exact_truncated, "original")
     _refused_fast(round_payoff_matrix, 0, 5, 0, 0, edition_params("original"))
     _refused_fast(round_payoff_matrix, 5, 5, 2.0, 0, edition_params("original"))
+
+
+@SETTINGS
+@given(a=junk_or(st.integers(1, 5)), b=junk_or(st.integers(1, 5)), f0=junk_or(st.integers(1, 6)),
+       f1=junk_or(st.integers(1, 6)), hold=st.lists(junk_or(st.integers(0, 3)), min_size=6, max_size=8),
+       flip=junk_or(st.integers(0, 6)))
+def test_rules_core_strict(a: object, b: object, f0: object, f1: object, hold: list, flip: object) -> None:
+    p = edition_params("spa")
+    bids_ok = all(_is_int(x) and 1 <= x <= 5 for x in (a, b))
+    funds_ok = all(_is_int(x) and 1 <= x <= 6 for x in (f0, f1))
+    if bids_ok and funds_ok:
+        w, g0, g1 = resolve_bids(a, b, f0, f1, p)
+        assert w in (-1, 0, 1) and all(type(x) is int for x in (g0, g1))
+    else:
+        _refused_fast(resolve_bids, a, b, f0, f1, p)
+    hold_ok = len(hold) == 7 and all(_is_int(x) and 0 <= x <= 35 for x in hold)
+    if hold_ok:
+        assert win_condition(hold, [0] * 7, p) in (0, 1, 2, 3)
+    else:
+        _refused_fast(win_condition, hold, [0] * 7, p)
+    if hold_ok and bids_ok and funds_ok and _is_int(flip) and 0 <= flip <= 6:
+        o = play_round(hold, [0] * 7, f0, f1, a, b, flip, p)
+        assert sum(o.hold0) + sum(o.hold1) + len(o.to_bottom) == sum(hold) + 1
+    elif not (_is_int(flip) and 0 <= flip <= 6) or not hold_ok:
+        _refused_fast(play_round, hold, [0] * 7, 5, 5, 3, 3, flip, p)

@@ -316,6 +316,8 @@ def resolve_bids(a: int, b: int, f0: int, f1: int, p: QftnwParams) -> tuple[int,
         1..``fund_cap``, or ``p`` not a :class:`QftnwParams`.
     """
     _check_p(p)
+    a = check_int("a", a, min=1, max=N_HAND)
+    b = check_int("b", b, min=1, max=N_HAND)
     f0 = check_int("f0", f0, min=1, max=p.fund_cap)
     f1 = check_int("f1", f1, min=1, max=p.fund_cap)
     return _resolve_bids(a, b, f0, f1, p)
