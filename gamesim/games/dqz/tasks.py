@@ -23,7 +23,7 @@ from .bestiary import BESTIARY
 from .exact_battle import exact_first_turn
 from .policies import POLICIES, DamageRule
 from .rules import MAX_CARDS, MAX_HP, RESIST_ROUNDINGS, Monster, Timing, parse_skills
-from .sim import MAX_HAND, MAX_INN_EVERY, MAX_PER_VALUE, MAX_STRATEGY, MAX_TURNS, BattleConfig, run_battles
+from .sim import MAX_BATTLES, MAX_HAND, MAX_INN_EVERY, MAX_PER_VALUE, MAX_STRATEGY, MAX_TURNS, BattleConfig, run_battles
 
 __all__ = ["COMMON_PARAMS", "BATTLE_TASK", "RUN_TASK", "TASKS", "monster_from_params", "config_from_params"]
 
@@ -188,6 +188,9 @@ def _check_run(params: Mapping[str, Any]) -> None:
     if not names or bad:
         raise ParamError("monsters", params["monsters"], "comma-separated names from the illustrative bestiary: "
                          + ", ".join(BESTIARY))
+    if len(names) * int(params["repeat"]) > MAX_BATTLES:
+        raise ParamError("monsters", params["monsters"], f"at most {MAX_BATTLES} battles in a run "
+                         f"(monsters x repeat; here {len(names)} x {params['repeat']})")
 
 
 def _sim_run(params: Mapping[str, Any], n_trials: int, *, rng: np.random.Generator) -> dict[str, npt.NDArray[Any]]:
