@@ -194,8 +194,64 @@ def test_division_by_zero_raises() -> None:
 def test_spell_resistance_and_triggers() -> None:
     assert damage_from_value(17, spell_resistant=True, strategy_used=True) == 9
     assert damage_from_value(17, spell_resistant=True, strategy_used=False) == 17
-    assert triggers_multiple(15, (5,)) and triggers_multiple(0, (3,)) and not triggers_multiple(7, (3, 4, 5))
-    assert triggers_multiple(-12, (4,))
+    assert triggers_multiple(15, (5,)) and not triggers_multiple(7, (3, 4, 5))
+    # 「攻撃値が5の倍数だったとき」: the rulebook does not make 0 or a negative value a multiple
+    assert not triggers_multiple(0, (3,)) and not triggers_multiple(-12, (4,))
+    assert triggers_multiple(0, (3,), nonpositive=True) and triggers_multiple(-12, (4,), nonpositive=True)
+
+
+def test_spell_resistance_rounds_once_at_the_end() -> None:
+    """呪文耐性：高 「ダメージが1/2(端数切り上げ)」 with バトル 「端数は **最後に** 四捨五入する」.
+
+    Hand-computed: 4×3＋2÷5 = 62/5 = 12.4. Halving the exact value gives 6.2, rounded up once at the
+    end: 7 (our reading, the default); rounding the value first gives 12, halved: 6 (``value_first``).
+    """
+    assert exact_value([4, 3, 2, 5], ["*", "+", "/"]) == Fraction(62, 5)
+    assert attack_value([4, 3, 2, 5], "*+/") == 12
+    assert exact_value([5, 5, 3, 4, 5], ["+", "*", "+", "/"]) == Fraction(104, 5)  # 5＋5×3＋4÷5
+    x = Fraction(62, 5)
+    assert damage_from_value(x, spell_resistant=True, strategy_used=True) == 7
+    assert damage_from_value(x, spell_resistant=True, strategy_used=True, resist_rounding="value_first") == 6
+    # 104/5 = 20.8: at the end 10.4 -> 11; value first 21 -> 10.5 -> 11 (same); 27/2 = 13.5: 6.75 -> 7 / 14 -> 7
+    assert damage_from_value(Fraction(104, 5), spell_resistant=True, strategy_used=True) == 11
+    assert damage_from_value(Fraction(104, 5), spell_resistant=True, strategy_used=True,
+                             resist_rounding="value_first") == 11
+    # 41/4 = 10.25: at the end 5.125 -> 6; value first 10 -> 5
+    assert damage_from_value(Fraction(41, 4), spell_resistant=True, strategy_used=True) == 6
+    assert damage_from_value(Fraction(41, 4), spell_resistant=True, strategy_used=True,
+                             resist_rounding="value_first") == 5
+    # without a strategy card the value is only rounded (四捨五入): 62/5 -> 12
+    assert damage_from_value(x, spell_resistant=True, strategy_used=False) == 12
+    # 物理攻撃無効 with it: -(62/5) halved -> 31/5 in magnitude, no damage unless negative_heals
+    assert damage_from_value(-x, physical_immune=True, spell_resistant=True, strategy_used=True) == 7
+    assert damage_from_value(x, physical_immune=True, spell_resistant=True, strategy_used=True) == 0
+    assert damage_from_value(x, physical_immune=True, spell_resistant=True, strategy_used=True,
+                             negative_heals=True) == -7
+
+
+def test_value_table_halves_match_fractions() -> None:
+    """The table's exact halves agree with damage_from_value on Fractions for every 3-player play."""
+    tab = value_table(3)
+    rule = DamageRule(spell_resistant=True)
+    for vi, var in enumerate(tab.variants):
+        sp = var.strategy
+        for t in range(0, 125, 7):
+            cards = [(t // 25) % 5 + 1, (t // 5) % 5 + 1, t % 5 + 1]
+            for pi in range(tab.perms.shape[1]):
+                if not tab.valid[vi, t, pi]:
+                    continue
+                vals = [Fraction(c) for c in cards]
+                paren = None
+                if sp is not None and sp.kind == Strategy.GANGAN_IKOUZE:
+                    vals[sp.target] *= 2
+                elif sp is not None and sp.kind == Strategy.ORE_NI_MAKASERO:
+                    vals[0] += 3
+                elif sp is not None and sp.kind == Strategy.MINNA_GANBARE:
+                    paren = sp.target
+                x = exact_value(vals, ["+-*/"[o] for o in tab.perms[vi, pi]], paren=paren)
+                want = damage_from_value(x, spell_resistant=True, strategy_used=True)
+                got = rule.damage(tab.values[vi, t, pi:pi + 1], np.array([True]), tab.half[vi, t, pi:pi + 1])[0]
+                assert got == want, (var, cards, x)
 
 
 def test_skill_parsing() -> None:
@@ -314,12 +370,21 @@ def test_fushigi_odori_examples() -> None:
 def test_shuchu_and_heal_skills() -> None:
     st, _, disc = _run_skill(Skill.SHUCHU, [1], [[1, 2, 3], [1, 2, 3, 4], [4, 5], [1, 2]])
     assert disc == [4] and _hands(st)[2] == [5]
+    # ベホイミ 「2D6を振って出した目の数、HPが回復する」: 回復 restores HP up to the starting maximum
+    for cap, start, dice, want in ((True, 10, [3, 4], 17), (True, 15, [3, 4], 20), (True, 20, [6, 6], 20),
+                                   (False, 15, [3, 4], 22)):
+        st = _state_with([[1]])
+        st.max_hp, st.heal_cap = 20, cap
+        st.hp[0] = start
+        tod: list = []
+        now = {"poison": np.zeros(1, np.int64)}
+        _apply_skill(st, Skill.BEHOIMI, False, np.array([0]), now, np.array([0]), FixedDice(dice), tod)  # type: ignore
+        assert st.hp[0] == want, (cap, start, dice)
     st = _state_with([[1]])
+    st.max_hp, st.heal_cap = 12, True
     st.hp[0] = 10
-    tod: list = []
-    now = {"poison": np.zeros(1, np.int64)}
-    _apply_skill(st, Skill.BEHOIMI, False, np.array([0]), now, np.array([0]), FixedDice([3, 4]), tod)  # type: ignore
-    assert st.hp[0] == 17
+    _apply_skill(st, Skill.HOIMI, False, np.array([0]), {}, np.array([0]), FixedDice([5]), [])  # type: ignore
+    assert st.hp[0] == 12  # ホイミ: 10 + 5 capped at 12
 
 
 # ---------------------------------------------------------------------------
@@ -494,6 +559,78 @@ def test_run_agrees_with_reference(seed: int) -> None:
         _two_sample(vec[col], ref[col])
 
 
+# ---------------------------------------------------------------------------
+# Rule readings of issue 10: a しぼう hero, 呪文耐性 rounding, heal cap, multiples <= 0
+# ---------------------------------------------------------------------------
+
+
+def test_dead_hero_takes_no_strategy_card(seed: int) -> None:
+    """「手札が0枚のプレイヤーは"しぼう"状態にあり、バトルに参加できない」.
+
+    Hand-built: hands of 1 card and 集中攻撃【先制】 (fewest cards, ties nearest the hero): the hero
+    discards his only card before the first attack, so he is しぼう on every turn of the battle
+    and no strategy card may be taken or used. With ``hero_passes`` the next player takes them.
+    """
+    mon = {"name": "test", "level": 1, "hp": 500, "skills": "集中攻撃@pre"}
+    vec = simulate_battle(400, party_size=3, hand_size=1, monster=mon, rng=seed)
+    ref = reference_battles(40, party_size=3, hand_size=1, monsters=[mon], rng=seed)
+    assert (vec["strategy_used"] == 0).all() and (ref["strategy_used"] == 0).all()
+    df = simulate_battle(400, party_size=3, hand_size=1, monster=mon, hero_passes=True, rng=seed)
+    # the second player takes the hero's role: ガンガンいこうぜ, おれにまかせろ and いのちだいじに (8 of the 10
+    # cards) always beat playing without one, so some battles use a strategy card
+    assert (df["strategy_used"] > 0).any()
+
+
+def test_dead_hero_lowers_the_clear_rate(seed: int) -> None:
+    """くさったしたい (集中攻撃), party of 3, 3 battles without the inn: the hero's death costs the
+    strategy cards; the clear rate must drop (issue 10 reports 0.78 -> about 0.61)."""
+    ss = np.random.SeedSequence(seed)
+    a, b = ss.spawn(2)
+    kw = dict(party_size=3, monsters=["くさったしたい"] * 3, inn_every=0)
+    dead = simulate_run(4000, rng=a, **kw)["cleared"]
+    passes = simulate_run(4000, rng=b, hero_passes=True, **kw)["cleared"]
+    se = math.sqrt(dead.var() / dead.size + passes.var() / passes.size)
+    assert passes.mean() - dead.mean() > Z * se
+
+
+@pytest.mark.parametrize("monster,kw", [
+    ("くさったしたい", {"hero_passes": True}),
+    ("まほうつかい", {"resist_rounding": "value_first"}),
+    ("ホイミスライム", {"heal_cap": False}),
+    ("ドラゴン", {"multiple_nonpositive": True, "policy": "avoid_trigger"}),
+])
+def test_simulator_agrees_with_reference_readings(monster: str, kw: dict, seed: int) -> None:
+    ss = np.random.SeedSequence(seed)
+    a, b = ss.spawn(2)
+    vec = simulate_battle(20000, party_size=3, monster=monster, rng=a, **kw)
+    ref = reference_battles(300, party_size=3, monsters=monster, rng=b, **kw)
+    for col in ("won", "turns", "cards_left", "first_turn_damage", "strategy_used"):
+        _two_sample(vec[col], ref[col])
+
+
+def test_run_agrees_with_reference_dead_hero(seed: int) -> None:
+    ss = np.random.SeedSequence(seed)
+    a, b = ss.spawn(2)
+    mons = ["くさったしたい"] * 3
+    vec = simulate_run(5000, party_size=3, monsters=mons, rng=a, inn_every=0)
+    ref = reference_battles(200, party_size=3, monsters=mons, rng=b, inn_every=0)
+    for col in ("battles_won", "cleared", "strategy_used", "cards_end"):
+        _two_sample(vec[col], ref[col])
+
+
+def test_spell_resistance_orders_on_the_exact_table() -> None:
+    """On every 3-player play with a strategy card: rounding once at the end never deals less than
+    rounding the value first (ceil(x/2) >= ceil(round(x)/2) for x >= 0, up to the half-way case),
+    and some plays differ (e.g. 5÷2×... values with fractions below one half)."""
+    tab = value_table(3)
+    su = np.ones(tab.values.shape, dtype=bool)
+    at_end = DamageRule(spell_resistant=True).damage(tab.values, su, tab.half)
+    first = DamageRule(spell_resistant=True, resist_rounding="value_first").damage(tab.values, su, tab.half)
+    ok = tab.valid
+    assert (at_end[ok] >= first[ok]).all() and (at_end[ok] > first[ok]).any()
+    assert (at_end[ok] - first[ok]).max() == 1
+
+
 def test_cards_are_conserved_and_battles_end(seed: int) -> None:
     mons = list(BESTIARY.values())
     df = simulate_run(500, party_size=5, monsters=mons, rng=seed, inn_every=3)
@@ -527,7 +664,7 @@ def test_no_strategy_cards_and_errors() -> None:
         simulate_battle(10, party_size=6, monster="スライム")
     with pytest.raises(ValueError):
         simulate_battle(10, party_size=3, monster="スライム", policy="greedy")
-    with pytest.raises(KeyError):
+    with pytest.raises(ValueError, match="monster = 'ゾーマ'"):
         simulate_battle(10, party_size=3, monster="ゾーマ")
 
 

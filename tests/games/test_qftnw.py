@@ -20,6 +20,7 @@ import pytest
 
 from gamesim.core.registry import ParamError, get_game
 from gamesim.games.qftnw import (
+    choose_type,
     GAME_COLUMNS,
     Cond,
     Obs,
@@ -106,11 +107,22 @@ def test_higher_by_two_or_more_pays_the_difference_win_or_lose() -> None:
 
 
 def test_tie_never_takes_a_player_below_one() -> None:
-    # 引き分けで資金は0にならない (tie_floor = "each", all editions by default)
-    for p in (ORIG, SPA, V2):
+    # original: 引き分けで資金は0にならない (tie_floor = "each", its default); the Spa editions with
+    # tie_floor = "each" (our earlier reading, now the alternative)
+    assert ORIG.tie_floor == "each"
+    for p in (ORIG, edition_params("spa", tie_floor="each"), edition_params("v2", tie_floor="each")):
         assert resolve_bids(3, 3, 5, 4, p) == (-1, 4, 3)
         assert resolve_bids(2, 2, 1, 4, p) == (-1, 1, 3)
         assert resolve_bids(1, 1, 1, 1, p) == (-1, 1, 1)
+
+
+def test_spa_editions_default_to_their_literal_tie_text() -> None:
+    # Spa / ver.2: 「双方資金1で引き分けても資金は減らない」 read literally is their default
+    for p in (SPA, V2):
+        assert p.tie_floor == "both"
+        assert resolve_bids(1, 1, 1, 1, p) == (-1, 1, 1)  # both at 1: no loss
+        assert resolve_bids(2, 2, 1, 4, p) == (-1, 0, 3)  # only one at 1: both lose 1, bankrupt
+        assert resolve_bids(3, 3, 5, 4, p) == (-1, 4, 3)
 
 
 def test_tie_floor_both_is_the_spa_literal_reading() -> None:
@@ -276,8 +288,11 @@ def test_cautious_only_bids_safe_cards() -> None:
 
 
 def test_cautious_never_goes_bankrupt(seed: int) -> None:
-    df = simulate(3000, edition="spa", advanced=True, policies=("cautious", "greedy"), rng=seed)
+    # with tie_floor = "each" some bid is always safe; under the Spa default ("both") a player at 1
+    # facing one with more funds can always be tied into bankruptcy, so no bid is safe there
+    df = simulate(3000, edition="spa", advanced=True, policies=("cautious", "greedy"), rng=seed, tie_floor="each")
     assert (df.bankruptcies_p0 == 0).all() and (df.min_funds_p0 >= 1).all()
+    assert safe_bids(1, 3, 0, 0, edition_params("spa")) == ()
 
 
 def test_greedy_looks_at_the_visible_deck_top() -> None:
@@ -481,6 +496,8 @@ SMALL = dict(n_types=3, n_copies=3, n_of_a_kind=2, long_straight=3, short_straig
     (dict(edition="spa", max_rounds=5, advanced=True, **SMALL), ("greedy", "cautious")),
     (dict(edition="v2", max_rounds=2), ("cautious", "greedy")),
     (dict(edition="spa", max_rounds=4, tie_floor="both", start_funds=2, **SMALL), ("uniform", "mixed:1,1,2,3,3")),
+    (dict(edition="original", max_rounds=3, start_funds=2, n_types=4, n_copies=2, n_of_a_kind=2, long_straight=4,
+          short_straight=2), ("uniform@spoil", "uniform@take")),
 ])
 def test_simulator_matches_exact_enumeration(kw: dict, pols: tuple, seed: int) -> None:
     ed = kw.pop("edition")
@@ -495,6 +512,63 @@ def test_simulator_matches_exact_enumeration(kw: dict, pols: tuple, seed: int) -
                     ("bankruptcies_p0", df.bankruptcies_p0), ("bankruptcies_p1", df.bankruptcies_p1)]:
         x = np.asarray(x, dtype=float)
         _within(x.mean(), x.std(ddof=1) / math.sqrt(n), ex[name], f"{ed} {pols} {name}", n)
+
+
+def test_v2_three_card_straight_both_readings() -> None:
+    """ver.2 contradicts itself: its introduction says 「また相手が持っていない3枚ストレートでも勝ち」, its
+    勝利条件 list gives only 「同じ領地カードを3枚揃える」 and 「5枚続きのストレートを揃える」. Default: the list.
+
+    Hand-built: A, B, C against an opponent holding D only is the introduction's example shape
+    (相手がA・B・Cのどれも持っていない時にABCを揃えれば勝ち).
+    """
+    abc, d_only = (1, 1, 1, 0, 0, 0, 0), (0, 0, 0, 1, 0, 0, 0)
+    assert V2.straight3 is False and win_condition(abc, d_only, V2) == 0
+    intro = edition_params("v2", straight3=True)
+    assert win_condition(abc, d_only, intro) == int(Cond.STRAIGHT3)
+    assert win_condition(abc, d_only, SPA) == int(Cond.STRAIGHT3)
+    assert win_condition(abc, (0, 1, 0, 0, 0, 0, 0), intro) == 0  # the opponent holds B
+
+
+def test_naming_rules_by_hand() -> None:
+    """破産: 対戦相手は破産者の領地カードを1種類選んで… (the rulebook leaves the choice to the namer).
+
+    Hand-computed, original edition (all cards of the named type to the deck bottom):
+    bankrupt A×2, D, E against a namer with nothing. ``most`` names A. ``spoil`` counts the
+    bankrupt's winning draws after the penalty: without A it wins by drawing C (CDE) or F (DEF,
+    opponent-free three-card straights): 2; without D only A (three A) wins: 1; without E: 1; so D.
+    Second case, bankrupt A, F×2 against a namer holding B, C: ``most``/``spoil`` name F
+    (without F the bankrupt has no winning draw; without A it draws F for three); ``take`` names A:
+    the namer then wins by drawing A (ABC) or D (BCD): 2 chances, against 1 (D) if F is named.
+    """
+    hb, hn = (2, 0, 0, 1, 1, 0, 0), (0,) * 7
+    assert choose_type(hb, hn, ORIG, "most") == 0
+    assert choose_type(hb, hn, ORIG, "spoil") == 3
+    hb, hn = (1, 0, 0, 0, 0, 2, 0), (0, 1, 1, 0, 0, 0, 0)
+    assert choose_type(hb, hn, ORIG, "most") == 5
+    assert choose_type(hb, hn, ORIG, "spoil") == 5
+    assert choose_type(hb, hn, ORIG, "take") == 0
+    # Spa: naming D gives the namer the second D (1枚を捨て、残りを相手に渡す): B, C, D is an
+    # opponent-free straight at once, so ``take`` names D
+    hb, hn = (1, 0, 0, 2, 0, 0, 0), (0, 1, 1, 0, 0, 0, 0)
+    assert choose_type(hb, hn, SPA, "take") == 3
+    assert choose_type((0,) * 7, hn, SPA, "spoil") == -1
+    assert make_policy("greedy@spoil").naming == "spoil" and make_policy("uniform", naming="take").naming == "take"
+    assert make_policy("mixed:1,1,1,1,1@take").spec() == "mixed:0.2,0.2,0.2,0.2,0.2@take"
+    with pytest.raises(ValueError, match="naming"):
+        make_policy("uniform@kind")
+
+
+def test_naming_batch_matches_scalar(seed: int) -> None:
+    from gamesim.games.qftnw.policies import choose_type_batch
+
+    rng = np.random.default_rng(seed)
+    for p in (ORIG, SPA, V2):
+        hb = rng.integers(0, 3, size=(400, 7))
+        hn = rng.integers(0, 3, size=(400, 7))
+        for naming in ("most", "spoil", "take"):
+            got = choose_type_batch(hb, hn, p, naming)
+            want = [choose_type(tuple(a), tuple(b), p, naming) for a, b in zip(hb.tolist(), hn.tolist())]
+            assert got.tolist() == want, (p.edition, naming)
 
 
 def test_exact_refuses_too_many_rounds() -> None:
@@ -512,6 +586,7 @@ def test_exact_refuses_too_many_rounds() -> None:
     (dict(edition="spa", advanced=True), ("greedy", "cautious")),
     (dict(edition="v2"), ("equilibrium", "mixed:0.3,0.1,0.1,0.2,0.3")),
     (dict(edition="spa", tie_floor="both", start_funds=3, gain=1, n_copies=4), ("uniform", "greedy")),
+    (dict(edition="spa", start_funds=2), ("uniform@spoil", "greedy@take")),
 ])
 def test_vectorized_matches_reference(kw: dict, pols: tuple, seed: int) -> None:
     n_vec, n_ref = 30_000, 1_500

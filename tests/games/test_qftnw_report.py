@@ -13,6 +13,8 @@ def test_qftnw_report_executes_notebook_and_writes_html_and_pdf(tmp_path):
         tmp_path,
         "tests/data/qftnw_small.toml",
         ("Does the Quest for the New World report pipeline work end to end?", "Game length distribution",
-         "one-round equilibrium", "Check against exact enumeration"),
+         "one-round equilibrium", "Check against exact enumeration",
+         "ver.2 with and without the three-card straight", "under the two tie readings", "tie_floor",
+         "by its naming rule"),
         code=("import numpy",),
     )

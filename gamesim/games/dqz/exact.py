@@ -26,7 +26,12 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
+from gamesim.core.registry import ParamError
+from gamesim.core.validate import ParamTypeError, check_bool, check_int, check_int_list
+
 from .rules import (
+    MAX_CARDS,
+    MAX_PARTY,
     CARD_VALUES,
     N_PER_VALUE_DEFAULT,
     OP_CODES,
@@ -56,6 +61,8 @@ KIND_NONE: int = 0
 N_KINDS: int = 6
 
 _I64 = np.int64
+#: Largest number of deals :func:`hand_distribution` enumerates (``C(hand_size + 4, 4) ** n_players``).
+MAX_DEALS: int = 2_000_000
 
 
 @dataclass(frozen=True)
@@ -139,7 +146,7 @@ def _apply_op(o, an, ad, bn, bd):  # type: ignore[no-untyped-def]
     return n, d, (o == 3) & bad
 
 
-def eval_expressions(vals: npt.ArrayLike, ops: npt.ArrayLike, *, paren: int = -1
+def eval_expressions(vals: npt.ArrayLike, ops: npt.ArrayLike, *, paren: int = -1, half_up: bool = False
                      ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
     """Exact values of many expressions at once (× ÷ before + −, rounded half away from zero).
 
@@ -152,21 +159,61 @@ def eval_expressions(vals: npt.ArrayLike, ops: npt.ArrayLike, *, paren: int = -1
         Operator codes 0 ``+``, 1 ``-``, 2 ``*``, 3 ``/``.
     paren : int, default -1
         Operator index evaluated first for every row (みんながんばれ), or -1.
+    half_up : bool, default False
+        Return half the exact value rounded up in magnitude (呪文耐性：高 with one rounding at
+        the end, ``ceil(|x| / 2)`` with the sign of x) instead of the rounded value.
 
     Returns
     -------
     values : ndarray of int64, shape (m,)
-        Rounded attack values (0 where invalid).
+        Rounded attack values (0 where invalid), or the halves rounded up (``half_up``).
     valid : ndarray of bool, shape (m,)
         False where the expression divides by zero.
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``; ``ParamTypeError``, also a ``TypeError``, for non-integer arrays) for
+        arrays that are not 2-D integer arrays of matching shapes, operand values outside
+        -20..20, more than 6 operands or 10**7 rows, operator codes outside 0..3, or ``paren``
+        not an operator index.
 
     Notes
     -----
     Exact integer rationals: every step reduces numerator and denominator by their
     gcd, so with card values <= 10 and n <= 5 nothing comes near int64 limits.
     """
-    v = np.asarray(vals, dtype=_I64)
-    o = np.asarray(ops, dtype=_I64)
+    v, o = np.asarray(vals), np.asarray(ops)
+    for name, arr in (("vals", v), ("ops", o)):
+        if arr.dtype.kind not in "iu" or arr.ndim != 2:
+            raise ParamTypeError(name, f"array of dtype {arr.dtype} and shape {arr.shape}", "a 2-D integer array")
+    m, n = v.shape
+    if not 1 <= n <= 6 or m > 10**7 or o.shape != (m, n - 1):
+        raise ParamError("vals", f"array of shape {v.shape} (ops {o.shape})",
+                         "shape (m, n) with 1 <= n <= 6 and m <= 10**7, ops of shape (m, n - 1)")
+    if v.size and (v.min() < -20 or v.max() > 20):
+        raise ParamError("vals", f"values in {v.min()}..{v.max()}", "operand values in -20..20")
+    if o.size and (o.min() < 0 or o.max() > 3):
+        raise ParamError("ops", f"codes in {o.min()}..{o.max()}", "operator codes 0..3")
+    check_bool("half_up", half_up)
+    paren = check_int("paren", paren, min=-1, max=n - 2)
+    tn, td, bad = _exact_rationals(v.astype(_I64), o.astype(_I64), paren)
+    return _round_rationals(tn, td, bad, half_up), ~bad
+
+
+def _round_rationals(tn, td, bad, half_up: bool):  # type: ignore[no-untyped-def]
+    """Round exact rationals tn/td half away from zero, or halve and round up (``half_up``)."""
+    if half_up:
+        q = (np.abs(tn) + 2 * td - 1) // (2 * td)
+    else:
+        q = (2 * np.abs(tn) + td) // (2 * td)
+    out = np.where(tn < 0, -q, q)
+    out[bad] = 0
+    return out
+
+
+def _exact_rationals(v, o, paren: int):  # type: ignore[no-untyped-def]
+    """Exact value numerators/denominators (den > 0) and the division-by-zero mask (trusted inputs)."""
     m, n = v.shape
     nums = [v[:, j].copy() for j in range(n)]
     dens = [np.ones(m, dtype=_I64) for _ in range(n)]
@@ -191,10 +238,7 @@ def eval_expressions(vals: npt.ArrayLike, ops: npt.ArrayLike, *, paren: int = -1
         an = np.select([oj == 0, oj == 1, oj == 2], [bn, -bn, mn], qn)
         ad = np.select([oj == 0, oj == 1, oj == 2], [bd, bd, md], qd)
     tn, td = _radd(tn, td, an, ad)
-    q = (2 * np.abs(tn) + td) // (2 * td)
-    out = np.where(tn < 0, -q, q)
-    out[bad] = 0
-    return out, ~bad
+    return tn, td, bad
 
 
 @dataclass(frozen=True)
@@ -216,6 +260,8 @@ class ValueTable:
         Legal (no division by zero, real operator assignment).
     cost : ndarray of int64, shape (5 ** n,)
         Sum of the face values spent.
+    half : ndarray of int32, same shape as ``values``
+        Half the *exact* value rounded up in magnitude (呪文耐性：高 with one rounding at the end).
     """
 
     n: int
@@ -224,6 +270,7 @@ class ValueTable:
     values: npt.NDArray[np.int32]
     valid: npt.NDArray[np.bool_]
     cost: npt.NDArray[np.int64]
+    half: npt.NDArray[np.int32]
 
 
 def tuples_array(n: int) -> npt.NDArray[np.int64]:
@@ -235,7 +282,7 @@ def tuples_array(n: int) -> npt.NDArray[np.int64]:
 
 @lru_cache(maxsize=32)
 def _master_table(n: int, ops: str) -> tuple[tuple[Variant, ...], npt.NDArray[np.int64], npt.NDArray[np.int32],
-                                              npt.NDArray[np.bool_]]:
+                                              npt.NDArray[np.bool_], npt.NDArray[np.int32]]:
     """Values of every variant over every *effective* tuple (digits 0..5), shape (V, 6 ** n, P)."""
     eff = np.array(list(itertools.product(range(6), repeat=n)), dtype=_I64)
     variants = variants_for(n)
@@ -243,13 +290,14 @@ def _master_table(n: int, ops: str) -> tuple[tuple[Variant, ...], npt.NDArray[np
     n_perm = max(len(p) for p in plist)
     T = eff.shape[0]
     values = np.zeros((len(variants), T, n_perm), dtype=np.int32)
+    halves = np.zeros((len(variants), T, n_perm), dtype=np.int32)
     valid = np.zeros((len(variants), T, n_perm), dtype=bool)
     perms = np.zeros((len(variants), n_perm, max(n - 1, 0)), dtype=_I64)
     for vi, var in enumerate(variants):
         ps = np.array(plist[vi], dtype=_I64).reshape(len(plist[vi]), max(n - 1, 0))
         perms[vi, : len(ps)] = ps
         if var.kind == 1 + Strategy.INOCHI_DAIJINI:  # same arithmetic as no strategy card
-            values[vi], valid[vi], perms[vi] = values[0], valid[0], perms[0]
+            values[vi], valid[vi], perms[vi], halves[vi] = values[0], valid[0], perms[0], halves[0]
             continue
         e = eff.copy()
         paren = -1
@@ -260,13 +308,13 @@ def _master_table(n: int, ops: str) -> tuple[tuple[Variant, ...], npt.NDArray[np
         elif var.kind == 1 + Strategy.MINNA_GANBARE:
             paren = var.target
         P = len(ps)
-        val, ok = eval_expressions(np.repeat(e, P, axis=0), np.tile(ps, (T, 1)), paren=paren)
-        values[vi, :, :P] = val.reshape(T, P)
-        valid[vi, :, :P] = ok.reshape(T, P)
-    return variants, perms, values, valid
+        tn, td, bad = _exact_rationals(np.repeat(e, P, axis=0), np.tile(ps, (T, 1)), paren)
+        values[vi, :, :P] = _round_rationals(tn, td, bad, False).reshape(T, P)
+        valid[vi, :, :P] = ~bad.reshape(T, P)
+        halves[vi, :, :P] = _round_rationals(tn, td, bad, True).reshape(T, P)
+    return variants, perms, values, valid, halves
 
 
-@lru_cache(maxsize=512)
 def value_table(n: int, poison: int = 0, paralysed: int = -1, asleep: int = -1, ops: str = OPERATORS) -> ValueTable:
     """The :class:`ValueTable` for ``n`` slots and a modifier combination (cached).
 
@@ -287,19 +335,38 @@ def value_table(n: int, poison: int = 0, paralysed: int = -1, asleep: int = -1, 
 
     Raises
     ------
-    ValueError
-        If ``n`` is not in 1..5 or there are fewer operators than ``n - 1``.
+    ParamError
+        (``ValueError``; ``TypeError`` for a wrong type) if ``n`` is not an integer in 1..5,
+        ``poison`` not in 0..6, ``paralysed``/``asleep`` not in -1..4, ``ops`` not a string of
+        operators, or fewer distinct operators than ``n - 1``.
 
     Notes
     -----
     One exact evaluation per ``n`` over every effective tuple (values 0..5 per slot),
     then a gather per modifier combination: face value -> effective value per slot.
     """
-    if not 1 <= n <= 5:
-        raise ValueError(f"n = {n}, must be 1..5")
+    n = check_int("n", n, min=1, max=MAX_PARTY)
+    poison = check_int("poison", poison, min=0, max=6)
+    paralysed = check_int("paralysed", paralysed, min=-1, max=MAX_PARTY - 1)
+    asleep = check_int("asleep", asleep, min=-1, max=MAX_PARTY - 1)
+    if not isinstance(ops, str) or not ops or any(o not in OPERATORS for o in ops):
+        raise ParamError("ops", ops, "a non-empty string of operators from '+-*/'")
     if len(set(ops)) < n - 1:
-        raise ValueError(f"{n} players need {n - 1} distinct operators, got {ops!r}")
-    variants, perms, mvalues, mvalid = _master_table(n, ops)
+        raise ParamError("ops", ops, f"at least {n - 1} distinct operators for {n} players")
+    return _value_table(n, poison, paralysed, asleep, ops)
+
+
+def _value_table_cache_clear() -> None:
+    """Empty the cache of :func:`value_table` (benchmarks time the cold tables)."""
+    _value_table.cache_clear()
+
+
+value_table.cache_clear = _value_table_cache_clear  # type: ignore[attr-defined]
+
+
+@lru_cache(maxsize=512)
+def _value_table(n: int, poison: int, paralysed: int, asleep: int, ops: str) -> ValueTable:
+    variants, perms, mvalues, mvalid, mhalf = _master_table(n, ops)
     tup = tuples_array(n)
     eff = tup.copy()
     if poison:
@@ -311,17 +378,27 @@ def value_table(n: int, poison: int = 0, paralysed: int = -1, asleep: int = -1, 
     eidx = (eff * (6 ** np.arange(n - 1, -1, -1, dtype=_I64))).sum(axis=1)
     values = mvalues[:, eidx, :]
     valid = mvalid[:, eidx, :]
+    half = mhalf[:, eidx, :]
     values.setflags(write=False)
     valid.setflags(write=False)
-    return ValueTable(n, variants, perms, values, valid, tup.sum(axis=1))
+    half.setflags(write=False)
+    return ValueTable(n, variants, perms, values, valid, tup.sum(axis=1), half)
+
+
+def _check_hands(hands: object, *, min_value: int = 1) -> list[list[int]]:
+    """Validate ``hands``: at most 5 lists of at most MAX_CARDS integer card values 1..5."""
+    if isinstance(hands, (str, bytes)) or not isinstance(hands, (Sequence, np.ndarray)):
+        raise ParamTypeError("hands", hands, "a list of at most 5 hands, each a list of card values 1..5")
+    if len(hands) > MAX_PARTY:
+        raise ParamError("hands", hands, "a list of at most 5 hands (the party has at most 5 players)")
+    return [check_int_list(f"hands[{i}]", h, min=min_value, max=5, min_len=0, max_len=MAX_CARDS)
+            for i, h in enumerate(hands)]
 
 
 def _norm_hands(hands: Sequence[Iterable[int]]) -> tuple[tuple[int, ...], ...]:
     out = []
-    for h in hands:
-        vals = tuple(sorted({int(c) for c in h}))
-        if any(c not in CARD_VALUES for c in vals):
-            raise ValueError(f"card values must be in 1..5, got {vals}")
+    for h in _check_hands(hands):
+        vals = tuple(sorted(set(h)))
         if vals:
             out.append(vals)
     return tuple(out)
@@ -365,9 +442,13 @@ def best_attack_value(hands: Sequence[Iterable[int]], *, operators: str = OPERAT
 
     Raises
     ------
+    ParamError
+        (``ValueError``; ``ParamTypeError``, a ``TypeError``, for wrong types) for card values
+        that are not integers in 1..5 (``[[2.5], [5]]`` is refused, never truncated), more
+        than 5 hands, a hand of more than 200 cards, or bad ``operators``.
     ValueError
-        For card values outside 1..5, no living player, more than 5 living players,
-        fewer distinct operators than living players - 1, or no legal play.
+        For no living player, fewer distinct operators than living players - 1, or no
+        legal play.
 
     Notes
     -----
@@ -382,10 +463,8 @@ def best_attack_value(hands: Sequence[Iterable[int]], *, operators: str = OPERAT
     key = _norm_hands(hands)
     if not key:
         raise ValueError("no living player (every hand is empty)")
-    if len(key) > 5:
-        raise ValueError(f"{len(key)} living players; the party has at most 5")
-    if any(o not in OP_CODES for o in operators):
-        raise ValueError(f"unknown operator in {operators!r}; use + - * /")
+    if not isinstance(operators, str) or any(o not in OP_CODES for o in operators):
+        raise ParamError("operators", operators, "a string of operators + - * / (× ÷ accepted)")
     canon = "".join(sorted({OPERATORS[OP_CODES[o]] for o in operators}, key=OPERATORS.index))
     if len(canon) < len(key) - 1:
         raise ValueError(f"{len(key)} players need {len(key) - 1} distinct operators, got {operators!r}")
@@ -418,11 +497,27 @@ def enumerate_plays(hands: Sequence[Iterable[int]], *, operators: str = OPERATOR
         ``cards``: face values in play order; ``value``: rounded attack value.
         Division by zero is left out.
 
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for hands as in :func:`best_attack_value`, ``operators``
+        not a string of + - * /, ``poison``/``forbidden`` not in 1..6, ``paralysed``/``asleep``
+        not in 0..4.
+    ValueError
+        For an unknown strategy card.
+
     Notes
     -----
     Slow on purpose (the tests' and the reference's independent formulation).
     """
-    hs = [sorted({int(c) for c in h if forbidden is None or int(c) != forbidden}) for h in hands]
+    checked = _check_hands(hands)
+    if not isinstance(operators, str) or any(o not in OPERATORS for o in operators):
+        raise ParamError("operators", operators, "a string of operators from '+-*/'")
+    for nm, x, lo, hi in (("poison", poison, 1, 6), ("forbidden", forbidden, 1, 6),
+                          ("paralysed", paralysed, 0, MAX_PARTY - 1), ("asleep", asleep, 0, MAX_PARTY - 1)):
+        if x is not None:
+            check_int(nm, x, min=lo, max=hi)
+    hs = [sorted({c for c in h if forbidden is None or c != forbidden}) for h in checked]
     hs = [h for h in hs if h]
     n = len(hs)
     if n == 0:
@@ -493,6 +588,12 @@ def hand_distribution(n_players: int, hand_size: int, n_per_value: int = N_PER_V
     list of (hands, probability)
         ``hands[i]`` is player i's count of each value 1..5; probabilities sum to 1.
 
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for non-integers, ``n_players`` outside 1..5, hands that
+        do not fit in the deck, or more than :data:`MAX_DEALS` (2,000,000) deals to enumerate.
+
     Notes
     -----
     Multivariate hypergeometric dealing from the shuffled attack deck. Size grows as
@@ -500,6 +601,15 @@ def hand_distribution(n_players: int, hand_size: int, n_per_value: int = N_PER_V
     """
     from math import comb
 
+    n_players = check_int("n_players", n_players, min=1, max=MAX_PARTY)
+    hand_size = check_int("hand_size", hand_size, min=0, max=MAX_CARDS)
+    n_per_value = check_int("n_per_value", n_per_value, min=0, max=MAX_CARDS // 5)
+    if n_players * hand_size > 5 * n_per_value:
+        raise ParamError("hand_size", hand_size, f"at most {5 * n_per_value // n_players} "
+                         f"({n_players} hands must fit in the deck of {5 * n_per_value})")
+    if comb(hand_size + 4, 4) ** n_players > MAX_DEALS:
+        raise ParamError("n_players", n_players, f"a deal count C(hand_size + 4, 4) ** n_players <= {MAX_DEALS:g} "
+                         f"(hand_size = {hand_size}): the enumeration would not finish")
     comps = [c for c in itertools.product(range(hand_size + 1), repeat=5) if sum(c) == hand_size]
     out = []
     total_cards = 5 * n_per_value

@@ -19,7 +19,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from .exact import N_KINDS, hand_distribution, value_table
+from math import comb
+
+from gamesim.core.registry import ParamError
+from gamesim.core.validate import ParamTypeError, check_int, check_int_list
+
+from .exact import MAX_DEALS, N_KINDS, hand_distribution, value_table
 from .policies import DamageRule
 from .rules import N_PER_VALUE_DEFAULT, STRATEGY_DECK_DEFAULT
 
@@ -44,7 +49,7 @@ def best_damage_by_kind(masks: np.ndarray, rule: DamageRule) -> np.ndarray:
     k, n = masks.shape
     tab = value_table(n)
     kinds = np.array([v.kind for v in tab.variants])
-    dmg = rule.damage(tab.values, (kinds != 0)[:, None, None])
+    dmg = rule.damage(tab.values, (kinds != 0)[:, None, None], tab.half)
     dmg = np.where(tab.valid, dmg, -(1 << 40)).max(axis=2)  # (V, T)
     per_kind = np.full((N_KINDS, dmg.shape[1]), -(1 << 40), dtype=np.int64)
     for kd in range(N_KINDS):
@@ -72,7 +77,6 @@ def _best_for(party_size: int, hand_size: int, n_per_value: int, rule: DamageRul
     return best_damage_by_kind(_mask_distribution(party_size, hand_size, n_per_value)[0], rule)
 
 
-@lru_cache(maxsize=64)
 def exact_first_turn(party_size: int, *, hand_size: int = 3, n_per_value: int = N_PER_VALUE_DEFAULT,
                      strategy_deck: tuple[int, ...] = STRATEGY_DECK_DEFAULT,
                      rule: DamageRule = DamageRule()) -> dict[int, float]:
@@ -96,18 +100,33 @@ def exact_first_turn(party_size: int, *, hand_size: int = 3, n_per_value: int = 
 
     Raises
     ------
-    ValueError
-        For ``party_size`` outside 1..5 or ``hand_size < 1``.
+    ParamError
+        (``ValueError``; ``ParamTypeError``, also a ``TypeError``, for wrong types) for
+        ``party_size`` not an integer in 1..5, ``hand_size`` not in 1..20, ``n_per_value`` not in
+        1..40, hands that do not fit in the deck, ``strategy_deck`` not five counts 0..20,
+        ``rule`` not a :class:`DamageRule`, or more than 2,000,000 deals to enumerate.
 
     Notes
     -----
     P(win on the first turn) against a monster of HP h without 【先制】 skills is
     ``sum(p for d, p in pmf.items() if d >= h)`` under every policy but ``random``.
     """
-    if not 1 <= party_size <= 5:
-        raise ValueError(f"party_size = {party_size}, must be 1..5")
-    if hand_size < 1:
-        raise ValueError(f"hand_size = {hand_size}, must be >= 1")
+    party_size = check_int("party_size", party_size, min=1, max=5)
+    hand_size = check_int("hand_size", hand_size, min=1, max=20)
+    n_per_value = check_int("n_per_value", n_per_value, min=1, max=40)
+    sd = tuple(check_int_list("strategy_deck", strategy_deck, min=0, max=20, min_len=5, max_len=5))
+    if not isinstance(rule, DamageRule):
+        raise ParamTypeError("rule", rule, "a DamageRule")
+    if party_size * hand_size > 5 * n_per_value:
+        raise ParamError("hand_size", hand_size, f"at most {5 * n_per_value // party_size} (hands must fit in the deck)")
+    if comb(hand_size + 4, 4) ** party_size > MAX_DEALS:
+        raise ParamError("party_size", party_size, f"a deal count C(hand_size + 4, 4) ** party_size <= {MAX_DEALS:g}")
+    return _exact_first_turn(party_size, hand_size, n_per_value, sd, rule)
+
+
+@lru_cache(maxsize=64)
+def _exact_first_turn(party_size: int, hand_size: int, n_per_value: int, strategy_deck: tuple[int, ...],
+                      rule: DamageRule) -> dict[int, float]:
     keys, probs = _mask_distribution(party_size, hand_size, n_per_value)
     best = _best_for(party_size, hand_size, n_per_value, rule)
     sd = np.asarray(strategy_deck, dtype=float)

@@ -45,7 +45,9 @@ import numpy as np
 import numpy.typing as npt
 
 from .exact import KIND_NONE, N_KINDS, value_table
-from .rules import OPERATORS, Monster, Skill, Strategy
+from gamesim.core.validate import check_bool, check_choice, check_int_list
+
+from .rules import OPERATORS, RESIST_ROUNDINGS, Monster, Skill, Strategy
 
 __all__ = [
     "POLICIES",
@@ -82,35 +84,70 @@ class DamageRule:
         Negative damage heals the monster (rule parameter; default off).
     multiples : tuple of int
         k of the monster's multiple-of-k skills.
+    resist_rounding : {"at_end", "value_first"}, default "at_end"
+        Order of the 呪文耐性：高 halving (see :func:`gamesim.games.dqz.rules.damage_from_value`).
+    multiple_nonpositive : bool, default False
+        Whether values <= 0 set off the multiple-of-k skills (the rulebook does not say so).
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for a flag that is not a bool, ``multiples`` not up to three
+        integers 1..100, or an unknown ``resist_rounding``.
     """
 
     physical_immune: bool = False
     spell_resistant: bool = False
     negative_heals: bool = False
     multiples: tuple[int, ...] = ()
+    resist_rounding: str = "at_end"
+    multiple_nonpositive: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("physical_immune", "spell_resistant", "negative_heals", "multiple_nonpositive"):
+            check_bool(name, getattr(self, name))
+        object.__setattr__(self, "multiples", tuple(check_int_list("multiples", list(self.multiples), min=1, max=100,
+                                                                   min_len=0, max_len=3)))
+        check_choice("resist_rounding", self.resist_rounding, RESIST_ROUNDINGS)
 
     @staticmethod
-    def of(monster: Monster, negative_heals: bool = False) -> "DamageRule":
+    def of(monster: Monster, negative_heals: bool = False, *, resist_rounding: str = "at_end",
+           multiple_nonpositive: bool = False) -> "DamageRule":
         """The rule of a monster."""
         return DamageRule(monster.has(Skill.BUTSURI_MUKOU), monster.has(Skill.JUMON_TAISEI), bool(negative_heals),
-                          tuple(sorted(monster.multiples)))
+                          tuple(sorted(monster.multiples)), resist_rounding, bool(multiple_nonpositive))
 
-    def damage(self, values: npt.NDArray[np.integer], strategy_used: npt.ArrayLike) -> npt.NDArray[np.int64]:
-        """Vectorized :func:`gamesim.games.dqz.rules.damage_from_value`."""
+    def damage(self, values: npt.NDArray[np.integer], strategy_used: npt.ArrayLike,
+               halves: npt.NDArray[np.integer] | None = None) -> npt.NDArray[np.int64]:
+        """Vectorized :func:`gamesim.games.dqz.rules.damage_from_value`.
+
+        ``values`` are the rounded attack values; ``halves`` (needed for 呪文耐性：高 with
+        ``resist_rounding = "at_end"``) half the exact values rounded up in magnitude
+        (:attr:`gamesim.games.dqz.exact.ValueTable.half`).
+        """
         d = -values.astype(_I64) if self.physical_immune else values.astype(_I64)
         if not self.negative_heals:
             d = np.maximum(d, 0)
         if self.spell_resistant:
-            h = (np.abs(d) + 1) // 2
-            half = np.where(d > 0, h, -h)
+            if self.resist_rounding == "at_end":
+                if halves is None:
+                    raise ValueError("resist_rounding = 'at_end' needs the exact halves")
+                half = -halves.astype(_I64) if self.physical_immune else halves.astype(_I64)
+                if not self.negative_heals:
+                    half = np.maximum(half, 0)
+            else:
+                h = (np.abs(d) + 1) // 2
+                half = np.where(d > 0, h, -h)
             d = np.where(np.asarray(strategy_used, dtype=bool), half, d)
         return d
 
     def triggers(self, values: npt.NDArray[np.integer]) -> npt.NDArray[np.bool_]:
-        """Whether each value sets off a multiple-of-k skill (0 counts)."""
+        """Whether each value sets off a multiple-of-k skill (values <= 0 only with ``multiple_nonpositive``)."""
         out = np.zeros(np.shape(values), dtype=bool)
         for k in self.multiples:
             out |= (values % k) == 0
+        if not self.multiple_nonpositive:
+            out &= np.asarray(values) > 0
         return out
 
 
@@ -171,7 +208,7 @@ class PlaySolver:
         tab = value_table(n, poison, para, sleep, self.ops)
         vk = np.array([v.kind for v in tab.variants], dtype=_I64)
         su = (vk != KIND_NONE)[:, None, None]
-        dmg = self.rule.damage(tab.values, su)
+        dmg = self.rule.damage(tab.values, su, tab.half)
         dmg_e = np.where(tab.valid, dmg + DMG_OFFSET, -1)
         p1 = dmg_e.argmax(axis=2)
         d1 = np.take_along_axis(dmg_e, p1[..., None], axis=2)[..., 0]

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from gamesim.core.rng import RngLike, as_generator
+from gamesim.core.registry import ParamError
+from gamesim.core.rng import RngLike
+from gamesim.core.validate import check_int
 
 from .exact import KIND_NONE, _op_perms, variants_for
 from .policies import AVOID_FLAG, DMG_OFFSET, KILL_FLAG, DamageRule
@@ -38,7 +40,10 @@ from .rules import (
     round_half_away,
     triggers_multiple,
 )
-from .sim import BattleConfig, _as_monster
+from .sim import BattleConfig, _as_monster, check_rng
+
+#: Largest ``n_runs`` of the plain-Python reference.
+MAX_REFERENCE_RUNS: int = 1_000_000
 
 __all__ = ["ReferenceParty", "reference_battles", "reference_plays"]
 
@@ -46,10 +51,10 @@ _INOCHI = 1 + int(Strategy.INOCHI_DAIJINI)
 
 
 @lru_cache(maxsize=1_000_000)
-def _expr_value(eff: tuple[int, ...], ops: tuple[str, ...], paren: int | None) -> int | None:
-    """Rounded value of one expression with Fractions (None for division by zero), memoised."""
+def _expr_value(eff: tuple[int, ...], ops: tuple[str, ...], paren: int | None) -> Fraction | None:
+    """Exact value of one expression with Fractions (None for division by zero), memoised."""
     try:
-        return round_half_away(exact_value([Fraction(e) for e in eff], ops, paren=paren))
+        return exact_value([Fraction(e) for e in eff], ops, paren=paren)
     except ValueError:
         return None
 
@@ -82,12 +87,15 @@ def reference_plays(values: tuple[tuple[int, ...], ...], poison: int, para: int,
                 paren = var.target
             et = tuple(eff)
             for ops in perms:
-                v = _expr_value(et, ops, paren)
-                if v is None:
+                x = _expr_value(et, ops, paren)
+                if x is None:
                     continue
-                d = damage_from_value(v, physical_immune=rule.physical_immune, spell_resistant=rule.spell_resistant,
-                                      strategy_used=var.kind != KIND_NONE, negative_heals=rule.negative_heals)
-                out.append((var.kind, tuple(cards), v, d, int(triggers_multiple(v, rule.multiples)), sum(cards)))
+                v = round_half_away(x)
+                d = damage_from_value(x, physical_immune=rule.physical_immune, spell_resistant=rule.spell_resistant,
+                                      strategy_used=var.kind != KIND_NONE, negative_heals=rule.negative_heals,
+                                      resist_rounding=rule.resist_rounding)
+                trig = triggers_multiple(v, rule.multiples, nonpositive=rule.multiple_nonpositive)
+                out.append((var.kind, tuple(cards), v, d, int(trig), sum(cards)))
     return tuple(out)
 
 
@@ -211,15 +219,15 @@ class ReferenceParty:
             mods["zaraki"] = d if d <= 5 else 0
         elif skill == Skill.NAKAMA:
             mods["called"] = True
-        elif skill == Skill.BEHOIMI:
-            hp[0] += d6() + d6()
-        elif skill == Skill.HOIMI:
-            hp[0] += d6()
+        elif skill in (Skill.BEHOIMI, Skill.HOIMI):
+            healed = hp[0] + (d6() + d6() if skill == Skill.BEHOIMI else d6())
+            hp[0] = min(healed, self._max_hp) if self.cfg.heal_cap else healed
 
     def battle(self, mon: Monster) -> dict[str, Any]:
         """Fight ``mon`` to the end; returns the battle's record."""
         cfg, rng = self.cfg, self.rng
-        rule = DamageRule.of(mon, cfg.negative_heals)
+        rule = cfg.rule(mon)
+        self._max_hp = mon.hp
         P = cfg.party_size
         hp = [mon.hp]
         pending = {"poison": 0, "para": -1, "sleep": -1, "zaraki": 0, "tsukon": 0, "mahoton": False}
@@ -266,7 +274,7 @@ class ReferenceParty:
                             return False
                         return per[k][0] > none_s or (k == _INOCHI and per[k][0] == none_s)
 
-                    if not now["mahoton"]:
+                    if not now["mahoton"] and (cfg.hero_passes or self.hands[0]):
                         cands = [k for k in range(1, 6) if (k - 1) in self.stock and beats(k)]
                         if cands:
                             chosen = max(cands, key=lambda k: (per[k][0], -k))
@@ -300,7 +308,7 @@ class ReferenceParty:
             if hp[0] <= 0:
                 won = True
             else:
-                if playing and triggers_multiple(value, rule.multiples):
+                if playing and triggers_multiple(value, rule.multiples, nonpositive=rule.multiple_nonpositive):
                     for p in range(P):
                         self._discard_lowest(p, tod)
                 if now["tsukon"]:
@@ -370,9 +378,20 @@ def reference_battles(n_runs: int, *, party_size: int, monsters: Sequence[Monste
     -------
     pandas.DataFrame
         Same columns as :func:`gamesim.games.dqz.sim.run_battles`.
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for ``n_runs`` not an integer in 0..1,000,000 (slow on
+        purpose), a bad monster list or ``rng``, or any field :class:`BattleConfig` refuses.
     """
-    gen = as_generator(rng)
-    mons = [_as_monster(monsters)] if isinstance(monsters, (Monster, str)) else [_as_monster(m) for m in monsters]
+    n_runs = check_int("n_runs", n_runs, min=0, max=MAX_REFERENCE_RUNS)
+    gen = check_rng(rng)
+    if isinstance(monsters, (Monster, str, Mapping)):
+        monsters = [monsters]
+    if not isinstance(monsters, Sequence) or not 1 <= len(monsters) <= 1000:
+        raise ParamError("monsters", monsters, "a monster or a list of 1 to 1000 monsters")
+    mons = [_as_monster(m) for m in monsters]
     if "strategy_deck" in kwargs:
         kwargs["strategy_deck"] = tuple(kwargs["strategy_deck"])
     cfg = BattleConfig(party_size, policy=policy, **kwargs)

@@ -17,8 +17,14 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from fractions import Fraction
 
+from gamesim.core.registry import ParamError
+from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_int, check_int_list
+
 __all__ = [
     "CARD_VALUES",
+    "MAX_PARTY",
+    "MAX_CARDS",
+    "MAX_HP",
     "N_PER_VALUE_DEFAULT",
     "HAND_SIZE_DEFAULT",
     "OPERATORS",
@@ -39,6 +45,7 @@ __all__ = [
     "exact_value",
     "attack_value",
     "damage_from_value",
+    "RESIST_ROUNDINGS",
     "triggers_multiple",
     "experience_split",
     "focus_target",
@@ -52,6 +59,12 @@ CARD_VALUES: tuple[int, ...] = (1, 2, 3, 4, 5)
 N_PER_VALUE_DEFAULT: int = 10
 #: Hand size when joining the party and at the inn (手札を3枚; 宿屋: 最高3枚まで).
 HAND_SIZE_DEFAULT: int = 3
+#: Largest party (the rulebook plays 3-5): cards in one expression.
+MAX_PARTY: int = 5
+#: Largest attack deck a public function accepts (cards; 5 x the largest ``n_per_value``, 40).
+MAX_CARDS: int = 200
+#: Largest monster HP a public function accepts.
+MAX_HP: int = 10**9
 #: Operator cards (えんざんカード), in canonical order; codes 0..3.
 OPERATORS: str = "+-*/"
 OP_CODES: dict[str, int] = {"+": 0, "-": 1, "*": 2, "/": 3, "×": 2, "÷": 3, "＋": 0, "－": 1, "−": 1}
@@ -200,6 +213,8 @@ def parse_skill(text: str) -> SkillUse:
     ValueError
         For an unknown keyword or timing, or a timing the keyword does not allow.
     """
+    if not isinstance(text, str):
+        raise ParamTypeError("skill", text, "a skill keyword string such as 'ザラキ@pre'")
     name, _, timing = text.strip().partition("@")
     name = name.strip()
     skill = _SKILL_ALIASES.get(name, _SKILL_ALIASES.get(name.lower()))
@@ -221,7 +236,11 @@ def parse_skills(text: str | Iterable[str | SkillUse]) -> tuple[SkillUse, ...]:
     ValueError
         As :func:`parse_skill`, or when the same keyword appears twice.
     """
+    if not isinstance(text, (str, Iterable)):
+        raise ParamTypeError("skills", text, "a comma-separated string or a list of skill keywords")
     items = [s for s in text.replace("、", ",").split(",")] if isinstance(text, str) else list(text)
+    if len(items) > 64:
+        raise ParamError("skills", text, "at most 64 entries")
     out = [s if isinstance(s, SkillUse) else parse_skill(s) for s in items if not (isinstance(s, str) and not s.strip())]
     seen = [u.skill for u in out]
     if len(set(seen)) != len(seen):
@@ -244,8 +263,11 @@ class Monster:
 
     Raises
     ------
+    ParamError
+        (``ValueError``/``TypeError``) for ``hp`` not an integer in 1..MAX_HP (10**9), ``level`` not
+        an integer in 0..200.
     ValueError
-        For ``hp < 1``, ``level < 0`` or a duplicated skill.
+        For an unknown or duplicated skill.
     """
 
     name: str
@@ -254,10 +276,10 @@ class Monster:
     skills: tuple[SkillUse, ...] = field(default_factory=tuple)
 
     def __post_init__(self) -> None:
-        if self.hp < 1:
-            raise ValueError(f"monster {self.name!r}: hp = {self.hp}, must be >= 1")
-        if self.level < 0:
-            raise ValueError(f"monster {self.name!r}: level = {self.level}, must be >= 0")
+        if not isinstance(self.name, str):
+            raise ParamTypeError("name", self.name, "a string")
+        object.__setattr__(self, "hp", check_int("hp", self.hp, min=1, max=MAX_HP))
+        object.__setattr__(self, "level", check_int("level", self.level, min=0, max=MAX_CARDS))
         object.__setattr__(self, "skills", parse_skills(self.skills))
 
     def has(self, skill: Skill, timing: Timing | None = None) -> bool:
@@ -306,8 +328,8 @@ def parse_strategy(strategy: StrategyPlay | Strategy | str | tuple | None) -> St
             if kind is None:
                 raise ValueError(f"unknown strategy card {strategy!r}; known: {', '.join(STRATEGY_NAMES.values())}")
         else:
-            kind = Strategy(strategy)
-        sp = StrategyPlay(kind, None if target is None else int(target))
+            kind = Strategy(check_int("strategy", strategy, min=0, max=len(Strategy) - 1))
+        sp = StrategyPlay(kind, None if target is None else check_int("strategy target", target, min=0, max=MAX_PARTY))
     if sp is None:
         return None
     needs = sp.kind in (Strategy.MINNA_GANBARE, Strategy.GANGAN_IKOUZE)
@@ -414,9 +436,12 @@ def attack_value(cards: Sequence[int], operators: Sequence[str] | str, *, strate
 
     Raises
     ------
+    ParamError
+        (a ``ValueError``; ``ParamTypeError``, also a ``TypeError``, for a wrong type) for card
+        values outside 0..5 (0 = a card counted 0 by まひこうげき) or non-integers, more than 5
+        cards, operators that are unknown or whose count is not ``len(cards) - 1``.
     ValueError
-        On division by zero, bad lengths, unknown operators or strategy, or a strategy
-        target out of range.
+        On division by zero, an unknown strategy, or a strategy target out of range.
 
     Notes
     -----
@@ -430,8 +455,16 @@ def attack_value(cards: Sequence[int], operators: Sequence[str] | str, *, strate
     >>> attack_value([5, 4, 3, 2], "+*/", strategy=("minna_ganbare", 0))
     14
     """
-    ops = list(operators)
-    vals = [Fraction(int(c)) for c in cards]
+    cv = check_int_list("cards", cards, min=0, max=5, min_len=1, max_len=MAX_PARTY)
+    if isinstance(operators, str):
+        ops = list(operators)
+    elif isinstance(operators, Sequence) and all(isinstance(o, str) for o in operators):
+        ops = list(operators)
+    else:
+        raise ParamTypeError("operators", operators, "a string or a list of operator strings (+ - * /)")
+    if any(o not in OP_CODES for o in ops) or len(ops) != len(cv) - 1:
+        raise ParamError("operators", operators, f"{len(cv) - 1} operators, each one of + - * / (× ÷ accepted)")
+    vals = [Fraction(c) for c in cv]
     sp = parse_strategy(strategy)
     paren = None
     if sp is not None:
@@ -451,14 +484,30 @@ def attack_value(cards: Sequence[int], operators: Sequence[str] | str, *, strate
     return round_half_away(exact_value(vals, ops, paren=paren))
 
 
-def damage_from_value(value: int, *, physical_immune: bool = False, spell_resistant: bool = False,
-                      strategy_used: bool = False, negative_heals: bool = False) -> int:
+#: Orders of the 呪文耐性：高 halving (see :func:`damage_from_value`): ``"at_end"`` halves the exact
+#: value and rounds once, up (端数は最後に; the default), ``"value_first"`` rounds the attack value
+#: first (四捨五入), then halves and rounds up.
+RESIST_ROUNDINGS: tuple[str, ...] = ("at_end", "value_first")
+
+
+def _ceil_half(x: Fraction) -> int:
+    """``x / 2`` rounded up in magnitude (端数切り上げ), sign kept: 31/5 -> 4, 62/5 -> 7, -7 -> -4."""
+    n, d = abs(x.numerator), x.denominator
+    h = (n + 2 * d - 1) // (2 * d)
+    return h if x >= 0 else -h
+
+
+def damage_from_value(value: int | Fraction, *, physical_immune: bool = False, spell_resistant: bool = False,
+                      strategy_used: bool = False, negative_heals: bool = False,
+                      resist_rounding: str = "at_end") -> int:
     """Damage dealt to the monster by an attack value.
 
     Parameters
     ----------
-    value : int
-        Rounded attack value.
+    value : int or fractions.Fraction
+        The attack value: the rounded value (int) or the exact, unrounded value of the
+        expression (:func:`exact_value`, a Fraction). It is rounded here, once, at the end
+        (四捨五入, halves away from zero); an int is its own exact value.
     physical_immune : bool, default False
         物理攻撃無効: damage is ``value x (-1)``.
     spell_resistant : bool, default False
@@ -467,11 +516,27 @@ def damage_from_value(value: int, *, physical_immune: bool = False, spell_resist
     negative_heals : bool, default False
         Our rule parameter: a negative damage raises the monster's HP (HP を増減させる);
         by default it does nothing (ノーダメージ).
+    resist_rounding : {"at_end", "value_first"}, default "at_end"
+        Order of the 呪文耐性 halving. ``"at_end"`` (the rulebook's 端数は **最後に**): the exact
+        value is halved and rounded once, up (62/5 -> 31/5 -> 7). ``"value_first"``: the value is
+        rounded first (62/5 -> 12), then halved and rounded up (6). Both agree for an int value.
 
     Returns
     -------
     int
         HP removed (negative = healed, only with ``negative_heals``).
+
+    Raises
+    ------
+    ParamError
+        (``TypeError``/``ValueError``) for a value that is not an int or Fraction, a flag that is
+        not a bool, or an unknown ``resist_rounding``.
+
+    Notes
+    -----
+    Rulebook (``dqz_rules_ja.txt``): バトル 「端数は **最後に** 四捨五入する」, とくぎ 物理攻撃無効
+    「[攻撃時]攻撃値×(-1)がダメージとなる」 and 呪文耐性：高 「[攻撃時]さくせんを使用したとき、ダメージが
+    1/2(端数切り上げ)となる」; reading in ``docs/rules/dqz.md``.
 
     Examples
     --------
@@ -479,19 +544,60 @@ def damage_from_value(value: int, *, physical_immune: bool = False, spell_resist
     0
     >>> damage_from_value(-22, physical_immune=True)
     22
+    >>> damage_from_value(Fraction(62, 5), spell_resistant=True, strategy_used=True)
+    7
+    >>> damage_from_value(Fraction(62, 5), spell_resistant=True, strategy_used=True, resist_rounding="value_first")
+    6
     """
-    d = -value if physical_immune else value
+    if isinstance(value, Fraction):
+        x = value
+    else:
+        x = Fraction(check_int("value", value))
+    physical_immune = check_bool("physical_immune", physical_immune)
+    spell_resistant = check_bool("spell_resistant", spell_resistant)
+    strategy_used = check_bool("strategy_used", strategy_used)
+    negative_heals = check_bool("negative_heals", negative_heals)
+    check_choice("resist_rounding", resist_rounding, RESIST_ROUNDINGS)
+    d = -x if physical_immune else x
+    halve = spell_resistant and strategy_used
+    if not halve or resist_rounding == "value_first":
+        d = Fraction(round_half_away(d))
     if d < 0 and not negative_heals:
-        d = 0
-    if spell_resistant and strategy_used and d != 0:
-        h = (abs(d) + 1) // 2
-        d = h if d > 0 else -h
-    return d
+        d = Fraction(0)
+    if halve:
+        return _ceil_half(d)
+    return int(d)
 
 
-def triggers_multiple(value: int, multiples: Iterable[int]) -> bool:
-    """Whether an attack value sets off a multiple-of-k skill (0 counts as a multiple)."""
-    return any(value % k == 0 for k in multiples)
+def triggers_multiple(value: int, multiples: Iterable[int], *, nonpositive: bool = False) -> bool:
+    """Whether an attack value sets off a multiple-of-k skill (はげしいほのお 5, かえんのいき 3, ひのいき 4).
+
+    Parameters
+    ----------
+    value : int
+        The rounded attack value.
+    multiples : iterable of int
+        The k of the monster's skills (each >= 1).
+    nonpositive : bool, default False
+        Whether 0 and negative values count as multiples. The rulebook (とくぎ, はげしいほのお:
+        「攻撃値が5の倍数だったとき」) says nothing about them; by default only 5, 10, ... count.
+
+    Raises
+    ------
+    ParamError
+        For a non-integer value or k, or a k below 1.
+
+    Examples
+    --------
+    >>> triggers_multiple(15, [5]), triggers_multiple(0, [5]), triggers_multiple(0, [5], nonpositive=True)
+    (True, False, True)
+    """
+    value = check_int("value", value)
+    ks = check_int_list("multiples", list(multiples), min=1, min_len=0)
+    nonpositive = check_bool("nonpositive", nonpositive)
+    if value <= 0 and not nonpositive:
+        return False
+    return any(value % k == 0 for k in ks)
 
 
 def experience_split(level: int, n_living: int, deck_left: int) -> list[int]:
@@ -510,6 +616,12 @@ def experience_split(level: int, n_living: int, deck_left: int) -> list[int]:
     -------
     list of int, length n_living
 
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for non-integers, ``level`` or ``deck_left`` outside 0..200,
+        ``n_living`` outside 0..5.
+
     Examples
     --------
     The rulebook's example (deck 8, 5 players, level 2):
@@ -517,6 +629,9 @@ def experience_split(level: int, n_living: int, deck_left: int) -> list[int]:
     >>> experience_split(2, 5, 8)
     [2, 2, 2, 1, 1]
     """
+    level = check_int("level", level, min=0, max=MAX_CARDS)
+    n_living = check_int("n_living", n_living, min=0, max=MAX_PARTY)
+    deck_left = check_int("deck_left", deck_left, min=0, max=MAX_CARDS)
     total = min(level * n_living, deck_left)
     if n_living == 0:
         return []
@@ -537,11 +652,17 @@ def focus_target(hand_sizes: Sequence[int]) -> int | None:
     int or None
         Index of the target, or None if everyone is dead.
 
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for more than 5 hands or sizes not integers in 0..200.
+
     Examples
     --------
     >>> focus_target([3, 4, 2, 2])
     2
     """
+    hand_sizes = check_int_list("hand_sizes", hand_sizes, min=0, max=MAX_CARDS, min_len=0, max_len=MAX_PARTY)
     best = None
     for i, h in enumerate(hand_sizes):
         if h > 0 and (best is None or h < hand_sizes[best]):
@@ -554,6 +675,12 @@ def inn_refill(hand_sizes: Sequence[int], deck_left: int, hand_size: int = HAND_
 
     Players holding more keep their cards (our reading: nobody discards voluntarily).
 
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for more than 5 hands, or sizes, ``deck_left`` or
+        ``hand_size`` not integers in 0..200.
+
     Examples
     --------
     The rulebook's example: four players hold 47 cards, the fifth gets the last 3.
@@ -561,8 +688,10 @@ def inn_refill(hand_sizes: Sequence[int], deck_left: int, hand_size: int = HAND_
     >>> inn_refill([12, 12, 12, 11, 0], 3)
     [0, 0, 0, 0, 3]
     """
+    hand_sizes = check_int_list("hand_sizes", hand_sizes, min=0, max=MAX_CARDS, min_len=0, max_len=MAX_PARTY)
+    left = check_int("deck_left", deck_left, min=0, max=MAX_CARDS)
+    hand_size = check_int("hand_size", hand_size, min=0, max=MAX_CARDS)
     out = []
-    left = deck_left
     for h in hand_sizes:
         k = min(max(hand_size - h, 0), left)
         out.append(k)
@@ -588,7 +717,18 @@ def effective_value(card: int, slot: int, *, poison: int | None = None, paralyse
     Returns
     -------
     int
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for ``card`` not an integer 1..5, ``slot`` not 0..4, or a
+        modifier out of range.
     """
+    card = check_int("card", card, min=1, max=5)
+    slot = check_int("slot", slot, min=0, max=MAX_PARTY - 1)
+    for nm, x, hi in (("poison", poison, 6), ("paralysed", paralysed, MAX_PARTY), ("asleep", asleep, MAX_PARTY)):
+        if x is not None:
+            check_int(nm, x, min=0, max=hi)
     v = card - 1 if poison is not None and card == poison else card
     if asleep is not None and slot == asleep:
         v = 1

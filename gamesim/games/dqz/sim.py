@@ -31,11 +31,15 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from gamesim.core.registry import ParamError
 from gamesim.core.rng import RngLike, as_generator
+from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_int, check_int_list
 
 from .exact import KIND_NONE, value_table
 from .policies import DMG_OFFSET, POLICIES, DamageRule, PlaySolver, kind_beats
 from .rules import (
+    MAX_PARTY,
+    RESIST_ROUNDINGS,
     HAND_SIZE_DEFAULT,
     N_PER_VALUE_DEFAULT,
     STRATEGY_DECK_DEFAULT,
@@ -45,7 +49,18 @@ from .rules import (
     Timing,
 )
 
-__all__ = ["CHUNK_SIZE", "BattleConfig", "run_battles", "simulate_battle", "simulate_run", "RESULT_COLUMNS"]
+#: Largest hand size, cards per value, strategy cards per kind, inn period, turn cap and
+#: trial count the public functions accept (bigger values would exhaust memory or time).
+MAX_HAND: int = 20
+MAX_PER_VALUE: int = 40
+MAX_STRATEGY: int = 20
+MAX_INN_EVERY: int = 1000
+MAX_TURNS: int = 10_000
+MAX_TRIALS: int = 10_000_000
+MAX_BATTLES: int = 1000
+
+__all__ = ["CHUNK_SIZE", "MAX_HAND", "MAX_PER_VALUE", "MAX_STRATEGY", "MAX_INN_EVERY", "MAX_TURNS", "MAX_TRIALS",
+           "MAX_BATTLES", "BattleConfig", "run_battles", "simulate_battle", "simulate_run", "RESULT_COLUMNS"]
 
 #: Runs simulated at once.
 CHUNK_SIZE: int = 8192
@@ -81,7 +96,29 @@ class BattleConfig:
         Stay at the inn before battle j when ``j % inn_every == 0`` (j >= 1; 0 = never);
         never right after a battle whose monster called a companion (なかまをよぶ).
     max_turns : int, default 200
-        Safety cap: a battle still running after this many turns is a loss.
+        Safety cap: a battle still running after this many turns is a loss (1..10,000).
+    hero_passes : bool, default False
+        When the hero (player 0) is しぼう (no cards), does the first living player in turn
+        order take over the hero's strategy cards (draw, stock, use)? The rulebook's reading
+        (default False): a しぼう player cannot take part in the battle (手札が0枚のプレイヤーは
+        "しぼう"状態にあり、バトルに参加できない), so no strategy card is taken or used while
+        the hero is しぼう. Seat-based skills (ギラ, まひ/ラリホー counting) keep counting from
+        player 0 either way.
+    resist_rounding : {"at_end", "value_first"}, default "at_end"
+        Order of the 呪文耐性：高 halving (see :func:`gamesim.games.dqz.rules.damage_from_value`).
+    heal_cap : bool, default True
+        ホイミ/ベホイミ restore HP up to the monster's starting HP (回復する), never above it.
+        False: no cap (the reading before this change).
+    multiple_nonpositive : bool, default False
+        Whether attack values <= 0 set off the multiple-of-k skills (はげしいほのお ...).
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``; ``ParamTypeError``, a ``TypeError``, for a wrong type) for any field
+        of the wrong type or out of range: ``party_size`` 1..5, ``hand_size`` 0..20,
+        ``n_per_value`` 0..40, five ``strategy_deck`` counts 0..20, ``inn_every`` 0..1000,
+        ``max_turns`` 1..10,000, hands that do not fit in the deck.
     """
 
     party_size: int
@@ -92,23 +129,34 @@ class BattleConfig:
     negative_heals: bool = False
     inn_every: int = 1
     max_turns: int = 200
+    hero_passes: bool = False
+    resist_rounding: str = "at_end"
+    heal_cap: bool = True
+    multiple_nonpositive: bool = False
 
     def __post_init__(self) -> None:
-        if not 1 <= self.party_size <= 5:
-            raise ValueError(f"party_size = {self.party_size}, must be 1..5")
-        if self.hand_size < 0:
-            raise ValueError(f"hand_size = {self.hand_size}, must be >= 0")
-        if self.n_per_value < 0:
-            raise ValueError(f"n_per_value = {self.n_per_value}, must be >= 0")
+        check_int("party_size", self.party_size, min=1, max=MAX_PARTY)
+        check_int("hand_size", self.hand_size, min=0, max=MAX_HAND)
+        check_int("n_per_value", self.n_per_value, min=0, max=MAX_PER_VALUE)
         if self.party_size * self.hand_size > 5 * self.n_per_value:
-            raise ValueError(f"{self.party_size} players x {self.hand_size} cards exceed the deck of "
-                             f"{5 * self.n_per_value}")
-        if len(self.strategy_deck) != 5 or min(self.strategy_deck) < 0:
-            raise ValueError(f"strategy_deck = {self.strategy_deck!r}, must be 5 counts >= 0")
-        if self.policy not in POLICIES:
-            raise ValueError(f"policy = {self.policy!r}, must be one of {POLICIES}")
-        if self.inn_every < 0 or self.max_turns < 1:
-            raise ValueError("inn_every must be >= 0 and max_turns >= 1")
+            raise ParamError("hand_size", self.hand_size, f"at most {5 * self.n_per_value // self.party_size} "
+                             f"({self.party_size} players x hand_size cards must fit in the deck of "
+                             f"{5 * self.n_per_value})")
+        sd = check_int_list("strategy_deck", self.strategy_deck, min=0, max=MAX_STRATEGY, min_len=5, max_len=5)
+        object.__setattr__(self, "strategy_deck", tuple(sd))
+        check_choice("policy", self.policy, POLICIES)
+        check_bool("negative_heals", self.negative_heals)
+        check_int("inn_every", self.inn_every, min=0, max=MAX_INN_EVERY)
+        check_int("max_turns", self.max_turns, min=1, max=MAX_TURNS)
+        check_bool("hero_passes", self.hero_passes)
+        check_choice("resist_rounding", self.resist_rounding, RESIST_ROUNDINGS)
+        check_bool("heal_cap", self.heal_cap)
+        check_bool("multiple_nonpositive", self.multiple_nonpositive)
+
+    def rule(self, monster: Monster) -> DamageRule:
+        """The :class:`DamageRule` of ``monster`` under this configuration."""
+        return DamageRule.of(monster, self.negative_heals, resist_rounding=self.resist_rounding,
+                             multiple_nonpositive=self.multiple_nonpositive)
 
 
 class _State:
@@ -133,6 +181,8 @@ class _State:
         self.p_poison, self.p_para, self.p_sleep, self.p_zaraki, self.p_tsukon = z(), z(-1), z(-1), z(), z()
         self.p_mahoton = np.zeros(n, dtype=bool)
         self.hp = z()
+        self.max_hp = 0
+        self.heal_cap = cfg.heal_cap
         self.over = np.zeros(n, dtype=bool)
         self.won = np.zeros(n, dtype=bool)
         self.called = np.zeros(n, dtype=bool)
@@ -219,6 +269,24 @@ class _State:
         self.slen[rows] = 0
 
 
+def check_rng(rng: Any) -> np.random.Generator:
+    """Normalise ``rng`` (int >= 0, SeedSequence, Generator or None) with ``np.random.default_rng``.
+
+    Raises
+    ------
+    ParamError
+        (``ParamTypeError`` for a bool, a float or a string) for anything else.
+    """
+    if isinstance(rng, (bool, np.bool_, float, str, bytes)):
+        raise ParamTypeError("rng", rng, "an int >= 0, a SeedSequence, a Generator or None")
+    try:
+        return as_generator(rng)
+    except TypeError:
+        raise ParamTypeError("rng", rng, "an int >= 0, a SeedSequence, a Generator or None") from None
+    except ValueError:
+        raise ParamError("rng", rng, "an int >= 0, a SeedSequence, a Generator or None") from None
+
+
 def _roll(rng: np.random.Generator, n: int, dice: int = 1) -> npt.NDArray[np.int64]:
     out = rng.integers(1, 7, size=n)
     for _ in range(dice - 1):
@@ -296,7 +364,8 @@ def _apply_skill(st: _State, skill: Skill, pre: bool, rows: npt.NDArray[np.int64
     elif skill == Skill.NAKAMA:
         st.called[rows] = True
     elif skill in (Skill.BEHOIMI, Skill.HOIMI):
-        st.hp[rows] += _roll(rng, n, 2 if skill == Skill.BEHOIMI else 1)
+        healed = st.hp[rows] + _roll(rng, n, 2 if skill == Skill.BEHOIMI else 1)
+        st.hp[rows] = np.minimum(healed, st.max_hp) if st.heal_cap else healed
 
 
 def _turn(st: _State, idx: npt.NDArray[np.int64], mon: Monster, cfg: BattleConfig, solver: PlaySolver,
@@ -386,6 +455,8 @@ def _turn(st: _State, idx: npt.NDArray[np.int64], mon: Monster, cfg: BattleConfi
     chosen = np.zeros(B, dtype=_I64)
     if not random_policy:
         can = can_play & ~now["mahoton"]
+        if not cfg.hero_passes:  # a しぼう hero takes and uses no strategy card
+            can &= hands[:, 0].sum(axis=1) > 0
         none_s = score[:, 0]
         gidx = idx
         beats = np.stack([kind_beats(k, score[:, k], none_s) for k in range(1, 6)], axis=1)
@@ -425,6 +496,7 @@ def _turn(st: _State, idx: npt.NDArray[np.int64], mon: Monster, cfg: BattleConfi
     # --- decode the plays: cards and value ---------------------------------------------
     cards = np.zeros((B, 5), dtype=_I64)
     value = np.zeros(B, dtype=_I64)
+    halfv = np.zeros(B, dtype=_I64)
     rule = solver.rule
     ucb, inv = np.unique(combo, axis=0, return_inverse=True)
     inv = inv.ravel()
@@ -439,9 +511,10 @@ def _turn(st: _State, idx: npt.NDArray[np.int64], mon: Monster, cfg: BattleConfi
         else:
             v, t, p = sel[rows, 0], sel[rows, 1], sel[rows, 2]
         value[rows] = tab.values[v, t, p]
+        halfv[rows] = tab.half[v, t, p]
         for i in range(ng):
             cards[rows, i] = (t // 5 ** (ng - 1 - i)) % 5 + 1
-    dmg = np.where(can_play, rule.damage(value, chosen != KIND_NONE), 0)
+    dmg = np.where(can_play, rule.damage(value, chosen != KIND_NONE, halfv), 0)
     n_play = combo[:, 0]
     for i in range(5):
         m = np.flatnonzero(i < n_play)
@@ -565,14 +638,22 @@ def run_battles(monsters: Sequence[Monster], n_runs: int, cfg: BattleConfig, *, 
 
     Raises
     ------
-    ValueError
-        For an empty monster list or a negative ``n_runs``.
+    ParamError
+        (``ValueError``; ``ParamTypeError``, a ``TypeError``, for wrong types) for an empty
+        monster list or one longer than :data:`MAX_BATTLES` (1000), an entry that is not a
+        :class:`Monster`, ``n_runs`` not an integer in 0..:data:`MAX_TRIALS` (10**7), or ``cfg``
+        not a :class:`BattleConfig`.
     """
-    if not monsters:
-        raise ValueError("monsters: at least one battle")
-    if n_runs < 0:
-        raise ValueError(f"n_runs = {n_runs}, must be >= 0")
-    gen = as_generator(rng)
+    if isinstance(monsters, (str, bytes, Monster)) or not isinstance(monsters, Sequence):
+        raise ParamTypeError("monsters", monsters, "a list of Monster objects")
+    if not 1 <= len(monsters) <= MAX_BATTLES:
+        raise ParamError("monsters", monsters, f"a list of 1 to {MAX_BATTLES} monsters")
+    if not all(isinstance(m, Monster) for m in monsters):
+        raise ParamTypeError("monsters", monsters, "a list of Monster objects")
+    n_runs = check_int("n_runs", n_runs, min=0, max=MAX_TRIALS)
+    if not isinstance(cfg, BattleConfig):
+        raise ParamTypeError("cfg", cfg, "a BattleConfig")
+    gen = check_rng(rng)
     out: dict[str, list[npt.NDArray[Any]]] = {c: [] for c in RESULT_COLUMNS}
     solvers: dict[DamageRule, PlaySolver] = {}
     for start in range(0, n_runs, CHUNK_SIZE):
@@ -584,11 +665,12 @@ def run_battles(monsters: Sequence[Monster], n_runs: int, cfg: BattleConfig, *, 
         cards_left = np.zeros(n, dtype=_I64)
         prev_called = np.zeros(n, dtype=bool)
         for j, mon in enumerate(monsters):
-            rule = DamageRule.of(mon, cfg.negative_heals)
+            rule = cfg.rule(mon)
             solver = solvers.setdefault(rule, PlaySolver(rule))
             if j > 0 and cfg.inn_every > 0 and j % cfg.inn_every == 0:
                 st.inn(np.flatnonzero(~prev_called), cfg.hand_size)
             st.hp[:] = mon.hp
+            st.max_hp = mon.hp
             st.over[:] = False
             st.won[:] = False
             st.called[:] = False
@@ -624,22 +706,36 @@ def run_battles(monsters: Sequence[Monster], n_runs: int, cfg: BattleConfig, *, 
 
 
 def _as_monster(monster: Monster | str | Mapping[str, Any]) -> Monster:
-    from .bestiary import get_monster
+    from .bestiary import BESTIARY, get_monster
 
     if isinstance(monster, Monster):
         return monster
     if isinstance(monster, str):
+        if monster not in BESTIARY:
+            raise ParamError("monster", monster, "a name from the illustrative bestiary: " + ", ".join(BESTIARY))
         return get_monster(monster)
     if isinstance(monster, Mapping):
-        return Monster(str(monster.get("name", "custom")), int(monster.get("level", 1)), int(monster["hp"]),
-                       monster.get("skills", ()))
-    raise TypeError(f"monster must be a Monster, a bestiary name or a mapping, got {type(monster).__name__}")
+        if "hp" not in monster:
+            raise ParamError("monster", monster, "a mapping with at least 'hp' (and 'level', 'skills', 'name')")
+        bad = set(monster) - {"name", "level", "hp", "skills"}
+        if bad:
+            raise ParamError("monster", monster, "a mapping with keys among name, level, hp, skills")
+        try:
+            return Monster(monster.get("name", "custom"), monster.get("level", 1), monster["hp"],
+                           monster.get("skills", ()))
+        except ParamError:
+            raise
+        except ValueError as exc:
+            raise ParamError("monster", monster, f"a valid monster ({exc})") from None
+    raise ParamTypeError("monster", monster, "a Monster, a bestiary name or a mapping {name, level, hp, skills}")
 
 
 def simulate_battle(n_battles: int, *, party_size: int, monster: Monster | str | Mapping[str, Any],
                     policy: str = "max_damage", rng: RngLike = None, hand_size: int = HAND_SIZE_DEFAULT,
                     n_per_value: int = N_PER_VALUE_DEFAULT, strategy_deck: Sequence[int] = STRATEGY_DECK_DEFAULT,
-                    negative_heals: bool = False, max_turns: int = 200) -> pd.DataFrame:
+                    negative_heals: bool = False, max_turns: int = 200, hero_passes: bool = False,
+                    resist_rounding: str = "at_end", heal_cap: bool = True,
+                    multiple_nonpositive: bool = False) -> pd.DataFrame:
     """Simulate ``n_battles`` independent battles of a fresh party against one monster.
 
     Parameters
@@ -664,7 +760,9 @@ def simulate_battle(n_battles: int, *, party_size: int, monster: Monster | str |
     negative_heals : bool, default False
         Negative damage heals the monster.
     max_turns : int, default 200
-        Turn cap (a battle not over by then counts as lost).
+        Turn cap (a battle not over by then counts as lost; 1..10,000).
+    hero_passes, resist_rounding, heal_cap, multiple_nonpositive
+        Rule readings, see :class:`BattleConfig` (defaults: the rulebook's reading).
 
     Returns
     -------
@@ -676,8 +774,10 @@ def simulate_battle(n_battles: int, *, party_size: int, monster: Monster | str |
 
     Raises
     ------
-    ValueError
-        For a bad party size, hand size, deck, policy or monster.
+    ParamError
+        (``ValueError``; ``ParamTypeError``, a ``TypeError``, for wrong types: ``2.5`` or ``True``
+        for an integer, ``"no"`` for a bool) for ``n_battles`` outside 0..10**7, an unknown
+        monster name, or any field :class:`BattleConfig` refuses.
 
     Notes
     -----
@@ -689,10 +789,12 @@ def simulate_battle(n_battles: int, *, party_size: int, monster: Monster | str |
     >>> sorted(df.columns)[:3]
     ['called_ally', 'cards_left', 'damage_per_turn']
     """
+    n_battles = check_int("n_battles", n_battles, min=0, max=MAX_TRIALS)
     mon = _as_monster(monster)
-    cfg = BattleConfig(int(party_size), int(hand_size), int(n_per_value), tuple(int(x) for x in strategy_deck),
-                       str(policy), bool(negative_heals), 1, int(max_turns))
-    r = run_battles([mon], int(n_battles), cfg, rng=rng)
+    cfg = BattleConfig(party_size, hand_size, n_per_value, strategy_deck, policy, negative_heals, 1, max_turns,
+                       hero_passes=hero_passes, resist_rounding=resist_rounding, heal_cap=heal_cap,
+                       multiple_nonpositive=multiple_nonpositive)
+    r = run_battles([mon], n_battles, cfg, rng=rng)
     cols = ("won", "turns", "cards_left", "first_turn_damage", "damage_per_turn", "strategy_used", "called_ally",
             "experience", "kansto", "deck_left")
     return pd.DataFrame({c: r[c] for c in cols})
@@ -701,7 +803,9 @@ def simulate_battle(n_battles: int, *, party_size: int, monster: Monster | str |
 def simulate_run(n_runs: int, *, party_size: int, monsters: Sequence[Monster | str | Mapping[str, Any]],
                  policy: str = "max_damage", rng: RngLike = None, hand_size: int = HAND_SIZE_DEFAULT,
                  n_per_value: int = N_PER_VALUE_DEFAULT, strategy_deck: Sequence[int] = STRATEGY_DECK_DEFAULT,
-                 negative_heals: bool = False, inn_every: int = 1, max_turns: int = 200) -> pd.DataFrame:
+                 negative_heals: bool = False, inn_every: int = 1, max_turns: int = 200, hero_passes: bool = False,
+                 resist_rounding: str = "at_end", heal_cap: bool = True,
+                 multiple_nonpositive: bool = False) -> pd.DataFrame:
     """Simulate runs of consecutive battles with experience and the inn (宿屋).
 
     Parameters
@@ -712,6 +816,8 @@ def simulate_run(n_runs: int, *, party_size: int, monsters: Sequence[Monster | s
         The battles of each run, in order.
     policy, rng, hand_size, n_per_value, strategy_deck, negative_heals, max_turns
         As :func:`simulate_battle`.
+    hero_passes, resist_rounding, heal_cap, multiple_nonpositive
+        Rule readings, see :class:`BattleConfig`.
     inn_every : int, default 1
         The party stays at the inn before battle j (j >= 1) when ``j % inn_every == 0``;
         0 = never. Never right after a なかまをよぶ battle.
@@ -725,10 +831,16 @@ def simulate_run(n_runs: int, *, party_size: int, monsters: Sequence[Monster | s
 
     Raises
     ------
-    ValueError
-        As :func:`simulate_battle`, or an empty ``monsters``.
+    ParamError
+        As :func:`simulate_battle`, or ``monsters`` empty, not a list, or longer than 1000.
     """
+    n_runs = check_int("n_runs", n_runs, min=0, max=MAX_TRIALS)
+    if isinstance(monsters, (str, bytes, Mapping, Monster)) or not isinstance(monsters, Sequence):
+        raise ParamTypeError("monsters", monsters, "a list of monsters (Monster, bestiary name or mapping)")
+    if not 1 <= len(monsters) <= MAX_BATTLES:
+        raise ParamError("monsters", monsters, f"a list of 1 to {MAX_BATTLES} monsters")
     mons = [_as_monster(m) for m in monsters]
-    cfg = BattleConfig(int(party_size), int(hand_size), int(n_per_value), tuple(int(x) for x in strategy_deck),
-                       str(policy), bool(negative_heals), int(inn_every), int(max_turns))
-    return pd.DataFrame(run_battles(mons, int(n_runs), cfg, rng=rng))
+    cfg = BattleConfig(party_size, hand_size, n_per_value, strategy_deck, policy, negative_heals, inn_every,
+                       max_turns, hero_passes=hero_passes, resist_rounding=resist_rounding, heal_cap=heal_cap,
+                       multiple_nonpositive=multiple_nonpositive)
+    return pd.DataFrame(run_battles(mons, n_runs, cfg, rng=rng))

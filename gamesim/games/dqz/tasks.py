@@ -22,21 +22,30 @@ from gamesim.core.registry import Metric, Param, ParamError, Task
 from .bestiary import BESTIARY
 from .exact_battle import exact_first_turn
 from .policies import POLICIES, DamageRule
-from .rules import Monster, Timing, parse_skills
-from .sim import BattleConfig, run_battles
+from .rules import MAX_CARDS, MAX_HP, RESIST_ROUNDINGS, Monster, Timing, parse_skills
+from .sim import MAX_BATTLES, MAX_HAND, MAX_INN_EVERY, MAX_PER_VALUE, MAX_STRATEGY, MAX_TURNS, BattleConfig, run_battles
 
 __all__ = ["COMMON_PARAMS", "BATTLE_TASK", "RUN_TASK", "TASKS", "monster_from_params", "config_from_params"]
 
 COMMON_PARAMS: tuple[Param, ...] = (
     Param("party_size", "int", 3, "players in the party (rulebook: 3-5)", min=1, max=5),
-    Param("hand_size", "int", 3, "attack cards per player at the start and after the inn (cards)", min=1, max=20),
-    Param("n_per_value", "int", 10, "attack cards of each value 1-5 in the deck (cards)", min=1, max=40),
+    Param("hand_size", "int", 3, "attack cards per player at the start and after the inn (cards)", min=1,
+          max=MAX_HAND),
+    Param("n_per_value", "int", 10, "attack cards of each value 1-5 in the deck (cards)", min=1, max=MAX_PER_VALUE),
     Param("strategy_deck", "int_list", [2, 2, 2, 2, 2],
           "strategy cards per kind: みんながんばれ, ガンガンいこうぜ, いのちだいじに, じゅもんせつやく, "
-          "おれにまかせろ (cards; all 0 = none)", min=0, max=20),
+          "おれにまかせろ (cards; all 0 = none)", min=0, max=MAX_STRATEGY),
     Param("policy", "str", "max_damage", "party policy", choices=POLICIES),
     Param("negative_heals", "bool", False, "a negative damage heals the monster (HP を増減させる)"),
-    Param("max_turns", "int", 200, "turn cap per battle; a battle still running is lost (turns)", min=1),
+    Param("max_turns", "int", 200, "turn cap per battle; a battle still running is lost (turns)", min=1,
+          max=MAX_TURNS),
+    Param("hero_passes", "bool", False, "a しぼう hero's strategy cards pass to the first living player "
+          "(default false: a しぼう hero takes and uses none, 手札が0枚のプレイヤーは\"しぼう\"…バトルに参加できない)"),
+    Param("resist_rounding", "str", "at_end", "呪文耐性：高: 'at_end' halves the exact value and rounds once, up "
+          "(端数は最後に); 'value_first' rounds the value, then halves and rounds up", choices=RESIST_ROUNDINGS),
+    Param("heal_cap", "bool", True, "ホイミ/ベホイミ heal up to the monster's starting HP (回復する); false = no cap"),
+    Param("multiple_nonpositive", "bool", False, "values <= 0 set off はげしいほのお/かえんのいき/ひのいき "
+          "(the rulebook does not say they do)"),
 )
 
 _MONSTER_NAMES = ("custom",) + tuple(BESTIARY)
@@ -69,9 +78,12 @@ def monster_from_params(params: Mapping[str, Any]) -> Monster:
 
 def config_from_params(params: Mapping[str, Any], inn_every: int = 1) -> BattleConfig:
     """The :class:`BattleConfig` of a resolved parameter dict."""
-    return BattleConfig(int(params["party_size"]), int(params["hand_size"]), int(params["n_per_value"]),
-                        tuple(int(x) for x in params["strategy_deck"]), str(params["policy"]),
-                        bool(params["negative_heals"]), int(inn_every), int(params["max_turns"]))
+    return BattleConfig(params["party_size"], params["hand_size"], params["n_per_value"],
+                        tuple(params["strategy_deck"]), params["policy"], params["negative_heals"], inn_every,
+                        params["max_turns"], hero_passes=params.get("hero_passes", False),
+                        resist_rounding=params.get("resist_rounding", "at_end"),
+                        heal_cap=params.get("heal_cap", True),
+                        multiple_nonpositive=params.get("multiple_nonpositive", False))
 
 
 def _check_common(params: Mapping[str, Any]) -> None:
@@ -117,7 +129,7 @@ def _exact_battle(params: Mapping[str, Any]) -> dict[str, float]:
         return {}
     pmf = exact_first_turn(int(params["party_size"]), hand_size=int(params["hand_size"]),
                            n_per_value=int(params["n_per_value"]), strategy_deck=tuple(params["strategy_deck"]),
-                           rule=DamageRule.of(mon, bool(params["negative_heals"])))
+                           rule=config_from_params(params).rule(mon))
     dmg = np.array(sorted(pmf))
     p = np.array([pmf[d] for d in dmg])
     out = {"one_turn_kill:proportion": float(p[dmg >= mon.hp].sum())}
@@ -145,8 +157,10 @@ BATTLE_TASK = Task(
     params=COMMON_PARAMS + (
         Param("monster", "str", "スライム", "monster: 'custom' (give hp, level, skills) or a name from the ILLUSTRATIVE bestiary",
               choices=_MONSTER_NAMES),
-        Param("hp", "int", None, "monster HP (overrides the bestiary's; required for custom)", min=1, optional=True),
-        Param("level", "int", None, "monster level (experience cards per player; overrides)", min=0, optional=True),
+        Param("hp", "int", None, "monster HP (overrides the bestiary's; required for custom)", min=1, max=MAX_HP,
+              optional=True),
+        Param("level", "int", None, "monster level (experience cards per player; overrides)", min=0, max=MAX_CARDS,
+              optional=True),
         Param("skills", "str", None, "skills, comma-separated, e.g. 'かえんのいき, ザラキ@post' (overrides; '' = none)",
               optional=True),
     ),
@@ -174,6 +188,9 @@ def _check_run(params: Mapping[str, Any]) -> None:
     if not names or bad:
         raise ParamError("monsters", params["monsters"], "comma-separated names from the illustrative bestiary: "
                          + ", ".join(BESTIARY))
+    if len(names) * int(params["repeat"]) > MAX_BATTLES:
+        raise ParamError("monsters", params["monsters"], f"at most {MAX_BATTLES} battles in a run "
+                         f"(monsters x repeat; here {len(names)} x {params['repeat']})")
 
 
 def _sim_run(params: Mapping[str, Any], n_trials: int, *, rng: np.random.Generator) -> dict[str, npt.NDArray[Any]]:
@@ -204,7 +221,7 @@ RUN_TASK = Task(
         Param("monsters", "str", "スライム, ドラキー, ホイミスライム",
               "battles of one pass, comma-separated names from the ILLUSTRATIVE bestiary"),
         Param("repeat", "int", 3, "passes through the monster list (battles = passes x monsters)", min=1, max=50),
-        Param("inn_every", "int", 1, "stay at the inn before every k-th battle (0 = never)", min=0),
+        Param("inn_every", "int", 1, "stay at the inn before every k-th battle (0 = never)", min=0, max=MAX_INN_EVERY),
     ),
     check=_check_run,
     doc="A party fights a run of battles with experience (経験値) and the inn (宿屋): how many does it win, "

@@ -17,12 +17,16 @@ payoff); it is not the equilibrium of the whole game.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from scipy.optimize import linprog
 
-from .rules import N_HAND, QftnwParams, legal_bids, resolve_bids
+from gamesim.core.registry import ParamError
+from gamesim.core.validate import ParamTypeError, check_float, check_int
+
+from .rules import N_HAND, QftnwParams, _legal_bids, _resolve_bids
 
 __all__ = ["MatrixGameSolution", "solve_matrix_game", "round_payoff_matrix", "equilibrium_table",
            "start_equilibrium"]
@@ -69,6 +73,18 @@ def _maximin(a: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], float
     return x / x.sum(), float(res.x[-1])
 
 
+#: Largest payoff matrix :func:`solve_matrix_game` accepts (rows and columns).
+MAX_MATRIX: int = 1000
+
+
+def _check_payoff(p: Any, fund_weight: Any, bankrupt_penalty: Any) -> tuple[float, float]:
+    """Validate the rules object and the payoff weights (finite, |x| <= 1e6)."""
+    if not isinstance(p, QftnwParams):
+        raise ParamTypeError("p", p, "a QftnwParams (see edition_params)")
+    return (check_float("fund_weight", fund_weight, min=-1e6, max=1e6),
+            check_float("bankrupt_penalty", bankrupt_penalty, min=-1e6, max=1e6))
+
+
 def solve_matrix_game(a: npt.ArrayLike) -> MatrixGameSolution:
     """Solve a two-player zero-sum matrix game by linear programming.
 
@@ -85,8 +101,10 @@ def solve_matrix_game(a: npt.ArrayLike) -> MatrixGameSolution:
 
     Raises
     ------
-    ValueError
-        If ``a`` is not a non-empty 2-D finite matrix.
+    ParamError
+        (``ValueError``; ``ParamTypeError``, also a ``TypeError``, for non-numbers) if ``a`` is not
+        a non-empty 2-D finite matrix (``nan`` and ``inf`` are refused up front, never passed to
+        ``linprog``) or has more than :data:`MAX_MATRIX` (1000) rows or columns.
 
     Notes
     -----
@@ -101,9 +119,14 @@ def solve_matrix_game(a: npt.ArrayLike) -> MatrixGameSolution:
     >>> np.round(x, 6).tolist(), round(v, 9)
     ([0.333333, 0.333333, 0.333333], 0.0)
     """
-    arr = np.asarray(a, dtype=np.float64)
-    if arr.ndim != 2 or arr.size == 0 or not np.isfinite(arr).all():
-        raise ValueError(f"payoff matrix must be a non-empty finite 2-D array, got shape {arr.shape}")
+    try:
+        arr = np.asarray(a, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ParamTypeError("a", a, "a non-empty 2-D array of finite numbers") from None
+    if isinstance(a, (str, bytes)) or arr.ndim != 2 or arr.size == 0 or not np.isfinite(arr).all():
+        raise ParamError("a", a, "a non-empty 2-D array of finite numbers (no nan or inf)")
+    if max(arr.shape) > MAX_MATRIX:
+        raise ParamError("a", f"array of shape {arr.shape}", f"at most {MAX_MATRIX} rows and columns")
     x, v = _maximin(arr)
     y, w = _maximin(-arr.T)
     return MatrixGameSolution(x, y, 0.5 * (v - w))
@@ -133,12 +156,17 @@ def round_payoff_matrix(f_self: int, f_opp: int, lock_self: int, lock_opp: int, 
         utility ``territory won + fund_weight * (funds after - funds before) - bankrupt_penalty *
         [funds after <= 0]`` (funds before any reset); ``rows``/``cols`` the legal bids.
     """
-    rows = legal_bids(lock_self, p.advanced)
-    cols = legal_bids(lock_opp, p.advanced)
+    fund_weight, bankrupt_penalty = _check_payoff(p, fund_weight, bankrupt_penalty)
+    f_self = check_int("f_self", f_self, min=1, max=p.fund_cap)
+    f_opp = check_int("f_opp", f_opp, min=1, max=p.fund_cap)
+    lock_self = check_int("lock_self", lock_self, min=0, max=N_HAND)
+    lock_opp = check_int("lock_opp", lock_opp, min=0, max=N_HAND)
+    rows = _legal_bids(lock_self, p.advanced)
+    cols = _legal_bids(lock_opp, p.advanced)
     a = np.zeros((len(rows), len(cols)))
     for i, x in enumerate(rows):
         for j, y in enumerate(cols):
-            w, g0, g1 = resolve_bids(x, y, f_self, f_opp, p)
+            w, g0, g1 = _resolve_bids(x, y, f_self, f_opp, p)
             u0 = (w == 0) + fund_weight * (g0 - f_self) - bankrupt_penalty * (g0 <= 0)
             u1 = (w == 1) + fund_weight * (g1 - f_opp) - bankrupt_penalty * (g1 <= 0)
             a[i, j] = u0 - u1
@@ -154,6 +182,7 @@ def start_equilibrium(p: QftnwParams, *, fund_weight: float = 1.0, bankrupt_pena
     MatrixGameSolution
         Strategies of shape (5,) over bids 1..5 and the value.
     """
+    fund_weight, bankrupt_penalty = _check_payoff(p, fund_weight, bankrupt_penalty)
     a, _, _ = round_payoff_matrix(p.start_funds, p.start_funds, 0, 0, p,
                                   fund_weight=fund_weight, bankrupt_penalty=bankrupt_penalty)
     return solve_matrix_game(a)
@@ -207,6 +236,7 @@ def equilibrium_table(p: QftnwParams, *, fund_weight: float = 1.0, bankrupt_pena
     One LP per state: ``fund_cap**2`` (36) LPs, or ``36 * fund_cap**2`` (1,296) with 上級ルール,
     about 1-4 s, cached per process.
     """
+    fund_weight, bankrupt_penalty = _check_payoff(p, fund_weight, bankrupt_penalty)
     key = (p.fund_cap, p.gain, p.tie_floor, p.advanced)
     rel = QftnwParams(fund_cap=p.fund_cap, gain=p.gain, tie_floor=p.tie_floor, advanced=p.advanced,
                       start_funds=1, reset_funds=1)

@@ -16,8 +16,11 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from gamesim.core.registry import ParamError
+from gamesim.core.validate import ParamTypeError
+
 from .policies import Obs, Policy, make_policy
-from .rules import Cond, QftnwParams, play_round
+from .rules import Cond, QftnwParams, _play_round
 
 __all__ = ["EXACT_MAX_STATES", "exact_truncated"]
 
@@ -55,6 +58,10 @@ def exact_truncated(p: QftnwParams, policies: tuple[Any, Any] = ("uniform", "uni
     Cost grows quickly with ``max_rounds``: a few rounds of the 35-card game, or whole games
     of a small deck (e.g. 3 types x 3 copies with pairs winning).
     """
+    if not isinstance(p, QftnwParams):
+        raise ParamTypeError("p", p, "a QftnwParams (see edition_params)")
+    if isinstance(policies, (str, bytes)) or not isinstance(policies, (tuple, list)) or len(policies) != 2:
+        raise ParamError("policies", policies, "a pair of policies (one per seat)")
     pol: tuple[Policy, Policy] = (make_policy(policies[0]), make_policy(policies[1]))
     T, N = p.n_types, p.n_cards
     limit = N - 3 if p.advanced else N - 2
@@ -85,7 +92,7 @@ def exact_truncated(p: QftnwParams, policies: tuple[Any, Any] = ("uniform", "uni
                         states[base + (tuple(pl), tn, False)] += pr * pool[tn] / tot
             else:
                 states[base + (tuple(pool), -1, False)] += pr
-    namers = (pol[0].name_type_one, pol[1].name_type_one)
+    namers = (lambda hb, hn: pol[0].name_type_one(hb, hn, p), lambda hb, hn: pol[1].name_type_one(hb, hn, p))
     res: dict[str, float] = defaultdict(float)
     conds = {int(Cond.THREE): "cond_three", int(Cond.STRAIGHT5): "cond_straight5",
              int(Cond.STRAIGHT3): "cond_straight3"}
@@ -113,7 +120,7 @@ def exact_truncated(p: QftnwParams, policies: tuple[Any, Any] = ("uniform", "uni
                         if pb <= 0:
                             continue
                         q = pr * pf * pa * pb
-                        o = play_round(h0, h1, f0, f1, a, b, flip, p, namers)
+                        o = _play_round(h0, h1, f0, f1, a, b, flip, p, namers)
                         if o.bankrupt >= 0:
                             res["bankruptcies_p%d" % o.bankrupt] += q
                             if not had:

@@ -28,9 +28,10 @@ Policies (spec strings accepted by :func:`make_policy`):
     The equilibrium mixed strategy of the one-round zero-sum game at the current state (funds and
     locks), from :func:`gamesim.games.qftnw.equilibrium.equilibrium_table`.
 
-Every policy names the type the bankrupt holds most of, ties to the earliest letter
-(the issue's rule for ``uniform``; kept for all policies so that bid strategies are
-compared on equal terms).
+Naming a type at the opponent's bankruptcy is an option of every policy (``naming``; a spec
+suffix ``@most``, ``@spoil`` or ``@take``): ``most`` (default) names the type the bankrupt holds
+most of, ties to the earliest letter; ``spoil`` the type that breaks the bankrupt's near win;
+``take`` the type best for the namer's own win (:func:`gamesim.games.qftnw.rules.choose_type`).
 """
 
 from __future__ import annotations
@@ -42,8 +43,20 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from gamesim.core.registry import ParamError
+from gamesim.core.validate import ParamTypeError, check_choice, check_float, check_float_list
+
 from .equilibrium import equilibrium_table
-from .rules import N_HAND, QftnwParams, choose_type_most, legal_bids, resolve_bids, win_condition
+from .rules import (
+    N_HAND,
+    NAMINGS,
+    QftnwParams,
+    _legal_bids,
+    _resolve_bids,
+    _win_condition,
+    choose_type,
+    choose_type_most,
+)
 from .vecrules import cond_table, presence_mask, win_condition_vec
 
 __all__ = [
@@ -112,9 +125,9 @@ def safe_bids(f_self: int, f_opp: int, lock_self: int, lock_opp: int, p: QftnwPa
     tuple of int
         Possibly empty (e.g. funds 1 under ``tie_floor = "both"`` with card 1 locked).
     """
-    mine = legal_bids(lock_self, p.advanced)
-    theirs = legal_bids(lock_opp, p.advanced)
-    return tuple(c for c in mine if all(resolve_bids(c, o, f_self, f_opp, p)[1] > 0 for o in theirs))
+    mine = _legal_bids(lock_self, p.advanced)
+    theirs = _legal_bids(lock_opp, p.advanced)
+    return tuple(c for c in mine if all(_resolve_bids(c, o, f_self, f_opp, p)[1] > 0 for o in theirs))
 
 
 def _flat_index(fs: np.ndarray, fo: np.ndarray, ls: np.ndarray, lo: np.ndarray, cap: int) -> np.ndarray:
@@ -135,7 +148,10 @@ class Policy:
 
     def spec(self) -> str:
         """Spec string that :func:`make_policy` turns back into this policy."""
-        return self.name
+        return self.name + self._naming_suffix()
+
+    def _naming_suffix(self) -> str:
+        return "" if self.naming == "most" else "@" + self.naming
 
     # --- bids -------------------------------------------------------------
     def probs_one(self, obs: Obs, p: QftnwParams) -> list[float]:
@@ -151,14 +167,30 @@ class Policy:
         return _sample(self.probs_batch(obs, p), rng.random(obs.f_self.shape[0]))
 
     # --- naming a type at the opponent's bankruptcy -------------------------
-    def name_type_one(self, hold_bankrupt: tuple[int, ...]) -> int:
-        """Type to name when the opponent is bankrupt (most held, earliest letter; -1 if none)."""
-        return choose_type_most(hold_bankrupt)
+    naming: str = "most"
 
-    def name_type_batch(self, hold_bankrupt: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
+    def name_type_one(self, hold_bankrupt: tuple[int, ...], hold_self: tuple[int, ...] | None = None,
+                      p: QftnwParams | None = None) -> int:
+        """Type to name when the opponent is bankrupt (-1 if it holds none), by ``self.naming``.
+
+        ``"most"`` needs only ``hold_bankrupt``; ``"spoil"``/``"take"`` need the namer's own
+        holdings and the rules (:func:`gamesim.games.qftnw.rules.choose_type`).
+        """
+        if self.naming == "most":
+            return choose_type_most(hold_bankrupt)
+        if hold_self is None or p is None:
+            raise ValueError(f"naming {self.naming!r} needs the namer's holdings and the rules")
+        return choose_type(hold_bankrupt, hold_self, p, self.naming)
+
+    def name_type_batch(self, hold_bankrupt: npt.NDArray[np.integer], hold_self: npt.NDArray[np.integer] | None = None,
+                        p: QftnwParams | None = None) -> npt.NDArray[np.int64]:
         """Vectorized :meth:`name_type_one`, shape (m,)."""
-        t = np.argmax(hold_bankrupt, axis=1)
-        return np.where(hold_bankrupt.max(axis=1) > 0, t, -1)
+        if self.naming == "most":
+            t = np.argmax(hold_bankrupt, axis=1)
+            return np.where(hold_bankrupt.max(axis=1) > 0, t, -1)
+        if hold_self is None or p is None:
+            raise ValueError(f"naming {self.naming!r} needs the namer's holdings and the rules")
+        return choose_type_batch(hold_bankrupt, hold_self, p, self.naming)
 
     def __repr__(self) -> str:
         return f"<policy {self.spec()}>"
@@ -214,9 +246,13 @@ class UniformPolicy(_StatePolicy):
     """Each bid uniform over the legal cards (``uniform``)."""
 
     name: str = "uniform"
+    naming: str = "most"
+
+    def __post_init__(self) -> None:
+        check_choice("naming", self.naming, NAMINGS)
 
     def probs_state(self, fs: int, fo: int, ls: int, lo: int, p: QftnwParams) -> list[float]:
-        return _on(legal_bids(ls, p.advanced))
+        return _on(_legal_bids(ls, p.advanced))
 
     def bid_batch(self, obs: ObsBatch, p: QftnwParams, rng: np.random.Generator) -> npt.NDArray[np.int64]:
         m = obs.f_self.shape[0]
@@ -239,25 +275,28 @@ class MixedPolicy(_StatePolicy):
 
     Raises
     ------
-    ValueError
-        Wrong length, a negative or non-finite weight, or all zero.
+    ParamError
+        (``ValueError``; ``TypeError`` for non-numbers) wrong length, a negative or non-finite
+        (``nan``, ``inf``) weight, or all zero.
     """
 
     probs: tuple[float, ...] = (0.2, 0.2, 0.2, 0.2, 0.2)
     name: str = "mixed"
+    naming: str = "most"
 
     def __post_init__(self) -> None:
-        pr = tuple(float(x) for x in self.probs)
-        if len(pr) != N_HAND or any(not np.isfinite(x) or x < 0 for x in pr) or sum(pr) <= 0:
-            raise ValueError(f"mixed strategy {self.probs!r}: need 5 non-negative weights, not all 0")
+        pr = tuple(check_float_list("mixed_probs", self.probs, min=0.0, max=1e12, min_len=N_HAND, max_len=N_HAND))
+        if sum(pr) <= 0:
+            raise ParamError("mixed_probs", self.probs, "5 non-negative weights, not all 0")
+        check_choice("naming", self.naming, NAMINGS)
         s = sum(pr)
         object.__setattr__(self, "probs", tuple(x / s for x in pr))
 
     def spec(self) -> str:
-        return "mixed:" + ",".join(f"{x:.6g}" for x in self.probs)
+        return "mixed:" + ",".join(f"{x:.6g}" for x in self.probs) + self._naming_suffix()
 
     def probs_state(self, fs: int, fo: int, ls: int, lo: int, p: QftnwParams) -> list[float]:
-        legal = legal_bids(ls, p.advanced)
+        legal = _legal_bids(ls, p.advanced)
         w = [self.probs[c - 1] for c in legal]
         return _on(legal) if sum(w) <= 0 else _on(legal, w)
 
@@ -267,10 +306,14 @@ class CautiousPolicy(_StatePolicy):
     """Never bids what could bankrupt it when a safe bid exists (``cautious``)."""
 
     name: str = "cautious"
+    naming: str = "most"
+
+    def __post_init__(self) -> None:
+        check_choice("naming", self.naming, NAMINGS)
 
     def probs_state(self, fs: int, fo: int, ls: int, lo: int, p: QftnwParams) -> list[float]:
         safe = safe_bids(fs, fo, ls, lo, p)
-        return _on(safe if safe else legal_bids(ls, p.advanced))
+        return _on(safe if safe else _legal_bids(ls, p.advanced))
 
 
 @dataclass(frozen=True, eq=True)
@@ -286,9 +329,16 @@ class EquilibriumPolicy(_StatePolicy):
     fund_weight: float = 1.0
     bankrupt_penalty: float = 2.0
     name: str = "equilibrium"
+    naming: str = "most"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "fund_weight", check_float("fund_weight", self.fund_weight, min=-1e6, max=1e6))
+        object.__setattr__(self, "bankrupt_penalty",
+                           check_float("bankrupt_penalty", self.bankrupt_penalty, min=-1e6, max=1e6))
+        check_choice("naming", self.naming, NAMINGS)
 
     def spec(self) -> str:
-        return f"equilibrium:{self.fund_weight:g},{self.bankrupt_penalty:g}"
+        return f"equilibrium:{self.fund_weight:g},{self.bankrupt_penalty:g}" + self._naming_suffix()
 
     def probs_state(self, fs: int, fo: int, ls: int, lo: int, p: QftnwParams) -> list[float]:
         t = equilibrium_table(p, fund_weight=self.fund_weight, bankrupt_penalty=self.bankrupt_penalty)
@@ -305,11 +355,11 @@ def _card_value_one(t: int, hs: tuple[int, ...], ho: tuple[int, ...], p: QftnwPa
         return -1
     hs1 = list(hs)
     hs1[t] += 1
-    if win_condition(hs1, ho, p):
+    if _win_condition(hs1, ho, p):
         return 3
     ho1 = list(ho)
     ho1[t] += 1
-    if win_condition(ho1, hs, p):
+    if _win_condition(ho1, hs, p):
         return 2
     return 1 if hs[t] > 0 else 0
 
@@ -347,9 +397,13 @@ class GreedyPolicy(Policy):
     """Bids high for a valuable face-up card, low to keep high cards for a better next one (``greedy``)."""
 
     name: str = "greedy"
+    naming: str = "most"
+
+    def __post_init__(self) -> None:
+        check_choice("naming", self.naming, NAMINGS)
 
     def probs_one(self, obs: Obs, p: QftnwParams) -> list[float]:
-        legal = legal_bids(obs.lock_self, p.advanced)
+        legal = _legal_bids(obs.lock_self, p.advanced)
         v_cur = _card_value_one(obs.flip, obs.hold_self, obs.hold_opp, p)
         v_next = _card_value_one(obs.nxt, obs.hold_self, obs.hold_opp, p) if p.advanced else -1
         if v_cur >= 1 and v_cur >= v_next:
@@ -379,11 +433,41 @@ class GreedyPolicy(Policy):
         return pick / pick.sum(axis=1, keepdims=True)
 
 
+def choose_type_batch(hold_bankrupt: npt.NDArray[np.integer], hold_namer: npt.NDArray[np.integer],
+                      p: QftnwParams, naming: str) -> npt.NDArray[np.int64]:
+    """Vectorized :func:`gamesim.games.qftnw.rules.choose_type`, shape (m,) (-1: nothing held)."""
+    hb = np.asarray(hold_bankrupt, dtype=np.int64)
+    hn = np.asarray(hold_namer, dtype=np.int64)
+    m, T = hb.shape
+    if naming == "most":
+        t = np.argmax(hb, axis=1)
+        return np.where(hb.max(axis=1) > 0, t, -1)
+    keys = np.full((m, T), -1, dtype=np.int64)
+    eye = np.eye(T, dtype=np.int64)
+    for t in range(T):
+        c = hb[:, t]
+        hb2 = hb.copy()
+        hb2[:, t] = 0
+        hn2 = hn.copy()
+        if p.transfer != "discard_all":
+            hn2[:, t] += np.maximum(c - 1, 0)
+        if naming == "spoil":
+            threat = sum((win_condition_vec(hb2 + eye[u], hn2, p) > 0).astype(np.int64) for u in range(T))
+            key = (T - threat) * 1000 + c
+        else:
+            now = (win_condition_vec(hn2, hb2, p) > 0).astype(np.int64)
+            chances = sum((win_condition_vec(hn2 + eye[u], hb2, p) > 0).astype(np.int64) for u in range(T))
+            key = now * 10**6 + chances * 1000 + c
+        keys[:, t] = np.where(c > 0, key, -1)
+    t = np.argmax(keys, axis=1)
+    return np.where(hb.max(axis=1) > 0, t, -1)
+
+
 @lru_cache(maxsize=64)
 def _legal_table(p: QftnwParams) -> npt.NDArray[np.bool_]:
     t = np.zeros((p.fund_cap + 1, p.fund_cap + 1, N_HAND + 1, N_HAND + 1, N_HAND), dtype=bool)
     for ls in range(N_HAND + 1):
-        for c in legal_bids(ls, p.advanced):
+        for c in _legal_bids(ls, p.advanced):
             t[:, :, ls, :, c - 1] = True
     return t.reshape(-1, N_HAND)
 
@@ -402,7 +486,7 @@ def _safe_table(p: QftnwParams) -> npt.NDArray[np.bool_]:
 
 
 def make_policy(spec: Any, *, mixed_probs: Any = None, fund_weight: float = 1.0,
-                bankrupt_penalty: float = 2.0) -> Policy:
+                bankrupt_penalty: float = 2.0, naming: str = "most") -> Policy:
     """Build a policy from its name or spec string.
 
     Parameters
@@ -410,12 +494,16 @@ def make_policy(spec: Any, *, mixed_probs: Any = None, fund_weight: float = 1.0,
     spec : str or Policy
         ``"uniform"``, ``"cautious"``, ``"greedy"``, ``"mixed"`` (weights from ``mixed_probs``),
         ``"mixed:p1,p2,p3,p4,p5"``, ``"equilibrium"`` (payoff from ``fund_weight`` and
-        ``bankrupt_penalty``) or ``"equilibrium:fund_weight,bankrupt_penalty"``; a
-        :class:`Policy` is returned unchanged.
+        ``bankrupt_penalty``) or ``"equilibrium:fund_weight,bankrupt_penalty"``, each optionally
+        followed by ``"@most"``, ``"@spoil"`` or ``"@take"`` (how it names a type when the opponent
+        goes bankrupt, overriding ``naming``); a :class:`Policy` is returned unchanged.
     mixed_probs : sequence of 5 floats, optional
-        Weights for a bare ``"mixed"``.
+        Weights for a bare ``"mixed"`` (finite, >= 0, not all 0).
     fund_weight, bankrupt_penalty : float
-        Payoff of a bare ``"equilibrium"``.
+        Payoff of a bare ``"equilibrium"`` (finite, |x| <= 1e6).
+    naming : {"most", "spoil", "take"}, default "most"
+        Naming rule (:func:`gamesim.games.qftnw.rules.choose_type`): the type the bankrupt holds
+        most of; the type that spoils the bankrupt's near win; the type best for the namer's own win.
 
     Returns
     -------
@@ -423,34 +511,39 @@ def make_policy(spec: Any, *, mixed_probs: Any = None, fund_weight: float = 1.0,
 
     Raises
     ------
-    ValueError
-        Unknown name, a malformed argument list, or ``"mixed"`` without weights.
+    ParamError
+        (a ``ValueError``; ``ParamTypeError``, also a ``TypeError``, for wrong types) unknown name
+        or naming, a malformed argument list, ``nan``/infinite weights or payoffs, or ``"mixed"``
+        without weights.
     """
     if isinstance(spec, Policy):
         return spec
     if not isinstance(spec, str):
-        raise ValueError(f"policy {spec!r}: must be a name in {POLICY_NAMES} or a Policy")
-    name, _, arg = spec.strip().partition(":")
+        raise ParamTypeError("policy", spec, f"a name in {POLICY_NAMES} (optionally @most/@spoil/@take) or a Policy")
+    body, at, suffix = spec.strip().partition("@")
+    if at:
+        naming = suffix.strip()
+    check_choice("naming", naming, NAMINGS)
+    name, _, arg = body.strip().partition(":")
     try:
         nums = tuple(float(x) for x in arg.split(",")) if arg else ()
     except ValueError:
-        raise ValueError(f"policy {spec!r}: arguments must be numbers separated by commas") from None
+        raise ParamError("policy", spec, "a policy spec whose arguments are numbers separated by commas") from None
     if name == "uniform" and not arg:
-        return UniformPolicy()
+        return UniformPolicy(naming=naming)
     if name == "cautious" and not arg:
-        return CautiousPolicy()
+        return CautiousPolicy(naming=naming)
     if name == "greedy" and not arg:
-        return GreedyPolicy()
+        return GreedyPolicy(naming=naming)
     if name == "mixed":
-        w = nums if arg else (tuple(float(x) for x in mixed_probs) if mixed_probs is not None else None)
+        w = nums if arg else mixed_probs
         if w is None:
-            raise ValueError("policy 'mixed' needs five weights: 'mixed:p1,p2,p3,p4,p5' or mixed_probs")
-        return MixedPolicy(w)
+            raise ParamError("policy", spec, "'mixed:p1,p2,p3,p4,p5' or a bare 'mixed' with mixed_probs")
+        return MixedPolicy(tuple(w) if isinstance(w, (list, tuple)) else w, naming=naming)
     if name == "equilibrium":
         if arg and len(nums) != 2:
-            raise ValueError(f"policy {spec!r}: 'equilibrium:fund_weight,bankrupt_penalty'")
+            raise ParamError("policy", spec, "'equilibrium:fund_weight,bankrupt_penalty'")
         fw, bp = nums if arg else (fund_weight, bankrupt_penalty)
-        return EquilibriumPolicy(float(fw), float(bp))
-    raise ValueError(f"unknown policy {spec!r}; known: {', '.join(POLICY_NAMES)} "
-                     "(mixed:p1,..,p5 and equilibrium:fw,bp take arguments)")
-
+        return EquilibriumPolicy(fw, bp, naming=naming)
+    raise ParamError("policy", spec, f"one of {', '.join(POLICY_NAMES)} (mixed:p1,..,p5 and equilibrium:fw,bp "
+                     "take arguments; @most/@spoil/@take choose the naming)")

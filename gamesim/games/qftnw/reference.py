@@ -18,8 +18,12 @@ import pandas as pd
 
 from gamesim.core.rng import RngLike, as_generator
 
+from gamesim.core.registry import ParamError
+from gamesim.core.validate import check_int
+
 from .policies import Obs, Policy, make_policy
-from .rules import WIN_CONDITIONS, QftnwParams, edition_params, play_round
+from .rules import WIN_CONDITIONS, QftnwParams, edition_params, _play_round
+from .sim import check_rng
 
 __all__ = ["reference_game", "reference_simulate"]
 
@@ -103,8 +107,8 @@ def reference_game(p: QftnwParams, pol0: Policy, pol1: Policy, rng: np.random.Ge
         pr1 = pol1.probs_one(Obs(f[1], f[0], h1, h0, flip, nxt, lock[1], lock[0]), p)
         a = _draw(pr0, u())
         b = _draw(pr1, u())
-        o = play_round(hold[0], hold[1], f[0], f[1], a, b, flip, p,
-                       (pol0.name_type_one, pol1.name_type_one))
+        o = _play_round(hold[0], hold[1], f[0], f[1], a, b, flip, p,
+                       (lambda hb, hn: pol0.name_type_one(hb, hn, p), lambda hb, hn: pol1.name_type_one(hb, hn, p)))
         minf[0] = min(minf[0], o.min_f0)
         minf[1] = min(minf[1], o.min_f1)
         if o.bankrupt >= 0:
@@ -139,6 +143,10 @@ def reference_game(p: QftnwParams, pol0: Policy, pol1: Policy, rng: np.random.Ge
     }
 
 
+#: Largest ``n_games`` of the plain-Python reference.
+MAX_REFERENCE_GAMES: int = 1_000_000
+
+
 def reference_simulate(n_games: int, *, edition: str = "original", advanced: bool = False,
                        policies: Sequence[Any] = ("uniform", "uniform"), rng: RngLike = None,
                        check: bool = True, **rules: Any) -> pd.DataFrame:
@@ -160,14 +168,16 @@ def reference_simulate(n_games: int, *, edition: str = "original", advanced: boo
 
     Raises
     ------
-    ValueError
-        Bad edition, rule value or policy name.
+    ParamError
+        (``ValueError``/``TypeError``) bad edition, rule value or policy name, ``n_games`` not an
+        integer in 0..1,000,000 (the reference is slow on purpose), a bad ``rng``.
     """
-    if n_games < 0:
-        raise ValueError(f"n_games = {n_games}, must be >= 0")
+    n_games = check_int("n_games", n_games, min=0, max=MAX_REFERENCE_GAMES)
     p = rules.pop("params", None) or edition_params(edition, advanced=advanced, **rules)
+    if isinstance(policies, (str, bytes)) or not isinstance(policies, (tuple, list)) or len(policies) != 2:
+        raise ParamError("policies", policies, "a pair of policies (one per seat)")
     pol = [make_policy(s) for s in policies]
-    gen = as_generator(rng)
+    gen = check_rng(rng)
     u = _Uniforms(gen)
     rows = [reference_game(p, pol[0], pol[1], gen, check=check, _u=u) for _ in range(n_games)]
     df = pd.DataFrame(rows, columns=_COLUMNS)

@@ -20,6 +20,9 @@ from dataclasses import dataclass, replace
 from enum import IntEnum
 from typing import Literal, NamedTuple
 
+from gamesim.core.registry import ParamError
+from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_int, check_int_list
+
 __all__ = [
     "EDITIONS",
     "WIN_CONDITIONS",
@@ -27,6 +30,11 @@ __all__ = [
     "N_HAND",
     "N_TYPES_DEFAULT",
     "N_COPIES_DEFAULT",
+    "TIE_FLOORS",
+    "TRANSFERS",
+    "MAX_FUND_CAP",
+    "MAX_COPIES",
+    "MAX_ROUNDS",
     "Cond",
     "QftnwParams",
     "edition_params",
@@ -35,6 +43,8 @@ __all__ = [
     "legal_bids",
     "next_lock",
     "choose_type_most",
+    "choose_type",
+    "NAMINGS",
     "bankruptcy_transfer",
     "win_condition",
     "round_winner",
@@ -55,6 +65,13 @@ N_HAND: int = 5
 #: Territory types A..G (領地カード) and copies of each.
 N_TYPES_DEFAULT: int = 7
 N_COPIES_DEFAULT: int = 5
+#: Tie readings (``tie_floor``) and bankruptcy penalties (``transfer``).
+TIE_FLOORS: tuple[str, ...] = ("each", "both")
+TRANSFERS: tuple[str, ...] = ("discard_all", "one_discard_rest_to_opponent")
+#: Largest fund cap / gain, copies per type (and n_of_a_kind), and round cap accepted.
+MAX_FUND_CAP: int = 20
+MAX_COPIES: int = 100
+MAX_ROUNDS: int = 100_000
 
 
 class Cond(IntEnum):
@@ -94,9 +111,9 @@ class QftnwParams:
     gain : int, default 1
         Funds gained by winning with a card exactly one higher (+1 original, +2 Spa editions).
     tie_floor : {"each", "both"}, default "each"
-        ``"each"``: a tie never takes a player below 1 (original: 引き分けで資金は0にならない; the
-        issue's reading for all editions). ``"both"``: the Spa editions' literal text
-        (双方資金1で引き分けても資金は減らない): the tie costs nothing only when both are at 1;
+        ``"each"``: a tie never takes a player below 1 (original: 引き分けで資金は0にならない).
+        ``"both"``: the Spa editions' literal text (双方資金1で引き分けても資金は減らない), their
+        default in :func:`edition_params`: the tie costs nothing only when both are at 1;
         otherwise both lose 1 and a player at 1 goes bankrupt.
     transfer : {"discard_all", "one_discard_rest_to_opponent"}, default "discard_all"
         Bankruptcy penalty on the named type: original sends all cards of that type to the deck
@@ -143,42 +160,33 @@ class QftnwParams:
         self.validate()
 
     def validate(self) -> None:
-        """Check ranges once at the boundary.
+        """Check types and ranges once at the boundary (``gamesim.core.validate`` rules).
 
         Raises
         ------
-        ValueError
-            ``edition`` unknown; ``fund_cap < 1``; ``start_funds``/``reset_funds`` not in
-            ``1..fund_cap``; ``gain < 0``; ``tie_floor``/``transfer`` unknown; ``n_types`` not in
-            1..26; ``n_copies < 1``; ``n_of_a_kind < 2``; straights ``< 2``; ``max_rounds < 1``.
+        ParamError
+            (a ``ValueError``; ``ParamTypeError``, also a ``TypeError``, for a wrong type such as
+            ``2.5`` or ``True`` for an integer or ``"no"`` for a bool) naming the field: ``edition``
+            unknown; ``advanced``/``straight3`` not bools; ``fund_cap`` not in 1..20 (the equilibrium policy solves one LP per funds pair);
+            ``start_funds``/``reset_funds`` not in ``1..fund_cap``; ``gain`` not in 0..20;
+            ``tie_floor``/``transfer`` unknown; ``n_types`` not in 1..26; ``n_copies`` not in 1..100;
+            ``n_of_a_kind`` not in 2..100; straights not in 2..26; ``max_rounds`` not in 1..100,000.
         """
-        def bad(name: str, allowed: str) -> ValueError:
-            return ValueError(f"{name} = {getattr(self, name)!r}, must be {allowed}")
-
-        if self.edition not in EDITIONS:
-            raise bad("edition", f"one of {EDITIONS}")
-        if self.fund_cap < 1:
-            raise bad("fund_cap", ">= 1")
-        if not 1 <= self.start_funds <= self.fund_cap:
-            raise bad("start_funds", f"in 1..fund_cap ({self.fund_cap})")
-        if not 1 <= self.reset_funds <= self.fund_cap:
-            raise bad("reset_funds", f"in 1..fund_cap ({self.fund_cap})")
-        if self.gain < 0:
-            raise bad("gain", ">= 0")
-        if self.tie_floor not in ("each", "both"):
-            raise bad("tie_floor", "'each' or 'both'")
-        if self.transfer not in ("discard_all", "one_discard_rest_to_opponent"):
-            raise bad("transfer", "'discard_all' or 'one_discard_rest_to_opponent'")
-        if not 1 <= self.n_types <= 26:
-            raise bad("n_types", "in 1..26")
-        if self.n_copies < 1:
-            raise bad("n_copies", ">= 1")
-        if self.n_of_a_kind < 2:
-            raise bad("n_of_a_kind", ">= 2")
-        if self.long_straight < 2 or self.short_straight < 2:
-            raise bad("long_straight" if self.long_straight < 2 else "short_straight", ">= 2")
-        if self.max_rounds < 1:
-            raise bad("max_rounds", ">= 1")
+        check_choice("edition", self.edition, EDITIONS)
+        check_bool("advanced", self.advanced)
+        check_int("fund_cap", self.fund_cap, min=1, max=MAX_FUND_CAP)
+        check_int("start_funds", self.start_funds, min=1, max=self.fund_cap)
+        check_int("reset_funds", self.reset_funds, min=1, max=self.fund_cap)
+        check_int("gain", self.gain, min=0, max=MAX_FUND_CAP)
+        check_choice("tie_floor", self.tie_floor, TIE_FLOORS)
+        check_choice("transfer", self.transfer, TRANSFERS)
+        check_bool("straight3", self.straight3)
+        check_int("n_types", self.n_types, min=1, max=26)
+        check_int("n_copies", self.n_copies, min=1, max=MAX_COPIES)
+        check_int("n_of_a_kind", self.n_of_a_kind, min=2, max=MAX_COPIES)
+        check_int("long_straight", self.long_straight, min=2, max=26)
+        check_int("short_straight", self.short_straight, min=2, max=26)
+        check_int("max_rounds", self.max_rounds, min=1, max=MAX_ROUNDS)
 
     @property
     def n_cards(self) -> int:
@@ -195,7 +203,11 @@ def edition_params(edition: str = "original", *, advanced: bool = False, **overr
         ``original``: #29 クエストフォーザニューワールド (gain +1, all cards of the named type to the deck
         bottom, three-card straight wins). ``spa``: スパ帝国版ルール (gain +2, one card to the deck
         bottom and the rest to the opponent, three-card straight wins). ``v2``: スパ帝国版ルール
-        ver.2 (as ``spa`` but the three-card straight does not win).
+        ver.2 (as ``spa`` but the three-card straight does not win: its 勝利条件 list omits it,
+        although its introduction says 「また相手が持っていない3枚ストレートでも勝ち」; pass
+        ``straight3=True`` for the other reading). Tie floor: ``"each"`` for the original
+        (引き分けで資金は0にならない), ``"both"`` for the Spa editions (their literal text,
+        双方資金1で引き分けても資金は減らない).
     advanced : bool, default False
         上級ルール. The rulebook gives them for the original; they can be combined with any
         edition here.
@@ -208,20 +220,22 @@ def edition_params(edition: str = "original", *, advanced: bool = False, **overr
 
     Raises
     ------
-    ValueError
-        Unknown edition, unknown field, or a value out of range.
+    ParamError
+        (``ValueError``; ``ParamTypeError``, also a ``TypeError``, for a wrong type) unknown
+        edition, unknown field, or a value of the wrong type or out of range
+        (:meth:`QftnwParams.validate`).
     """
-    if edition not in EDITIONS:
-        raise ValueError(f"edition = {edition!r}, must be one of {EDITIONS}")
-    base: dict[str, object] = {"edition": edition, "advanced": bool(advanced)}
+    check_choice("edition", edition, EDITIONS)
+    base: dict[str, object] = {"edition": edition, "advanced": check_bool("advanced", advanced)}
     if edition == "original":
-        base.update(gain=1, transfer="discard_all", straight3=True)
+        base.update(gain=1, transfer="discard_all", straight3=True, tie_floor="each")
     else:
-        base.update(gain=2, transfer="one_discard_rest_to_opponent", straight3=(edition == "spa"))
+        base.update(gain=2, transfer="one_discard_rest_to_opponent", straight3=(edition == "spa"), tie_floor="both")
     fields = set(QftnwParams.__dataclass_fields__)
     for k, v in overrides.items():
         if k not in fields:
-            raise ValueError(f"unknown rule parameter {k!r}; known: {', '.join(sorted(fields))}")
+            raise ParamError(k, v, "a known rule parameter (unknown rule parameter " + repr(k) + "; known: "
+                             + ", ".join(sorted(fields)) + ")")
         if v is not None:
             base[k] = v
     if "reset_funds" not in overrides or overrides["reset_funds"] is None:
@@ -234,6 +248,15 @@ def edition_params(edition: str = "original", *, advanced: bool = False, **overr
 # ---------------------------------------------------------------------------
 
 
+def _check_p(p: object) -> None:
+    if not isinstance(p, QftnwParams):
+        raise ParamTypeError("p", p, "a QftnwParams (see edition_params)")
+
+
+def _check_hold(name: str, hold: object, p: QftnwParams) -> list[int]:
+    return check_int_list(name, hold, min=0, max=p.n_cards, min_len=p.n_types, max_len=p.n_types)
+
+
 def bid_winner(a: int, b: int) -> int:
     """Who wins the bid: 0 (card ``a``), 1 (card ``b``) or -1 (tie).
 
@@ -243,7 +266,18 @@ def bid_winner(a: int, b: int) -> int:
     ----------
     a, b : int
         Bids of players 0 and 1, in 1..5.
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for a bid that is not an integer 1..5.
     """
+    a = check_int("a", a, min=1, max=N_HAND)
+    b = check_int("b", b, min=1, max=N_HAND)
+    return _bid_winner(a, b)
+
+
+def _bid_winner(a: int, b: int) -> int:  # noqa: D103 - trusted kernel of bid_winner
     if a == b:
         return -1
     if a == 1 and b == 5:
@@ -274,8 +308,23 @@ def resolve_bids(a: int, b: int, f0: int, f1: int, p: QftnwParams) -> tuple[int,
     遊び方: the higher card's player gains ``p.gain`` (cap ``p.fund_cap``) if it is exactly one
     above and won, and loses the difference if it is two or more above, whether it won or lost
     (5 against 1 loses the round and 4 funds). Tie: both lose 1 under ``p.tie_floor``.
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for bids not integers 1..5, funds not integers
+        1..``fund_cap``, or ``p`` not a :class:`QftnwParams`.
     """
-    w = bid_winner(a, b)
+    _check_p(p)
+    a = check_int("a", a, min=1, max=N_HAND)
+    b = check_int("b", b, min=1, max=N_HAND)
+    f0 = check_int("f0", f0, min=1, max=p.fund_cap)
+    f1 = check_int("f1", f1, min=1, max=p.fund_cap)
+    return _resolve_bids(a, b, f0, f1, p)
+
+
+def _resolve_bids(a: int, b: int, f0: int, f1: int, p: QftnwParams) -> tuple[int, int, int]:  # noqa: D103 - trusted kernel of resolve_bids
+    w = _bid_winner(a, b)
     if w < 0:
         if p.tie_floor == "each":
             return -1, max(f0 - 1, 1), max(f1 - 1, 1)
@@ -302,14 +351,38 @@ def legal_bids(lock: int, advanced: bool) -> tuple[int, ...]:
         The card bid last round under 上級ルール (0 = none, e.g. after a tie or at the start).
     advanced : bool
         上級ルール in force (同じ手札は続けて使えない).
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for ``lock`` not an integer 0..5 or ``advanced`` not a bool.
     """
+    lock = check_int("lock", lock, min=0, max=N_HAND)
+    advanced = check_bool("advanced", advanced)
+    return _legal_bids(lock, advanced)
+
+
+def _legal_bids(lock: int, advanced: bool) -> tuple[int, ...]:  # noqa: D103 - trusted kernel of legal_bids
     if not advanced or lock == 0:
         return HAND
     return tuple(c for c in HAND if c != lock)
 
 
 def next_lock(bid: int, winner: int, advanced: bool) -> int:
-    """The card locked for next round (上級ルール): the bid, or 0 after a tie or without the rule."""
+    """The card locked for next round (上級ルール): the bid, or 0 after a tie or without the rule.
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for ``bid`` not 1..5, ``winner`` not -1..1, ``advanced`` not a bool.
+    """
+    bid = check_int("bid", bid, min=1, max=N_HAND)
+    winner = check_int("winner", winner, min=-1, max=1)
+    advanced = check_bool("advanced", advanced)
+    return _next_lock(bid, winner, advanced)
+
+
+def _next_lock(bid: int, winner: int, advanced: bool) -> int:  # noqa: D103 - trusted kernel of next_lock
     if not advanced or winner < 0:
         return 0
     return int(bid)
@@ -320,12 +393,91 @@ def next_lock(bid: int, winner: int, advanced: bool) -> int:
 # ---------------------------------------------------------------------------
 
 
-def choose_type_most(hold: Sequence[int]) -> int:
-    """The type the bankrupt holds most of, ties to the earliest letter; -1 if none held."""
+def choose_type_most(hold: Sequence[int], hold_namer: Sequence[int] | None = None) -> int:
+    """The type the bankrupt holds most of, ties to the earliest letter; -1 if none held.
+
+    ``hold_namer`` (the naming player's own holdings) is accepted for the namer protocol of
+    :func:`play_round` and ignored.
+    """
     best, bt = 0, -1
     for t, c in enumerate(hold):
         if c > best:
             best, bt = c, t
+    return bt
+
+
+#: How a player names the bankrupt opponent's type (see :func:`choose_type`).
+NAMINGS: tuple[str, ...] = ("most", "spoil", "take")
+
+
+def _plus(hold: Sequence[int], u: int) -> list[int]:
+    h = list(hold)
+    h[u] += 1
+    return h
+
+
+def choose_type(hold_bankrupt: Sequence[int], hold_namer: Sequence[int], p: QftnwParams,
+                naming: str = "most") -> int:
+    """The type a player names when the opponent goes bankrupt, under a naming rule.
+
+    Parameters
+    ----------
+    hold_bankrupt, hold_namer : sequence of int, shape (n_types,)
+        Territory counts of the bankrupt and of the naming player, before the penalty.
+    p : QftnwParams
+    naming : {"most", "spoil", "take"}, default "most"
+        ``"most"``: the type the bankrupt holds most of. ``"spoil"``: the type whose penalty leaves
+        the bankrupt the fewest *winning draws* (types u such that one more card of u would meet a
+        win condition against the namer's holdings after the penalty), i.e. it breaks the
+        bankrupt's near win. ``"take"``: the type best for the namer's own win after the penalty:
+        first a type with which the namer meets a condition at once (Spa editions: cards received;
+        any edition: an opponent-free three-card straight freed), then the most winning draws of
+        its own. Ties (all rules): most held by the bankrupt, then the earliest letter. Judged on
+        the holdings after the penalty, before the face-up card is taken.
+
+    Returns
+    -------
+    int
+        The named type, or -1 when the bankrupt holds nothing.
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for an unknown naming, holdings that are not ``n_types``
+        integer counts, or ``p`` not a :class:`QftnwParams`.
+
+    Notes
+    -----
+    The rulebook leaves the choice to the opponent (対戦相手は破産者の領地カードを1種類選んで /
+    1種類指定する); reading in ``docs/rules/qftnw.md``.
+    """
+    check_choice("naming", naming, NAMINGS)
+    _check_p(p)
+    hold_bankrupt = _check_hold("hold_bankrupt", hold_bankrupt, p)
+    hold_namer = _check_hold("hold_namer", hold_namer, p)
+    return _choose_type(hold_bankrupt, hold_namer, p, naming)
+
+
+def _choose_type(hold_bankrupt: Sequence[int], hold_namer: Sequence[int], p: QftnwParams,
+                 naming: str = "most") -> int:  # noqa: D103 - trusted kernel of choose_type
+    if naming == "most":
+        return choose_type_most(hold_bankrupt)
+    best_key: tuple | None = None
+    bt = -1
+    T = len(hold_bankrupt)
+    for t, c in enumerate(hold_bankrupt):
+        if c <= 0:
+            continue
+        hb, hn, _ = _bankruptcy_transfer(hold_bankrupt, hold_namer, t, p)
+        if naming == "spoil":
+            threat = sum(1 for u in range(T) if _win_condition(_plus(hb, u), hn, p))
+            key: tuple = (-threat, c)
+        else:
+            now = _win_condition(hn, hb, p) > 0
+            chances = sum(1 for u in range(T) if _win_condition(_plus(hn, u), hb, p))
+            key = (int(now), chances, c)
+        if best_key is None or key > best_key:
+            best_key, bt = key, t
     return bt
 
 
@@ -350,7 +502,22 @@ def bankruptcy_transfer(hold_bankrupt: Sequence[int], hold_other: Sequence[int],
     -----
     Original (破産): all cards of that type to the deck bottom face down. Spa editions: one card
     to the deck bottom, the rest to the opponent (1枚を捨て、残りを相手に渡す).
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for holdings that are not ``n_types`` integer counts, ``t``
+        not an integer in -1..n_types-1, or ``p`` not a :class:`QftnwParams`.
     """
+    _check_p(p)
+    hb = _check_hold("hold_bankrupt", hold_bankrupt, p)
+    ho = _check_hold("hold_other", hold_other, p)
+    t = check_int("t", t, min=-1, max=p.n_types - 1)
+    return _bankruptcy_transfer(hb, ho, t, p)
+
+
+def _bankruptcy_transfer(hold_bankrupt: Sequence[int], hold_other: Sequence[int], t: int,
+                         p: QftnwParams) -> tuple[tuple[int, ...], tuple[int, ...], int]:  # noqa: D103 - trusted kernel of bankruptcy_transfer
     hb, ho = list(hold_bankrupt), list(hold_other)
     if t < 0 or hb[t] == 0:
         return tuple(hb), tuple(ho), 0
@@ -387,7 +554,20 @@ def win_condition(hold_self: Sequence[int], hold_opp: Sequence[int], p: QftnwPar
         consecutive types, A and G not connected), ``Cond.STRAIGHT3`` (``short_straight``
         consecutive types none of which the opponent holds; only if ``p.straight3``), or
         ``Cond.NONE``.
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for holdings that are not ``n_types`` integer counts
+        0..``n_cards``, or ``p`` not a :class:`QftnwParams`.
     """
+    _check_p(p)
+    hold_self = _check_hold("hold_self", hold_self, p)
+    hold_opp = _check_hold("hold_opp", hold_opp, p)
+    return _win_condition(hold_self, hold_opp, p)
+
+
+def _win_condition(hold_self: Sequence[int], hold_opp: Sequence[int], p: QftnwParams) -> int:  # noqa: D103 - trusted kernel of win_condition
     if max(hold_self) >= p.n_of_a_kind:
         return int(Cond.THREE)
     pres = [c > 0 for c in hold_self]
@@ -466,12 +646,19 @@ def play_round(hold0: Sequence[int], hold1: Sequence[int], f0: int, f1: int, a: 
         Type of the face-up territory card (場に出ている領地カード).
     p : QftnwParams
     namers : pair of callables, default (choose_type_most, choose_type_most)
-        ``namers[i](bankrupt_holdings) -> type`` is how player ``i`` names a type when the
-        *other* player goes bankrupt.
+        ``namers[i](bankrupt_holdings, own_holdings) -> type`` is how player ``i`` names a type
+        when the *other* player goes bankrupt (e.g. a policy's ``name_type_one`` with ``p``).
 
     Returns
     -------
     RoundOutcome
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for holdings that are not ``n_types`` integer counts, funds not
+        in 1..``fund_cap``, bids not 1..5, ``flip`` not a type index, or ``p`` not a
+        :class:`QftnwParams`.
 
     Notes
     -----
@@ -481,7 +668,21 @@ def play_round(hold0: Sequence[int], hold1: Sequence[int], f0: int, f1: int, a: 
     to the deck bottom (after any bankruptcy cards); win conditions checked at round end
     (both satisfied: the player who did not go bankrupt wins).
     """
-    w, g0, g1 = resolve_bids(a, b, f0, f1, p)
+    _check_p(p)
+    h0, h1 = _check_hold("hold0", hold0, p), _check_hold("hold1", hold1, p)
+    f0 = check_int("f0", f0, min=1, max=p.fund_cap)
+    f1 = check_int("f1", f1, min=1, max=p.fund_cap)
+    a = check_int("a", a, min=1, max=N_HAND)
+    b = check_int("b", b, min=1, max=N_HAND)
+    flip = check_int("flip", flip, min=0, max=p.n_types - 1)
+    return _play_round(h0, h1, f0, f1, a, b, flip, p, namers)
+
+
+def _play_round(hold0: Sequence[int], hold1: Sequence[int], f0: int, f1: int, a: int, b: int, flip: int,
+                p: QftnwParams, namers: tuple[Callable[..., int], Callable[..., int]] = (choose_type_most, choose_type_most)
+                ) -> RoundOutcome:
+    """Trusted kernel of :func:`play_round` (no argument checks)."""
+    w, g0, g1 = _resolve_bids(a, b, f0, f1, p)
     h = [tuple(hold0), tuple(hold1)]
     bankrupt = 0 if g0 <= 0 else (1 if g1 <= 0 else -1)
     to_bottom: list[int] = []
@@ -489,8 +690,8 @@ def play_round(hold0: Sequence[int], hold1: Sequence[int], f0: int, f1: int, a: 
     if bankrupt >= 0:
         other = 1 - bankrupt
         n0 = n1 = p.reset_funds
-        t = namers[other](h[bankrupt])
-        hb, ho, k = bankruptcy_transfer(h[bankrupt], h[other], t, p)
+        t = namers[other](h[bankrupt], h[other])
+        hb, ho, k = _bankruptcy_transfer(h[bankrupt], h[other], t, p)
         h[bankrupt], h[other] = hb, ho
         to_bottom.extend([t] * k)
     if w >= 0:
@@ -499,11 +700,11 @@ def play_round(hold0: Sequence[int], hold1: Sequence[int], f0: int, f1: int, a: 
         h[w] = tuple(hw)
     else:
         to_bottom.append(flip)
-    c0 = win_condition(h[0], h[1], p)
-    c1 = win_condition(h[1], h[0], p)
+    c0 = _win_condition(h[0], h[1], p)
+    c1 = _win_condition(h[1], h[0], p)
     winner, cond = round_winner(c0, c1, bankrupt, w)
     return RoundOutcome(w, bankrupt, h[0], h[1], n0, n1, g0, g1, tuple(to_bottom),
-                        next_lock(a, w, p.advanced), next_lock(b, w, p.advanced), winner, cond)
+                        _next_lock(a, w, p.advanced), _next_lock(b, w, p.advanced), winner, cond)
 
 
 def with_overrides(p: QftnwParams, **kw: object) -> QftnwParams:

@@ -29,17 +29,23 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from gamesim.core.registry import ParamError
 from gamesim.core.rng import RngLike, as_generator
+from gamesim.core.validate import ParamTypeError, check_bool, check_int
 
 from .policies import ObsBatch, Policy, make_policy
 from .rules import WIN_CONDITIONS, Cond, QftnwParams, edition_params
 from .vecrules import cond_table as _cond_table
 from .vecrules import resolve_bids_vec, win_condition_vec
 
-__all__ = ["CHUNK_SIZE", "ENDED", "run_games", "simulate", "GAME_COLUMNS"]
+__all__ = ["CHUNK_SIZE", "MAX_GAMES", "MAX_CHUNK", "MAX_CHUNK_CELLS", "ENDED", "run_games", "simulate", "GAME_COLUMNS"]
 
 #: Games simulated at once (memory: about 100 bytes per game plus the deck row).
 CHUNK_SIZE: int = 100_000
+#: Largest ``n_games`` (time), ``chunk_size`` and ``chunk_size x n_cards`` (memory) accepted.
+MAX_GAMES: int = 10_000_000
+MAX_CHUNK: int = 1_000_000
+MAX_CHUNK_CELLS: int = 20_000_000
 #: ``ended`` codes: 0 a player won, 1 the round cap was reached, 2 the deck ran out.
 ENDED: tuple[str, ...] = ("win", "cap", "deck_empty")
 #: Columns of :func:`simulate`'s DataFrame.
@@ -72,6 +78,24 @@ class _Cond:
         return c0, c1
 
 
+def check_rng(rng: Any) -> np.random.Generator:
+    """Normalise ``rng`` (int >= 0, SeedSequence, Generator or None) with ``np.random.default_rng``.
+
+    Raises
+    ------
+    ParamError
+        (``ParamTypeError`` for a bool, a float or a string) for anything else.
+    """
+    if isinstance(rng, (bool, np.bool_, float, str, bytes)):
+        raise ParamTypeError("rng", rng, "an int >= 0, a SeedSequence, a Generator or None")
+    try:
+        return as_generator(rng)
+    except TypeError:
+        raise ParamTypeError("rng", rng, "an int >= 0, a SeedSequence, a Generator or None") from None
+    except ValueError:
+        raise ParamError("rng", rng, "an int >= 0, a SeedSequence, a Generator or None") from None
+
+
 def _push(deck: np.ndarray, head: np.ndarray, size: np.ndarray, rows: np.ndarray, t: np.ndarray,
           count: np.ndarray | int, n_cards: int) -> None:
     """Put ``count`` cards of type ``t`` face down at the bottom of the decks of ``rows``."""
@@ -92,7 +116,7 @@ def _bankrupt(rows: np.ndarray, hb: np.ndarray, ho: np.ndarray, namer: Policy, p
     """Bankruptcy penalty for ``rows``: ``hb`` is the bankrupt's holdings, ``ho`` the opponent's."""
     if rows.size == 0:
         return
-    t = namer.name_type_batch(hb[rows])
+    t = namer.name_type_batch(hb[rows], ho[rows], p)
     ok = t >= 0
     rows, t = rows[ok], t[ok]
     if rows.size == 0:
@@ -327,19 +351,25 @@ def run_games(p: QftnwParams, policies: Sequence[Any], n_games: int, *, rng: Rng
 
     Raises
     ------
-    ValueError
-        ``n_games < 0``, ``chunk_size < 1``, not two policies, or an unknown policy.
+    ParamError
+        (``ValueError``; ``ParamTypeError``, also a ``TypeError``, for wrong types) ``n_games`` not
+        an integer in 0..10**7, ``chunk_size`` not in 1..1,000,000 or with ``chunk_size x n_cards``
+        above 20,000,000 (memory), not two policies, an unknown policy, a bad ``rng``.
     AssertionError
         With ``check``, if a card is created or lost (a bug).
     """
-    if n_games < 0:
-        raise ValueError(f"n_games = {n_games}, must be >= 0")
-    if chunk_size < 1:
-        raise ValueError(f"chunk_size = {chunk_size}, must be >= 1")
-    if len(policies) != 2:
-        raise ValueError(f"policies = {policies!r}: need one policy per seat (2)")
+    if not isinstance(p, QftnwParams):
+        raise ParamTypeError("p", p, "a QftnwParams (see edition_params)")
+    n_games = check_int("n_games", n_games, min=0, max=MAX_GAMES)
+    chunk_size = check_int("chunk_size", chunk_size, min=1, max=MAX_CHUNK)
+    if chunk_size * p.n_cards > MAX_CHUNK_CELLS:
+        raise ParamError("chunk_size", chunk_size, f"at most {MAX_CHUNK_CELLS // p.n_cards:,} with {p.n_cards} territory "
+                         f"cards (chunk_size x n_cards <= {MAX_CHUNK_CELLS:,}, memory)")
+    check_bool("check", check)
+    if isinstance(policies, (str, bytes)) or not isinstance(policies, Sequence) or len(policies) != 2:
+        raise ParamError("policies", policies, "a pair of policies (one per seat)")
     pol0, pol1 = (make_policy(s) for s in policies)
-    gen = as_generator(rng)
+    gen = check_rng(rng)
     parts = [_run_chunk(p, pol0, pol1, min(chunk_size, n_games - s), gen, check)
              for s in range(0, n_games, chunk_size)]
     keys = ("rounds", "winner", "cond", "bk0", "bk1", "minf0", "minf1", "sumf0", "sumf1", "ended")
@@ -414,8 +444,12 @@ def simulate(n_games: int, *, edition: str = "original", advanced: bool = False,
 
     Raises
     ------
-    ValueError
-        Unknown edition, rule field or policy; a rule value out of range; ``n_games < 0``.
+    ParamError
+        (a ``ValueError``; ``ParamTypeError``, also a ``TypeError``, for a wrong type: ``2.5`` or
+        ``True`` for an integer, ``"no"`` for ``advanced``) unknown edition, rule field or policy;
+        a rule value out of range (``start_funds`` above ``fund_cap`` included, see
+        :meth:`~gamesim.games.qftnw.rules.QftnwParams.validate`); ``n_games`` not in 0..10**7;
+        ``chunk_size`` as :func:`run_games`; a bad ``rng``.
 
     Notes
     -----
@@ -429,5 +463,6 @@ def simulate(n_games: int, *, edition: str = "original", advanced: bool = False,
     >>> sorted(df.columns[:4])
     ['bankruptcies', 'rounds', 'win_condition', 'winner']
     """
+    n_games = check_int("n_games", n_games, min=0, max=MAX_GAMES)
     p = edition_params(edition, advanced=advanced, **rules)
     return to_frame(run_games(p, policies, n_games, rng=rng, chunk_size=chunk_size), p)

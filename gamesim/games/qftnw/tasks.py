@@ -20,7 +20,7 @@ from gamesim.core.registry import Metric, Param, ParamError, Task
 
 from .exact import exact_truncated
 from .policies import make_policy
-from .rules import EDITIONS, QftnwParams, edition_params
+from .rules import EDITIONS, MAX_COPIES, MAX_FUND_CAP, MAX_ROUNDS, TIE_FLOORS, QftnwParams, edition_params
 from .sim import run_games
 
 __all__ = ["TASKS", "GAME_TASK", "GAME_PARAMS", "default_params", "rules_from_params", "policies_from_params",
@@ -31,31 +31,36 @@ GAME_PARAMS: tuple[Param, ...] = (
           choices=EDITIONS),
     Param("advanced", "bool", False, "上級ルール: deck top visible, no same hand card two rounds running"),
     Param("policy0", "str", "uniform", "seat 0 strategy: uniform, cautious, greedy, mixed[:p1,..,p5], "
-          "equilibrium[:fund_weight,bankrupt_penalty]"),
+          "equilibrium[:fund_weight,bankrupt_penalty], optionally @most/@spoil/@take: how it names the "
+          "bankrupt opponent's type (most held / spoil its near win / best for its own win; default most)"),
     Param("policy1", "str", "uniform", "seat 1 strategy (as policy0)"),
     Param("mixed_probs", "float_list", [0.2, 0.2, 0.2, 0.2, 0.2],
-          "weights of bids 1..5 for a bare 'mixed' policy", min=0),
-    Param("fund_weight", "float", 1.0, "equilibrium payoff: value of one fund in territory cards"),
-    Param("bankrupt_penalty", "float", 2.0, "equilibrium payoff: extra cost of a bankruptcy (territory cards)"),
-    Param("start_funds", "int", 5, "starting funds (funds)", min=1),
+          "weights of bids 1..5 for a bare 'mixed' policy", min=0, max=1e12),
+    Param("fund_weight", "float", 1.0, "equilibrium payoff: value of one fund in territory cards",
+          min=-1e6, max=1e6),
+    Param("bankrupt_penalty", "float", 2.0, "equilibrium payoff: extra cost of a bankruptcy (territory cards)",
+          min=-1e6, max=1e6),
+    Param("start_funds", "int", 5, "starting funds (funds; at most fund_cap)", min=1, max=MAX_FUND_CAP),
     Param("reset_funds", "int", None, "funds after a bankruptcy (funds; default start_funds)", min=1,
-          optional=True),
-    Param("fund_cap", "int", 6, "funds cap (funds)", min=1),
+          max=MAX_FUND_CAP, optional=True),
+    Param("fund_cap", "int", 6, "funds cap (funds)", min=1, max=MAX_FUND_CAP),
     Param("gain", "int", None, "funds gained winning by exactly one (default: 1 original, 2 Spa editions)",
-          min=0, optional=True),
-    Param("tie_floor", "str", "each", "tie: 'each' = never below 1; 'both' = Spa literal (no loss only "
-          "when both at 1)", choices=("each", "both")),
+          min=0, max=MAX_FUND_CAP, optional=True),
+    Param("tie_floor", "str", None, "tie: 'each' = never below 1 (original's text, its default); 'both' = "
+          "no loss only when both at 1 (Spa editions' literal text, their default)", choices=TIE_FLOORS,
+          optional=True),
     Param("transfer", "str", None, "bankruptcy penalty: discard_all (original) or "
           "one_discard_rest_to_opponent (Spa); default by edition",
           choices=("discard_all", "one_discard_rest_to_opponent"), optional=True),
     Param("straight3", "bool", None, "opponent-free three-card straight wins (default: original/spa yes, "
           "v2 no)", optional=True),
     Param("n_types", "int", 7, "territory types (A..G)", min=1, max=26),
-    Param("n_copies", "int", 5, "cards per territory type", min=1),
-    Param("n_of_a_kind", "int", 3, "same-type cards that win", min=2),
-    Param("long_straight", "int", 5, "length of the winning straight (types)", min=2),
-    Param("short_straight", "int", 3, "length of the opponent-free straight (types)", min=2),
-    Param("max_rounds", "int", 2000, "round cap: games not over are reported unfinished (rounds)", min=1),
+    Param("n_copies", "int", 5, "cards per territory type", min=1, max=MAX_COPIES),
+    Param("n_of_a_kind", "int", 3, "same-type cards that win", min=2, max=MAX_COPIES),
+    Param("long_straight", "int", 5, "length of the winning straight (types)", min=2, max=26),
+    Param("short_straight", "int", 3, "length of the opponent-free straight (types)", min=2, max=26),
+    Param("max_rounds", "int", 2000, "round cap: games not over are reported unfinished (rounds)", min=1,
+          max=MAX_ROUNDS),
 )
 
 
@@ -125,6 +130,8 @@ def check_game(params: Mapping[str, Any]) -> None:
             raise ParamError(k, params[k], f"a policy spec ({exc})") from None
     try:
         rules_from_params(params)
+    except ParamError:
+        raise
     except ValueError as exc:
         msg = str(exc)
         key = msg.split(" ", 1)[0]

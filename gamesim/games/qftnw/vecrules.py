@@ -140,7 +140,8 @@ def cond_table(p: QftnwParams) -> npt.NDArray[np.int8] | None:
         return None
     masks = np.arange(1 << T)
     pres = ((masks[:, None] >> np.arange(T)) & 1).astype(np.int64)
-    q = QftnwParams(n_types=T, n_copies=p.n_copies, n_of_a_kind=10**6, long_straight=p.long_straight,
+    # presence masks hold at most 1 card of a type, so n_of_a_kind = 2 never fires here
+    q = QftnwParams(n_types=T, n_copies=p.n_copies, n_of_a_kind=2, long_straight=p.long_straight,
                     short_straight=p.short_straight, straight3=p.straight3)
     n = masks.size
     hs = np.repeat(pres, n, axis=0)

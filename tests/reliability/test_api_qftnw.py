@@ -1,0 +1,173 @@
+"""Property tests of the Quest for the New World public API (issue 9, points 4 and 5).
+
+Random well-typed and ill-typed arguments: a public function either returns a result of the
+documented type (only when every argument is valid: nothing is silently coerced) or raises a
+``ValueError``/``TypeError`` (``ParamError``) naming the parameter; a refusal is fast, however
+large the size asked for. Validity is decided by an independent oracle written from the documented
+limits (docs/rules/qftnw.md, "Argument checks and limits").
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gamesim.core.registry import ParamError
+from gamesim.games.qftnw import (
+    edition_params,
+    equilibrium_table,
+    exact_truncated,
+    make_policy,
+    play_round,
+    resolve_bids,
+    round_payoff_matrix,
+    simulate,
+    solve_matrix_game,
+    start_equilibrium,
+    win_condition,
+)
+
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
+FAST_S = 0.5
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def junk_or(valid: st.SearchStrategy) -> st.SearchStrategy:
+    junk = st.one_of(
+        st.floats(allow_nan=True, allow_infinity=True), st.booleans(), st.text(max_size=3), st.just("no"),
+        st.integers(min_value=-10**12, max_value=10**12), st.just(2.5), st.just([1]),
+    )
+    return st.one_of(valid, valid, junk)
+
+
+def _refused_fast(fn, *args, **kwargs) -> BaseException:  # type: ignore[no-untyped-def]
+    t0 = time.perf_counter()
+    with pytest.raises((ValueError, TypeError)) as exc:
+        fn(*args, **kwargs)
+    assert time.perf_counter() - t0 < FAST_S, "refusal too slow"
+    return exc.value
+
+
+POLICIES = st.sampled_from(["uniform", "cautious", "greedy", "mixed:1,2,3,2,1", "uniform@spoil", "greedy@take"])
+
+
+@SETTINGS
+@given(data=st.data(), all_valid=st.booleans())
+def test_simulate_strict(data: st.DataObject, all_valid: bool) -> None:
+    def draw(valid: st.SearchStrategy) -> object:
+        return data.draw(valid if all_valid else junk_or(valid))
+
+    edition = draw(st.sampled_from(["original", "spa", "v2"]))
+    kw = dict(advanced=draw(st.booleans()), fund_cap=draw(st.integers(1, 8)), start_funds=draw(st.integers(1, 8)),
+              gain=draw(st.integers(0, 3)), tie_floor=draw(st.sampled_from(["each", "both"])),
+              straight3=draw(st.booleans()), n_copies=draw(st.integers(1, 6)), max_rounds=draw(st.integers(1, 60)))
+    pols = (data.draw(POLICIES), data.draw(POLICIES))
+    n = draw(st.integers(0, 20))
+    cap = kw["fund_cap"]
+    valid = (isinstance(edition, str) and edition in ("original", "spa", "v2") and _is_int(n) and 0 <= n <= 10**7
+             and isinstance(kw["advanced"], bool) and isinstance(kw["straight3"], bool)
+             and _is_int(cap) and 1 <= cap <= 20
+             and _is_int(kw["start_funds"]) and 1 <= kw["start_funds"] <= cap
+             and _is_int(kw["gain"]) and 0 <= kw["gain"] <= 20
+             and isinstance(kw["tie_floor"], str) and kw["tie_floor"] in ("each", "both")
+             and _is_int(kw["n_copies"]) and 1 <= kw["n_copies"] <= 100
+             and _is_int(kw["max_rounds"]) and 1 <= kw["max_rounds"] <= 100_000)
+    if not valid:
+        _refused_fast(simulate, n, edition=edition, policies=pols, **kw)
+        return
+    df = simulate(n, edition=edition, policies=pols, rng=3, **kw)
+    assert isinstance(df, pd.DataFrame) and len(df) == n
+    assert (df.rounds <= kw["max_rounds"]).all()
+
+
+def test_issue_examples_are_refused() -> None:
+    assert "advanced" in str(_refused_fast(simulate, 10, advanced="no"))
+    assert "start_funds" in str(_refused_fast(simulate, 10, start_funds=2.5))
+    assert "start_funds" in str(_refused_fast(simulate, 10, start_funds=7))  # above the fund cap (6)
+    assert "n_games" in str(_refused_fast(simulate, 2.0))
+    assert "policy" in str(_refused_fast(simulate, 10, policies=("uniform", "unifrom")))
+
+
+@SETTINGS
+@given(w=st.lists(st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-3, 5)), min_size=5,
+                  max_size=5),
+       fw=st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-5, 5)),
+       naming=junk_or(st.sampled_from(["most", "spoil", "take"])))
+def test_policy_weights_and_payoffs_strict(w: list, fw: float, naming: object) -> None:
+    spec = "mixed:" + ",".join(repr(float(x)) for x in w)
+    w_ok = all(math.isfinite(x) and 0 <= x <= 1e12 for x in w) and sum(w) > 0
+    n_ok = isinstance(naming, str) and naming in ("most", "spoil", "take")
+    if w_ok and n_ok:
+        pol = make_policy(spec, naming=naming)
+        assert abs(sum(pol.probs) - 1) < 1e-12 and pol.naming == naming
+    else:
+        _refused_fast(make_policy, spec, naming=naming)
+    fw_ok = math.isfinite(fw) and abs(fw) <= 1e6
+    p = edition_params("original")
+    if fw_ok:
+        pol = make_policy(f"equilibrium:{fw!r},2")
+        assert pol.fund_weight == fw
+        a, rows, cols = round_payoff_matrix(5, 5, 0, 0, p, fund_weight=fw)
+        assert a.shape == (5, 5)
+    else:  # nan / inf weights refused up front, never passed to linprog
+        _refused_fast(make_policy, f"equilibrium:{fw!r},2")
+        _refused_fast(make_policy, "equilibrium", fund_weight=fw)
+        _refused_fast(start_equilibrium, p, fund_weight=fw)
+        _refused_fast(equilibrium_table, p, bankrupt_penalty=fw)
+
+
+def test_matrix_game_input_refused_up_front() -> None:
+    _refused_fast(solve_matrix_game, [[0.0, np.nan], [1.0, 0.0]])
+    _refused_fast(solve_matrix_game, [[np.inf]])
+    _refused_fast(solve_matrix_game, [])
+    _refused_fast(solve_matrix_game, "ab")
+    _refused_fast(solve_matrix_game, np.zeros((2000, 2)))
+    x, y, v = solve_matrix_game([[1.0]])
+    assert v == 1.0
+
+
+def test_sizes_that_would_hang_are_refused_fast() -> None:
+    for kw in (dict(n_games=10**12), dict(n_games=10, max_rounds=10**9), dict(n_games=10, chunk_size=10**9),
+               dict(n_games=10, n_copies=10**6), dict(n_games=10, fund_cap=10**6, start_funds=5)):
+        n = kw.pop("n_games")
+        err = _refused_fast(simulate, n, **kw)
+        assert isinstance(err, ParamError)
+    _refused_fast(simulate, 10, rng=True)
+    _refused_fast(simulate, 10, rng=-1)
+    _refused_fast(exact_truncated, "original")
+    _refused_fast(round_payoff_matrix, 0, 5, 0, 0, edition_params("original"))
+    _refused_fast(round_payoff_matrix, 5, 5, 2.0, 0, edition_params("original"))
+
+
+@SETTINGS
+@given(a=junk_or(st.integers(1, 5)), b=junk_or(st.integers(1, 5)), f0=junk_or(st.integers(1, 6)),
+       f1=junk_or(st.integers(1, 6)), hold=st.lists(junk_or(st.integers(0, 3)), min_size=6, max_size=8),
+       flip=junk_or(st.integers(0, 6)))
+def test_rules_core_strict(a: object, b: object, f0: object, f1: object, hold: list, flip: object) -> None:
+    p = edition_params("spa")
+    bids_ok = all(_is_int(x) and 1 <= x <= 5 for x in (a, b))
+    funds_ok = all(_is_int(x) and 1 <= x <= 6 for x in (f0, f1))
+    if bids_ok and funds_ok:
+        w, g0, g1 = resolve_bids(a, b, f0, f1, p)
+        assert w in (-1, 0, 1) and all(type(x) is int for x in (g0, g1))
+    else:
+        _refused_fast(resolve_bids, a, b, f0, f1, p)
+    hold_ok = len(hold) == 7 and all(_is_int(x) and 0 <= x <= 35 for x in hold)
+    if hold_ok:
+        assert win_condition(hold, [0] * 7, p) in (0, 1, 2, 3)
+    else:
+        _refused_fast(win_condition, hold, [0] * 7, p)
+    if hold_ok and bids_ok and funds_ok and _is_int(flip) and 0 <= flip <= 6:
+        o = play_round(hold, [0] * 7, f0, f1, a, b, flip, p)
+        assert sum(o.hold0) + sum(o.hold1) + len(o.to_bottom) == sum(hold) + 1
+    elif not (_is_int(flip) and 0 <= flip <= 6) or not hold_ok:
+        _refused_fast(play_round, hold, [0] * 7, 5, 5, 3, 3, flip, p)
