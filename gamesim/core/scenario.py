@@ -622,7 +622,7 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
         _check_size(where, f"{at}.n_trials", part_trials, MAX_TRIALS)
         n_cells = math.prod(len(v) for v in grid.values()) * max(1, len(cases))
         if n_cells > MAX_CELLS:
-            raise ScenarioError(f"{where}: {at} has {n_cells:,} cells (cases x grid), must "
+            raise ScenarioError(f"{where}: {at}.grid has {n_cells:,} cells{' (with its cases)' if cases else ''}, must "
                                 f"have at most {MAX_CELLS:,} (size limit, see docs/reliability.md)")
         title = rp.get("title", "")
         if not isinstance(title, str):
