@@ -494,7 +494,7 @@ class Results:
             cats = [part]
             positions = {part: 0}
         elif not numeric:
-            cats = list(pd.unique(rows[x].map(_show)))
+            cats = [str(c) for c in pd.unique(rows[x].map(_show))]
             positions = {c: i for i, c in enumerate(cats)}
         groups = rows.groupby([rows[o].map(_show) for o in others], sort=False) if others else [((), rows)]
         n_groups = len(groups) if others else 1
@@ -510,7 +510,7 @@ class Results:
                 g = g.sort_values(x)
                 xs = g[x].to_numpy(dtype=float)
             else:
-                xs = np.array([positions[_show(v)] for v in g[x]], dtype=float) - 0.3 + width * (i + 0.5)
+                xs = np.array([positions[str(_show(v))] for v in g[x]], dtype=float) - 0.3 + width * (i + 0.5)
             est = g["estimate"].to_numpy(float)
             lo = np.clip(est - g["ci_low"].to_numpy(float), 0, None)
             hi = np.clip(g["ci_high"].to_numpy(float) - est, 0, None)
@@ -659,12 +659,12 @@ def _numeric(col: pd.Series) -> bool:
 
 def _show(v: Any) -> Any:
     """A cell value for display: tuples as JSON-like lists, NA as an en dash."""
-    if isinstance(v, tuple):
-        return json.dumps(v)
+    if isinstance(v, (tuple, list, np.ndarray)):
+        return json.dumps(np.asarray(v).tolist() if isinstance(v, np.ndarray) else v)
     if v is None or (not isinstance(v, (str, bool)) and pd.isna(v)):
         return "–"
-    if isinstance(v, (np.bool_,)):
-        return bool(v)
+    if isinstance(v, np.generic):  # numpy scalars (bool_, int64, ...) as plain Python values
+        return v.item()
     return v
 
 
