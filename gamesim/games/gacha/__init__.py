@@ -13,6 +13,7 @@ from .exact import (
     exact_completion_probability,
     exact_expected_characters_owned,
     exact_expected_god_chances,
+    exact_shared,
     exact_god_chance_pmf,
     exact_pulls_to_complete,
 )
@@ -68,6 +69,7 @@ __all__ = [
     "exact_completion_probability",
     "exact_expected_characters_owned",
     "exact_expected_god_chances",
+    "exact_shared",
     "PurchasePlan",
     "best_purchase_plan",
     "run_purchase_plan",

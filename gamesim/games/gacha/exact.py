@@ -45,6 +45,7 @@ __all__ = [
     "exact_pulls_to_complete",
     "exact_expected_characters_owned",
     "exact_expected_god_chances",
+    "exact_shared",
     "MAX_EXACT_STATES",
     "MAX_EXACT_WORK",
 ]
@@ -505,4 +506,105 @@ def exact_pulls_to_complete(
     if max_pulls is not None:
         k = int(max_pulls) // int(session_size)
         out["completed"] = float(c[k - 1]) if 1 <= k <= c.size else (0.0 if k < 1 else 1.0)
+    return out
+
+
+def exact_shared(
+    schedule: Sequence[tuple[int, int]],
+    *,
+    n_players: int | None = None,
+    bag: BagConfig = BagConfig(),
+    n_characters: int = 5,
+    doubtful: DoubtfulConfig | None = None,
+    stop_at_completion: bool = True,
+) -> dict[str, float]:
+    """Exact outcome of players sharing one bag: who completes (first), God Chances.
+
+    Parameters
+    ----------
+    schedule : sequence of (int, int)
+        ``(player, pulls)`` sessions in order, players numbered from 1.
+    n_players : int or None, default None
+        Players (1..4 here: the joint law of every player's collection is carried);
+        ``None`` = the largest player number in ``schedule``.
+    bag, n_characters, doubtful
+        As in :func:`exact_completion_curve`.
+    stop_at_completion : bool, default True
+        The game ends at the first コンスリート (rulebook); False = everyone pulls the
+        whole schedule.
+
+    Returns
+    -------
+    dict of str to float
+        ``"complete_p{i}"``: P(player i completes; with the stop: completes first, i.e.
+        wins), ``"god_chances_p{i}"``: expected God Chances of player i until the game
+        ends, and ``"nobody_completes"``: P(no player completes).
+
+    Raises
+    ------
+    ParamTypeError, ParamError
+        If an argument has the wrong type or is out of range (as
+        :func:`~gamesim.games.gacha.sim.simulate_shared`, with at most 4 players), or
+        the estimated work exceeds :data:`MAX_EXACT_WORK`.
+
+    Notes
+    -----
+    Dynamic programming over (bag state, characters owned by each player); with the
+    stop, the mass in which the pulling player has just completed is removed (the game
+    is over) and counted as that player's win. Only one player pulls per session, so
+    two players never complete at once. Overdrive is not modelled. Rulebook
+    ゲームの終了条件: 「いずれかのラウンド中にURキャラカードを全て集めたスレイヤーは直ちに
+    ゲームに勝利します」.
+    """
+    from .sim import _check_shared_args
+
+    sched, _, n_players = _check_shared_args(schedule, 0, n_players)
+    if n_players > 4:
+        raise ParamError("n_players", n_players, "an integer in 1..4 for the exact solver")
+    stop = check_bool("stop_at_completion", stop_at_completion)
+    n_characters = check_int("n_characters", n_characters, min=1)
+    ses = [m for _, m in sched]
+    ses, _, init, mats = _prepare(ses, None, bag, doubtful, n_characters)
+    n_s, n_c = init.size, n_characters + 1
+    joint = n_c ** n_players
+    work = sum(mats[m].shape[0] * (n_s * n_s * joint + n_s * joint * n_c) for m in ses)
+    if work > MAX_EXACT_WORK:
+        raise ParamError("schedule", f"{len(ses)} sessions", f"a schedule the exact solver covers in seconds "
+                         f"(estimated {work:.2g} operations > {MAX_EXACT_WORK:.2g}; use the simulator)")
+    step = owned_transition_matrix(n_characters)
+    gmax = max((t.shape[0] for t in mats.values()), default=1)
+    powers = [np.eye(n_c)]
+    for _ in range(gmax):
+        powers.append(powers[-1] @ step)
+    v = np.zeros((n_s,) + (n_c,) * n_players)
+    v[(slice(None),) + (0,) * n_players] = init
+    wins = np.zeros(n_players)
+    gcs = np.zeros(n_players)
+    for p, m in sched:
+        i = p - 1
+        t = mats[m]
+        r = np.tensordot(np.arange(t.shape[0]), t, axes=1).sum(axis=1)  # expected GC per state
+        gcs[i] += float(r @ v.reshape(n_s, -1).sum(axis=1))
+        flat = v.reshape(n_s, -1)
+        new = np.zeros_like(v)
+        for g in range(t.shape[0]):
+            moved = (t[g].T @ flat).reshape(v.shape)
+            new += np.moveaxis(np.tensordot(moved, powers[g], axes=([i + 1], [0])), -1, i + 1)
+        v = new
+        if stop:
+            idx = (slice(None),) * (i + 1) + (n_characters,)
+            wins[i] += float(v[idx].sum())
+            v[idx] = 0.0
+    out: dict[str, float] = {}
+    for i in range(n_players):
+        if stop:
+            out[f"complete_p{i + 1}"] = float(wins[i])
+        else:
+            idx = (slice(None),) * (i + 1) + (n_characters,)
+            out[f"complete_p{i + 1}"] = float(v[idx].sum())
+        out[f"god_chances_p{i + 1}"] = float(gcs[i])
+    if stop:
+        out["nobody_completes"] = float(v.sum())
+    else:
+        out["nobody_completes"] = float(v[(slice(None),) + (slice(0, n_characters),) * n_players].sum())
     return out

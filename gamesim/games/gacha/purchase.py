@@ -189,24 +189,25 @@ class PurchasePlan:
         return None if a < 0 else self.bundles[a]
 
     def describe(self) -> str:
-        """The plan in words: each purchase sequence that can happen, with its probability.
+        """The plan in words, e.g. ``"10→12, 15→25"`` (bundles written ``money→pulls``).
 
-        Sequences are listed most likely first (at most 6); a bundle is written
-        ``money→pulls``. The plan can depend on what the player sees (when the God Chance
-        chip came out, how full the bag is), so several sequences may be listed.
+        When the plan depends on what the player sees (when the God Chance chip came
+        out, how full the bag is), the number of possible purchase sequences and the
+        most likely one are given.
         """
+        def seq_text(seq: tuple[int, ...]) -> str:
+            return ", ".join(f"{self.bundles[a].cost}→{self.bundles[a].pulls}" for a in seq)
+
         if self.money_spent == 0:
             return "buy nothing"
         if not self.paths:
             first = self.action(self.money)
-            return (f"adaptive: too many possible sequences to list; first buy {first.cost}→{first.pulls}"
-                    if first is not None else "buy nothing")
-        parts = []
-        for seq, p in self.paths[:6]:
-            txt = ", then ".join(f"{self.bundles[a].cost}→{self.bundles[a].pulls}" for a in seq) or "nothing"
-            parts.append(txt if len(self.paths) == 1 else f"{txt} ({p:.0%})")
-        more = "" if len(self.paths) <= 6 else f"; {len(self.paths) - 6} rarer sequences"
-        return "; ".join(parts) + more
+            assert first is not None
+            return f"adaptive, too many sequences to list; first purchase {first.cost}→{first.pulls}"
+        if len(self.paths) == 1:
+            return seq_text(self.paths[0][0])
+        seq, p = self.paths[0]
+        return f"adaptive, {len(self.paths)} possible sequences; most likely ({p:.0%}): {seq_text(seq)}"
 
 
 def best_purchase_plan(
@@ -335,7 +336,7 @@ def _evaluate(model: _Model, bs: tuple[RateBundle, ...], policy: npt.NDArray[np.
 
 
 def _paths(model: _Model, bs: tuple[RateBundle, ...], policy: npt.NDArray[np.int64], money: int, n_c: int,
-           powers: list[npt.NDArray[np.float64]], limit: int = 20_000) -> tuple[tuple[tuple[int, ...], float], ...]:
+           powers: list[npt.NDArray[np.float64]], limit: int = 4_000) -> tuple[tuple[tuple[int, ...], float], ...]:
     """Distinct purchase sequences of the plan with their probabilities (most likely first)."""
     live: dict[tuple[int, int, int, tuple[int, ...]], float] = {(money, 0, 0, ()): 1.0}
     done: dict[tuple[int, ...], float] = {}
