@@ -38,11 +38,12 @@ def _repo_root() -> Path:
 
 
 def builtin_scenarios() -> list[Path]:
-    """The built-in scenario files: ``./scenarios/*.toml`` if that folder exists,
-    else the ``scenarios/`` folder of the gamesim source tree."""
+    """The built-in scenario files: the studies ``scenarios/*.toml`` then the shipped examples
+    ``scenarios/examples/*.toml``, from ``./scenarios`` if that folder exists, else from the
+    gamesim source tree."""
     for folder in (Path.cwd() / "scenarios", _repo_root() / "scenarios"):
         if folder.is_dir():
-            return sorted(folder.glob("*.toml"))
+            return sorted(folder.glob("*.toml")) + sorted((folder / "examples").glob("*.toml"))
     return []
 
 
@@ -81,10 +82,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--version", action="version", version=f"gamesim {__version__}")
     sub = ap.add_subparsers(dest="command", required=True)
-    sub.add_parser("list", help="list games, their tasks, and the built-in scenarios")
+    lst = sub.add_parser("list", help="list games, their tasks with every parameter (default, range, units), "
+                         "and the built-in scenarios")
+    lst.add_argument("game", nargs="?", help="only this game")
+    new = sub.add_parser("new", help="print a commented scenario template for a game's task (runs as is)")
+    new.add_argument("game", help="a game name (see gamesim list)")
+    new.add_argument("task", help="one of the game's tasks")
     run = sub.add_parser("run", parents=[common], help="run a scenario's sweep and write its tidy results (parquet)")
     run.add_argument("scenario", help="scenario .toml file (or the name of a built-in one)")
     run.add_argument("--out", type=Path, help="results file (default OUT_DIR/<scenario>.parquet)")
+    run.add_argument("--format", choices=("parquet", "csv"), default="parquet",
+                     help="results format (default parquet; csv writes list values as JSON and the run "
+                          "metadata to <name>.meta.json)")
     rep = sub.add_parser(
         "report", parents=[common], help="run a scenario if needed, then render its HTML and PDF report"
     )
@@ -92,71 +101,160 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
-def _list() -> int:
+def _param_line(p: Any) -> str:
+    """One parameter for ``gamesim list``: name, kind, default, range or choices, doc (with units)."""
+    from gamesim.core.scenario import _describe_allowed
+
+    default = "(not set)" if p.default is None else _toml_value(p.default)
+    return f"{p.name} = {default}  [{_describe_allowed(p)}]  {p.doc}".rstrip()
+
+
+def _list(game_filter: str | None) -> int:
     from gamesim.core.registry import all_games
 
-    for game in all_games().values():
+    games = all_games()
+    if game_filter is not None and game_filter not in games:
+        print(f"gamesim: error: unknown game {game_filter!r}; games: {', '.join(sorted(games))}", file=sys.stderr)
+        return EXIT_USAGE
+    for game in games.values():
+        if game_filter is not None and game.name != game_filter:
+            continue
         print(f"{game.name}: {game.title}  (rules: {game.rules_doc}; rulebook: {game.seed_file})")
         for task in game.tasks.values():
-            doc = task.doc.strip().splitlines()[0] if task.doc.strip() else ""
+            doc = " ".join(task.doc.split())
             print(f"  task {task.name}: {doc}")
-            print(f"    params: {', '.join(p.name for p in task.params)}")
-            if not callable(task.metrics):
-                print(f"    metrics: {', '.join(m.name for m in task.metrics)}")
-    print("scenarios:")
-    for s in builtin_scenarios():
-        print(f"  {s}")
+            print("    params:")
+            for p in task.params:
+                print(f"      {_param_line(p)}")
+            metrics = task.metrics if not callable(task.metrics) else task.metrics_for(task.defaults())
+            print("    metrics:" + (" (for the default parameters; they depend on them)" if callable(task.metrics) else ""))
+            for m in metrics:
+                q = f", quantiles {', '.join(f'q{round(x * 100)}' for x in m.quantiles)}" if m.quantiles else ""
+                print(f"      {m.name} ({m.kind}{q})  {m.doc}".rstrip())
+    if game_filter is None:
+        print("scenarios:")
+        for s in builtin_scenarios():
+            print(f"  {s}")
+    print("(gamesim new GAME TASK > my.toml writes a scenario template that runs as is)")
     return 0
 
 
-def _run_one(path: Path, args: argparse.Namespace, out: Path | None, *, reuse: bool) -> tuple[Any, Path]:
+def _toml_value(v: Any) -> str:
+    """A Python value written as TOML (strings quoted, booleans lower case, lists of lists)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    return repr(v)
+
+
+def _new(game_name: str, task_name: str) -> int:
+    """Print a commented scenario template for one task that runs as is."""
+    from gamesim.core.registry import all_games
+    from gamesim.core.scenario import ScenarioError, load_scenario
+
+    games = all_games()
+    if game_name not in games:
+        print(f"gamesim: error: unknown game {game_name!r}; games: {', '.join(sorted(games))}", file=sys.stderr)
+        return EXIT_USAGE
+    game = games[game_name]
+    if task_name not in game.tasks:
+        print(f"gamesim: error: unknown task {task_name!r} of game {game_name!r}; tasks: {', '.join(game.tasks)}",
+              file=sys.stderr)
+        return EXIT_USAGE
+    task = game.tasks[task_name]
+    metrics = task.metrics_for(task.defaults())
+    first = metrics[0]
+    grid_line = "grid = {}                 # e.g. { parameter = [value1, value2] }"
+    for p in task.params:  # the first integer parameter that can take its default and one more value
+        if p.kind != "int" or p.default is None or p.choices is not None:
+            continue
+        values = [p.default, p.default + 1] if p.max is None or p.default + 1 <= p.max else [p.default - 1, p.default]
+        try:
+            load_scenario({"game": game.name, "n_trials": 1,
+                           "parts": [{"name": "main", "task": task.name, "grid": {p.name: values}}]})
+        except ScenarioError:
+            continue
+        grid_line = f"grid = {{ {p.name} = {_toml_value(values)} }}   # one cell per value (Cartesian product)"
+        break
+    lines = [
+        f"# A scenario for {game.title}, task {task.name!r} (written by `gamesim new {game.name} {task.name}`).",
+        f"# Task: {' '.join(task.doc.split())}",
+        f"# Rules as modelled: {game.rules_doc}. Run: gamesim report THIS_FILE.toml",
+        "",
+        f'title = "My {game.name} {task.name} study"',
+        f'game = "{game.name}"',
+        f'question = "How does {first.name} change with the parameters below?"',
+        'notes = "What this variant models, for the report."',
+        "# notebook = \"../notebooks/my_study.ipynb\"   # optional: without it the generic report",
+        "seed = 1                  # remove to draw fresh entropy (recorded in the results)",
+        "n_trials = 2000           # trials per cell",
+        "chunk_size = 1000         # trials per saved chunk (unit of parallel work and of resume)",
+        "",
+        "[params]                  # fixed for every part; every parameter with its default:",
+    ]
+    for p in task.params:
+        lines.append(f"# {_param_line(p)}")
+    lines += ["", "[[parts]]", 'name = "main"', f'task = "{task.name}"']
+    lines.append(grid_line)
+    lines += [
+        "# cases = [{ name = \"A\", parameter = 1 }, { name = \"B\", parameter = 2 }]   # variants that move together",
+        "",
+        "# [compare]                # differences against a baseline, with paired intervals",
+        "# baseline = \"A\"          # a case name, or { parameter = value } of a swept parameter",
+        f'# metrics = ["{first.name}"]',
+        "",
+        "# [precision]              # top cells up until the 95% interval is narrow enough",
+        f'# metric = "{first.name}"',
+        "# half_width = 0.01",
+        "# max_trials = 50000",
+        "",
+        "# Metrics of this task:",
+    ]
+    for m in metrics:
+        lines.append(f"#   {m.name} ({m.kind})  {m.doc}".rstrip())
+    print("\n".join(lines))
+    return 0
+
+
+def _run_one(
+    path: Path, args: argparse.Namespace, out: Path | None, *, reuse: bool, fmt: str = "parquet"
+) -> tuple[Any, Path]:
     """Load, sweep (resuming from the chunk cache) and save one scenario."""
-    from gamesim.core.results import load_results, save_results
+    from gamesim.core.api import Results, sweep
+    from gamesim.core.results import load_results
     from gamesim.core.scenario import load_scenario
-    from gamesim.core.sweep import run_sweep
 
     scenario = load_scenario(path)
-    out = out or args.out_dir / f"{scenario.name}.parquet"
+    out = (out or args.out_dir / f"{scenario.name}.parquet").with_suffix("." + fmt)
     seed = scenario.seed if args.seed is None else args.seed
     if reuse and not args.fresh and out.is_file():
-        _, meta = load_results(out)
+        try:
+            _, meta = load_results(out)
+        except Exception:  # noqa: BLE001 - an unreadable results file is simply rebuilt
+            meta = {}
         if meta.get("scenario_hash") == scenario.content_hash(seed):
             if not args.quiet:
                 print(f"{scenario.name}: results up to date in {out}")
             return scenario, out
-    started = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
-    res = run_sweep(
+    res: Results = sweep(
         scenario,
-        backend=None,  # main() holds the joblib backend open for every scenario
+        backend=None,  # type: ignore[arg-type]  # main() holds the joblib backend open for every scenario
         seed=args.seed,
         cache_root=args.out_dir / ".chunks",
         progress=not args.quiet,
         fresh=args.fresh,
     )
-    import numpy as np
-
-    meta = {
-        "scenario": scenario.name,
-        "scenario_path": str(path),
-        "scenario_hash": res.scenario_hash,
-        "seed_entropy": str(res.seed_entropy),
-        "gamesim_version": __version__,
-        "started_utc": started,
-        "seconds": round(res.seconds, 3),
-        "n_jobs": args.n_jobs,
-        "backend": args.backend,
-        "scheduler": args.scheduler,
-        "chunks_run": res.chunks_run,
-        "chunks_reused": res.chunks_reused,
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-    }
-    save_results(res.table, out, meta)
+    res.meta.update({"n_jobs": args.n_jobs, "backend": args.backend, "scheduler": args.scheduler})
+    written = res.save(out, format=fmt)  # type: ignore[arg-type]
     if not args.quiet:
+        extra = f" (+ {', '.join(p.name for p in written[1:])})" if len(written) > 1 else ""
         print(
-            f"{scenario.name}: {len(res.table)} result rows -> {out} "
-            f"({res.chunks_run} chunks run, {res.chunks_reused} reused, {res.seconds:.1f} s, "
-            f"seed entropy {res.seed_entropy})"
+            f"{scenario.name}: {len(res.frame)} result rows -> {out}{extra} "
+            f"({res.meta['chunks_run']} chunks run, {res.meta['chunks_reused']} reused, {res.meta['seconds']:.1f} s, "
+            f"seed entropy {res.meta['seed_entropy']})"
         )
     return scenario, out
 
@@ -171,9 +269,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"gamesim: error: {msg}", file=sys.stderr)
         return code
 
-    if args.command == "list":
+    if args.command in ("list", "new"):
         try:
-            return _list()
+            return _list(args.game) if args.command == "list" else _new(args.game, args.task)
         except BrokenPipeError:  # `gamesim list | head`
             sys.stderr.close()
             return 0
@@ -188,7 +286,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "run":
             with compute_backend(args.backend, args.n_jobs, args.scheduler):
-                _run_one(_resolve_scenario(args.scenario), args, args.out, reuse=False)
+                _run_one(_resolve_scenario(args.scenario), args, args.out, reuse=False, fmt=args.format)
             return 0
         paths = [_resolve_scenario(s) for s in args.scenario] or builtin_scenarios()
         if not paths:

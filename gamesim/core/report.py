@@ -113,6 +113,10 @@ body, .jp-RenderedHTMLCommon, .jp-RenderedText, table, code, pre {
 code, pre { font-family: "DejaVu Sans Mono", "IPAexGothic", "Noto Sans Mono CJK JP", "Droid Sans Fallback", monospace; }
 img { max-width: 100%; height: auto; }
 table { font-size: 9pt; }
+table.gamesim-table { font-size: 7.5pt; }
+table.gamesim-table td { white-space: nowrap; }
+h1, h2, h3, h4 { break-after: avoid; page-break-after: avoid; }
+p.gamesim-series { font-size: 8pt; color: #555; }
 </style>
 """
 

@@ -12,11 +12,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-__all__ = ["save_results", "load_results"]
+__all__ = ["save_results", "load_results", "lists_to_tuples"]
 
 _META_KEY = b"gamesim"
 
@@ -61,7 +62,9 @@ def load_results(path: str | Path) -> tuple[pd.DataFrame, dict[str, Any]]:
     Returns
     -------
     (pandas.DataFrame, dict)
-        The tidy table and the run metadata (empty dict if absent).
+        The tidy table and the run metadata (empty dict if absent). List-valued
+        parameters come back as tuples (nested for pairs), as the sweep made
+        them: hashable, so they can be grouped and filtered on.
 
     Raises
     ------
@@ -71,4 +74,26 @@ def load_results(path: str | Path) -> tuple[pd.DataFrame, dict[str, Any]]:
     arrow = pq.read_table(path)
     raw = (arrow.schema.metadata or {}).get(_META_KEY)
     meta = json.loads(raw) if raw else {}
-    return arrow.to_pandas(), meta
+    return lists_to_tuples(arrow.to_pandas()), meta
+
+
+def lists_to_tuples(df: pd.DataFrame) -> pd.DataFrame:
+    """Turn list cells (numpy arrays or lists, as parquet list columns read back) into tuples, in place.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``df`` itself.
+    """
+
+    def conv(v: Any) -> Any:
+        if isinstance(v, np.ndarray):
+            return tuple(conv(x) for x in v.tolist())
+        if isinstance(v, list):
+            return tuple(conv(x) for x in v)
+        return v
+
+    for c in df.columns:
+        if df[c].dtype == object and df[c].map(lambda v: isinstance(v, (np.ndarray, list))).any():
+            df[c] = df[c].map(conv)
+    return df

@@ -32,6 +32,7 @@ naming the file, the key, the value and what is allowed.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import itertools
 import json
@@ -45,7 +46,10 @@ from typing import Any
 from gamesim.core.registry import Game, Param, ParamError, Task, all_games
 
 __all__ = [
+    "CASE",
     "ScenarioError",
+    "Case",
+    "Compare",
     "Part",
     "Precision",
     "Scenario",
@@ -67,8 +71,13 @@ _TOP_KEYS = {
     "params": "a table of fixed parameters",
     "parts": "an array of tables [[parts]]",
     "precision": "a table with metric, half_width, max_trials",
+    "compare": "a table with baseline (a case name, or {parameter = value}), optional metrics and crn",
+    "distributions": "true or false (whole distributions of integer-valued metrics; default true)",
 }
-_PART_KEYS = {"name", "task", "params", "grid", "n_trials", "title"}
+_PART_KEYS = {"name", "task", "params", "grid", "cases", "n_trials", "title", "question"}
+_COMPARE_KEYS = {"baseline", "metrics", "crn"}
+#: Column name of the case dimension in results (a part with ``cases``).
+CASE = "case"
 _PRECISION_KEYS = {"metric", "half_width", "max_trials"}
 
 
@@ -80,8 +89,51 @@ class ScenarioError(ValueError):
 
 
 @dataclass(frozen=True)
+class Case:
+    """One variant of a part: parameter values that move together.
+
+    Attributes
+    ----------
+    name : str
+        The case's label (the ``case`` column of results); from the case's own
+        ``name`` key, or built from its parameters (``"bag_god_chance=2, bag_n=43"``).
+    params : dict
+        Parameter values set by this case (checked against the task).
+    """
+
+    name: str
+    params: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Compare:
+    """A comparison of variants against a baseline (the scenario's ``[compare]`` table).
+
+    Attributes
+    ----------
+    dimension : str
+        ``"case"`` (the baseline is a case name) or the swept parameter the
+        comparison runs along (``baseline = { bag_n = 44 }``).
+    baseline : object
+        The baseline's case name or parameter value.
+    metrics : tuple of str or None
+        Metrics compared (``None``: every metric).
+    crn : bool
+        Whether compared cells share random numbers (common random numbers: the
+        cells that differ only in ``dimension`` draw chunk ``k`` from the same
+        child seed), which makes differences more precise; the reported
+        intervals use the pairing either way.
+    """
+
+    dimension: str
+    baseline: Any
+    metrics: tuple[str, ...] | None
+    crn: bool
+
+
+@dataclass(frozen=True)
 class Part:
-    """One sweep inside a scenario: a task over a Cartesian grid.
+    """One sweep inside a scenario: a task over cases times a Cartesian grid.
 
     Attributes
     ----------
@@ -98,6 +150,11 @@ class Part:
         Trials per cell before any precision top-up.
     title : str
         Optional display title.
+    cases : tuple of Case
+        Variants whose parameters move together; empty when the part has none.
+        Cells are ``cases x grid`` (the case varies slowest).
+    question : str
+        Optional question this part answers (shown in the report).
     """
 
     name: str
@@ -106,23 +163,73 @@ class Part:
     grid: dict[str, list[Any]]
     n_trials: int
     title: str = ""
+    cases: tuple[Case, ...] = ()
+    question: str = ""
+
+    @property
+    def dims(self) -> list[str]:
+        """The part's swept dimensions: ``"case"`` (if it has cases), then the grid keys."""
+        return ([CASE] if self.cases else []) + list(self.grid)
+
+    def dim_values(self) -> dict[str, list[Any]]:
+        """Each swept dimension's values, in order (case names for ``"case"``)."""
+        out: dict[str, list[Any]] = {CASE: [c.name for c in self.cases]} if self.cases else {}
+        out.update(self.grid)
+        return out
+
+    def labels(self) -> list[dict[str, Any]]:
+        """For each cell, its value of every swept dimension (same order as :meth:`cells`)."""
+        vals = self.dim_values()
+        keys = list(vals)
+        return [dict(zip(keys, combo)) for combo in itertools.product(*(vals[k] for k in keys))]
 
     def cells(self) -> list[dict[str, Any]]:
-        """Every grid cell as a fully resolved parameter dict (defaults filled in).
+        """Every cell as a fully resolved parameter dict (defaults filled in).
 
         Returns
         -------
         list of dict
-            In row-major order of ``grid`` (the last key varies fastest); cell ``i``
-            of this list is cell index ``i`` in seeds and chunk files.
+            In row-major order of ``cases`` then ``grid`` (the last grid key varies
+            fastest); cell ``i`` of this list is cell index ``i`` in chunk files.
         """
         base = self.task.defaults(**self.fixed)
         keys = list(self.grid)
         out = []
-        for combo in itertools.product(*(self.grid[k] for k in keys)):
-            cell = dict(base)
-            cell.update(zip(keys, combo))
-            out.append(cell)
+        for case in self.cases or (Case("", {}),):
+            for combo in itertools.product(*(self.grid[k] for k in keys)):
+                cell = dict(base)
+                cell.update(case.params)
+                cell.update(zip(keys, combo))
+                out.append(cell)
+        return out
+
+    def seed_groups(self, dimension: str | None) -> list[int]:
+        """For each cell, the index its random numbers are drawn by.
+
+        Parameters
+        ----------
+        dimension : str or None
+            With common random numbers along ``dimension`` (a dimension of this
+            part), cells that differ only in it share an index: the position of
+            their other dimensions' values in the product of those dimensions.
+            ``None`` (or a dimension the part does not sweep): every cell its own
+            index, the cell index.
+
+        Returns
+        -------
+        list of int
+            One index per cell, same order as :meth:`cells`.
+        """
+        vals = self.dim_values()
+        if dimension is None or dimension not in vals:
+            return list(range(len(self.labels())))
+        others = [k for k in vals if k != dimension]
+        index = {combo: i for i, combo in enumerate(itertools.product(*(range(len(vals[k])) for k in others)))}
+        out = []
+        keys = list(vals)
+        for combo in itertools.product(*(range(len(vals[k])) for k in keys)):
+            pos = dict(zip(keys, combo))
+            out.append(index[tuple(pos[k] for k in others)])
         return out
 
 
@@ -152,8 +259,8 @@ class Scenario:
 
     Attributes
     ----------
-    path : pathlib.Path
-        The file it was loaded from.
+    path : pathlib.Path or None
+        The file it was loaded from (``None`` for a scenario given as a dict).
     name, title, question, notes : str
         Identification and the text shown in the report.
     game : Game
@@ -167,11 +274,15 @@ class Scenario:
         Default trials per cell and trials per saved chunk.
     parts : tuple of Part
     precision : Precision or None
+    compare : Compare or None
+        Variant comparison (``[compare]``), or ``None``.
+    distributions : bool
+        Whether whole distributions of integer-valued metrics are tabulated.
     raw : dict
         The parsed TOML (for hashing and the report).
     """
 
-    path: Path
+    path: Path | None
     name: str
     title: str
     question: str
@@ -184,6 +295,8 @@ class Scenario:
     parts: tuple[Part, ...]
     precision: Precision | None
     raw: dict[str, Any] = field(repr=False)
+    compare: Compare | None = None
+    distributions: bool = True
 
     def content_hash(self, seed: int | None) -> str:
         """SHA-256 of everything that determines the results.
@@ -309,36 +422,52 @@ def _raise(p: Param, value: Any, allowed: str) -> Any:
     raise ParamError(p.name, value, allowed)
 
 
-def load_scenario(path: str | Path) -> Scenario:
-    """Load and validate a scenario TOML file.
+def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Path | None = None) -> Scenario:
+    """Load and validate a scenario: a TOML file, or the same content as a dict.
 
     Parameters
     ----------
-    path : str or pathlib.Path
-        The ``.toml`` file.
+    source : str, pathlib.Path or Mapping
+        The ``.toml`` file, or a mapping with the keys a scenario file has (for
+        notebooks: ``{"game": "gacha", "n_trials": 2000, "parts": [...]}``); a
+        mapping without ``name`` is called ``"scenario"``.
+    base_dir : str or pathlib.Path, optional
+        For a mapping only: the folder a ``notebook`` path is relative to
+        (default: the current directory).
 
     Returns
     -------
     Scenario
+        ``path`` is ``None`` for a mapping.
 
     Raises
     ------
     ScenarioError
         If the file is missing or not valid TOML, or any key is unknown, of the
         wrong type or out of range (including a task's cross-parameter checks,
-        e.g. chip counts that do not add up). The message names the file, the key
-        path (``parts[0].grid.session_size``), the value and what is allowed.
+        e.g. chip counts that do not add up). The message names the file (or
+        ``<scenario dict>``), the key path (``parts[0].grid.session_size``), the
+        value and what is allowed.
     """
-    path = Path(path)
-    where = str(path)
-    if not path.is_file():
-        raise ScenarioError(f"{where}: no such scenario file")
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{where}: not valid TOML: {exc}") from None
-    except UnicodeDecodeError as exc:
-        raise ScenarioError(f"{where}: not UTF-8 text: {exc}") from None
+    if isinstance(source, Mapping):
+        raw = copy.deepcopy(dict(source))
+        where = "<scenario dict>"
+        path: Path | None = None
+        folder = Path(base_dir) if base_dir is not None else Path.cwd()
+        stem = "scenario"
+    else:
+        path = Path(source)
+        where = str(path)
+        if not path.is_file():
+            raise ScenarioError(f"{where}: no such scenario file")
+        try:
+            raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise ScenarioError(f"{where}: not valid TOML: {exc}") from None
+        except UnicodeDecodeError as exc:
+            raise ScenarioError(f"{where}: not UTF-8 text: {exc}") from None
+        folder = path.parent
+        stem = path.stem
 
     def fail(key: str, value: Any, allowed: str) -> ScenarioError:
         return ScenarioError(f"{where}: {key} = {value!r}, must be {allowed}")
@@ -363,7 +492,7 @@ def load_scenario(path: str | Path) -> Scenario:
             raise fail(key, v, f"an integer >= {lo}")
         return v
 
-    name = get_str("name", path.stem)
+    name = get_str("name", stem)
     if not name or any(c in name for c in "/\\ "):
         raise fail("name", name, "a non-empty string without spaces or slashes")
     games = all_games()
@@ -379,9 +508,9 @@ def load_scenario(path: str | Path) -> Scenario:
     notebook: Path | None = None
     if "notebook" in raw:
         nb_rel = get_str("notebook")
-        notebook = (path.parent / nb_rel).resolve()
+        notebook = (folder / nb_rel).resolve()
         if notebook.suffix != ".ipynb" or not notebook.is_file():
-            raise fail("notebook", nb_rel, f"an existing .ipynb file relative to {path.parent} (resolved: {notebook})")
+            raise fail("notebook", nb_rel, f"an existing .ipynb file relative to {folder} (resolved: {notebook})")
 
     fixed_all = raw.get("params", {})
     if not isinstance(fixed_all, dict):
@@ -436,19 +565,27 @@ def load_scenario(path: str | Path) -> Scenario:
                 raise fail(f"{at}.grid.{k}", vals, f"a non-empty list, each value {_describe_allowed(known[k])}")
             grid[k] = [_checked(where, f"{at}.grid.{k}[{j}]", known[k], v) for j, v in enumerate(vals)]
             fixed.pop(k, None)
+        cases = _parse_cases(where, at, rp.get("cases"), known, grid, own, tname)
+        for case in cases:
+            for k in case.params:
+                fixed.pop(k, None)
         part_trials = rp.get("n_trials", n_trials)
         if not _is_int(part_trials) or part_trials < 1:
             raise fail(f"{at}.n_trials", part_trials, "an integer >= 1")
         title = rp.get("title", "")
         if not isinstance(title, str):
             raise fail(f"{at}.title", title, "a string")
-        part = Part(pname, task, fixed, grid, part_trials, title)
+        pquestion = rp.get("question", "")
+        if not isinstance(pquestion, str):
+            raise fail(f"{at}.question", pquestion, "a string")
+        part = Part(pname, task, fixed, grid, part_trials, title, tuple(cases), pquestion)
         if task.check is not None:
             for cell in part.cells():
                 try:
                     task.check(cell)
                 except ParamError as exc:
                     src = f"{at}.grid.{exc.key}" if exc.key in grid else (
+                        f"{at}.cases.{exc.key}" if any(exc.key in c.params for c in cases) else
                         f"{at}.params.{exc.key}" if exc.key in own else f"params.{exc.key}"
                     )
                     raise ScenarioError(f"{where}: {src} = {exc.value!r}, must be {exc.allowed}") from None
@@ -481,6 +618,11 @@ def load_scenario(path: str | Path) -> Scenario:
             raise fail("precision.max_trials", cap, "an integer >= 1")
         precision = Precision(metric, float(hw), cap)
 
+    compare = _parse_compare(where, raw.get("compare"), parts)
+    distributions = raw.get("distributions", True)
+    if not isinstance(distributions, bool):
+        raise fail("distributions", distributions, _TOP_KEYS["distributions"])
+
     return Scenario(
         path=path,
         name=name,
@@ -495,7 +637,101 @@ def load_scenario(path: str | Path) -> Scenario:
         parts=tuple(parts),
         precision=precision,
         raw=raw,
+        compare=compare,
+        distributions=distributions,
     )
+
+
+def _case_label(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return json.dumps(value) if isinstance(value, (list, tuple)) else str(value)
+
+
+def _parse_cases(
+    where: str, at: str, raw_cases: Any, known: Mapping[str, Param], grid: Mapping[str, Any], own: Mapping[str, Any],
+    tname: str,
+) -> list[Case]:
+    """Validate a part's ``cases``: a list of tables of parameters (plus an optional ``name``)."""
+    if raw_cases is None:
+        return []
+    allowed = "a non-empty list of tables of parameters, e.g. [{name = \"A\", bag_n = 44}, {bag_n = 43}]"
+    if not isinstance(raw_cases, list) or not raw_cases or not all(isinstance(c, dict) for c in raw_cases):
+        raise ScenarioError(f"{where}: {at}.cases = {raw_cases!r}, must be {allowed}")
+    out: list[Case] = []
+    for j, rc in enumerate(raw_cases):
+        params: dict[str, Any] = {}
+        for k, v in rc.items():
+            if k == "name":
+                continue
+            if k not in known:
+                raise ScenarioError(
+                    f"{where}: unknown parameter {at}.cases[{j}].{k} for task {tname!r}; allowed: name, {', '.join(known)}"
+                )
+            if k in grid:
+                raise ScenarioError(
+                    f"{where}: {at}.cases[{j}].{k} is also swept in {at}.grid.{k}; set it in one place only"
+                )
+            params[k] = _checked(where, f"{at}.cases[{j}].{k}", known[k], v)
+        label = rc.get("name")
+        if label is None:
+            label = ", ".join(f"{k}={_case_label(v)}" for k, v in params.items()) or "defaults"
+        elif not isinstance(label, str) or not label.strip():
+            raise ScenarioError(f"{where}: {at}.cases[{j}].name = {label!r}, must be a non-empty string")
+        if any(c.name == label for c in out):
+            raise ScenarioError(f"{where}: {at}.cases[{j}].name = {label!r}, must be unique among the part's cases")
+        out.append(Case(label, params))
+    return out
+
+
+def _parse_compare(where: str, rc: Any, parts: list[Part]) -> Compare | None:
+    """Validate the ``[compare]`` table against the parts' dimensions."""
+    if rc is None:
+        return None
+    if not isinstance(rc, dict):
+        raise ScenarioError(f"{where}: compare = {rc!r}, must be {_TOP_KEYS['compare']}")
+    for k in rc:
+        if k not in _COMPARE_KEYS:
+            raise ScenarioError(f"{where}: unknown key compare.{k}; allowed keys: {', '.join(sorted(_COMPARE_KEYS))}")
+    base = rc.get("baseline")
+    if isinstance(base, str):
+        dimension, value = CASE, base
+    elif isinstance(base, dict) and len(base) == 1:
+        (dimension, value), = base.items()
+    else:
+        raise ScenarioError(
+            f"{where}: compare.baseline = {base!r}, must be a case name (a string) "
+            "or a table with one swept parameter, e.g. {{ bag_n = 44 }}"
+        )
+    having = [p for p in parts if dimension in p.dim_values()]
+    if not having:
+        swept = sorted({d for p in parts for d in p.dims})
+        what = "no part has cases" if dimension == CASE else f"no part sweeps {dimension!r}"
+        raise ScenarioError(
+            f"{where}: compare.baseline = {base!r}: {what}; swept dimensions: {', '.join(swept) or 'none'}"
+        )
+    for p in having:
+        values = p.dim_values()[dimension]
+        if not any(value == v and isinstance(value, bool) == isinstance(v, bool) for v in values):
+            raise ScenarioError(
+                f"{where}: compare.baseline = {base!r}, must be one of part {p.name!r}'s "
+                f"{'cases' if dimension == CASE else dimension + ' values'}: {', '.join(map(repr, values))}"
+            )
+    metrics = rc.get("metrics")
+    if metrics is not None:
+        names = sorted({m.name for p in having for cell in p.cells()[:1] for m in p.task.metrics_for(cell)})
+        if isinstance(metrics, str):
+            metrics = [metrics]
+        if not isinstance(metrics, list) or not metrics or any(m not in names for m in metrics):
+            raise ScenarioError(
+                f"{where}: compare.metrics = {rc.get('metrics')!r}, must be a list of metrics of the compared "
+                f"parts: {', '.join(names)}"
+            )
+        metrics = tuple(metrics)
+    crn = rc.get("crn", True)
+    if not isinstance(crn, bool):
+        raise ScenarioError(f"{where}: compare.crn = {crn!r}, must be true or false")
+    return Compare(dimension, value, metrics, crn)
 
 
 def _checked(where: str, key: str, p: Param, value: Any) -> Any:
@@ -505,7 +741,15 @@ def _checked(where: str, key: str, p: Param, value: Any) -> Any:
         raise ScenarioError(f"{where}: {key} = {value!r}, must be {exc.allowed}") from None
 
 
+def _as_tuple(v: Any) -> Any:
+    return tuple(_as_tuple(x) for x in v) if isinstance(v, (list, tuple)) else v
+
+
 def param_columns(cell: Mapping[str, Any]) -> dict[str, Any]:
-    """A cell's parameters as tidy-table values (lists become JSON strings)."""
-    return {k: (json.dumps(v) if isinstance(v, (list, tuple)) else v) for k, v in cell.items()}
+    """A cell's parameters as tidy-table values.
+
+    List-valued parameters become tuples (nested for pairs): hashable, so results
+    can be grouped and filtered by them, and stored as list columns in parquet.
+    """
+    return {k: _as_tuple(v) for k, v in cell.items()}
 

@@ -28,7 +28,7 @@ import os
 import re
 import time
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -41,6 +41,7 @@ import pyarrow.parquet as pq
 from tqdm.auto import tqdm
 
 from gamesim import __version__
+from gamesim.core.analysis import distribution_table, paired_difference, paired_ratio, unpaired_half_width
 from gamesim.core.registry import Metric, get_game
 from gamesim.core.rng import child_seed, root_seed_sequence
 from gamesim.core.scenario import Scenario, param_columns
@@ -60,6 +61,8 @@ __all__ = [
     "run_sweep",
     "summarize_metric",
     "run_chunk",
+    "crn_dimension",
+    "comparison_table",
 ]
 
 Backend = Literal["loky", "threading", "dask"]
@@ -94,6 +97,13 @@ class SweepResult:
         (possibly interrupted) run.
     seconds : float
         Wall-clock time of this call.
+    comparisons : pandas.DataFrame
+        With a ``[compare]`` table: one row per compared cell, metric and
+        statistic (``difference``, ``ratio``) against its baseline cell, with
+        paired 95% intervals (see :func:`comparison_table`); empty otherwise.
+    distributions : pandas.DataFrame
+        Whole distributions of integer-valued metrics, one row per part, cell,
+        metric and value (see :func:`gamesim.core.analysis.distribution_table`).
     """
 
     table: pd.DataFrame
@@ -103,10 +113,18 @@ class SweepResult:
     chunks_run: int
     chunks_reused: int
     seconds: float
+    comparisons: pd.DataFrame = field(default_factory=pd.DataFrame)
+    distributions: pd.DataFrame = field(default_factory=pd.DataFrame)
 
 
 def run_chunk(
-    game: str, task: str, params: Mapping[str, Any], n_trials: int, entropy: int, key: tuple[int, ...]
+    game: str,
+    task: str,
+    params: Mapping[str, Any],
+    n_trials: int,
+    entropy: int,
+    key: tuple[int, ...],
+    tag: tuple[int, ...] | None = None,
 ) -> tuple[tuple[int, ...], dict[str, npt.NDArray[Any]]]:
     """Run one chunk of trials (the unit of work sent to joblib workers).
 
@@ -121,18 +139,24 @@ def run_chunk(
     entropy : int
         Root seed entropy of the run.
     key : tuple of int
-        Spawn key ``(part, cell, chunk)``; the chunk's generator is
-        ``default_rng(SeedSequence(entropy, spawn_key=key))``.
+        Spawn key ``(part, seed group, chunk)``; the chunk's generator is
+        ``default_rng(SeedSequence(entropy, spawn_key=key))``. The seed group is
+        the cell index, or, with common random numbers, an index shared by the
+        cells being compared (:meth:`gamesim.core.scenario.Part.seed_groups`).
+    tag : tuple of int, optional
+        Returned instead of ``key`` (the sweep passes the chunk's file key
+        ``(part, cell, chunk)``).
 
     Returns
     -------
-    (key, dict of str to ndarray)
-        Per-trial metric values, each of shape ``(n_trials,)``.
+    (tuple of int, dict of str to ndarray)
+        ``tag`` (or ``key``) and the per-trial metric values, each of shape
+        ``(n_trials,)``.
     """
     t = get_game(game).tasks[task]
     rng = np.random.default_rng(child_seed(entropy, key))
     out = t.simulate(dict(params), n_trials, rng=rng)
-    return key, {k: np.asarray(v) for k, v in out.items()}
+    return (key if tag is None else tag), {k: np.asarray(v) for k, v in out.items()}
 
 
 class ChunkStore:
@@ -355,6 +379,7 @@ def run_sweep(
 
     game = scenario.game.name
     cells = [part.cells() for part in scenario.parts]
+    groups = [part.seed_groups(crn_dimension(scenario)) for part in scenario.parts]
     planned: dict[tuple[int, int], list[int]] = {
         (p, c): _chunk_sizes(part.n_trials, scenario.chunk_size)
         for p, part in enumerate(scenario.parts)
@@ -379,7 +404,8 @@ def run_sweep(
                     parallel = joblib.Parallel(return_as="generator_unordered")
                     tasks = (
                         joblib.delayed(run_chunk)(
-                            game, scenario.parts[p].task.name, cells[p][c], n, entropy, (p, c, k)
+                            game, scenario.parts[p].task.name, cells[p][c], n, entropy, (p, groups[p][c], k),
+                            tag=(p, c, k),
                         )
                         for p, c, k, n in jobs
                     )
@@ -392,8 +418,10 @@ def run_sweep(
     finally:
         bar.close()
 
-    table = _tidy(scenario, cells, planned, store, entropy, digest)
-    return SweepResult(table, entropy, digest, cache_dir, ran, reused, time.perf_counter() - t0)
+    table, comparisons, distributions = _tidy(scenario, cells, planned, store, entropy, digest)
+    return SweepResult(
+        table, entropy, digest, cache_dir, ran, reused, time.perf_counter() - t0, comparisons, distributions
+    )
 
 
 def _top_up(
@@ -429,9 +457,15 @@ def _top_up(
 
 
 _FIXED_COLUMNS = frozenset(
-    {"scenario", "part", "task", "cell", "metric", "statistic", "n", "estimate", "se", "ci_low", "ci_high",
+    {"scenario", "part", "task", "cell", "case", "metric", "statistic", "n", "estimate", "se", "ci_low", "ci_high",
      "exact", "n_chunks", "spawn_key", "target_met"}
 )
+
+
+def crn_dimension(scenario: Scenario) -> str | None:
+    """The dimension along which cells share random numbers (``[compare]`` with ``crn``), or ``None``."""
+    cmp_ = scenario.compare
+    return cmp_.dimension if cmp_ is not None and cmp_.crn else None
 
 
 def _tidy(
@@ -441,13 +475,20 @@ def _tidy(
     store: ChunkStore,
     entropy: int,
     digest: str,
-) -> pd.DataFrame:
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """The tidy results, comparisons and distributions of a finished sweep."""
     rows: list[dict[str, Any]] = []
+    dists: list[pd.DataFrame] = []
+    crn = crn_dimension(scenario)
     for p, part in enumerate(scenario.parts):
+        labels = part.labels()
+        groups = part.seed_groups(crn)
         for c, cell in enumerate(cells[p]):
             data = store.read_cell(p, c, len(planned[(p, c)]))
             exact = dict(part.task.exact(cell)) if part.task.exact is not None else {}
             base = {"scenario": scenario.name, "part": part.name, "task": part.task.name, "cell": c}
+            if part.cases:
+                base["case"] = labels[c]["case"]
             base.update(param_columns(cell))
             prec = scenario.precision
             for metric in part.task.metrics_for(cell):
@@ -461,17 +502,125 @@ def _tidy(
                             **est.as_dict(),
                             "exact": float(exact.get(f"{metric.name}:{stat}", math.nan)),
                             "n_chunks": len(planned[(p, c)]),
-                            "spawn_key": json.dumps([p, c]),
+                            "spawn_key": json.dumps([p, groups[c]]),
                             "target_met": (est.half_width <= prec.half_width) if targeted else None,
                         }
                     )
+                if scenario.distributions and metric.kind == "mean":
+                    dist = distribution_table(data[metric.name])
+                    if dist is not None:
+                        dists.append(dist.assign(part=part.name, cell=c, metric=metric.name))
     df = pd.DataFrame(rows)
+    if "case" in df.columns:  # right after the part and cell columns
+        df.insert(df.columns.get_loc("cell") + 1, "case", df.pop("case"))
     # Parameters of different parts share the table: keep integers integral and
     # booleans boolean where another part leaves the column empty.
     params = [c for c in df.columns if c not in _FIXED_COLUMNS]
-    df[params] = df[params].convert_dtypes()
+    scalar = [c for c in params if not df[c].map(lambda v: isinstance(v, tuple)).any()]
+    df[scalar] = df[scalar].convert_dtypes()
     df["seed_entropy"] = str(entropy)
     df["scenario_hash"] = digest
     df["gamesim_version"] = __version__
-    return df
+    dist_df = pd.concat(dists, ignore_index=True) if dists else pd.DataFrame()
+    if not dist_df.empty:
+        dist_df.insert(0, "scenario", scenario.name)
+        lead = ["scenario", "part", "cell", "metric"]
+        dist_df = dist_df[lead + [c for c in dist_df.columns if c not in lead]]
+    return df, comparison_table(scenario, cells, planned, store, df), dist_df
 
+
+def comparison_table(
+    scenario: Scenario,
+    cells: list[list[dict[str, Any]]],
+    planned: dict[tuple[int, int], list[int]],
+    store: ChunkStore,
+    table: pd.DataFrame,
+) -> pd.DataFrame:
+    """Paired comparisons of every compared cell against its baseline cell.
+
+    For each part that sweeps the ``[compare]`` dimension, each cell is paired
+    with the cell that has the baseline value in that dimension and the same
+    values in every other dimension; trial ``i`` of one is paired with trial
+    ``i`` of the other over the trials both have (with ``crn`` they were drawn
+    from the same random numbers).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``scenario, part, metric, statistic`` (``difference`` or
+        ``ratio``), ``dimension, baseline, variant``, the other dimensions'
+        values, ``cell, baseline_cell, n`` (pairs), ``estimate, se, ci_low,
+        ci_high`` (paired 95% interval), ``exact`` (from the exact values of both
+        cells, where the game has them), ``correlation`` (of the paired
+        per-trial values), ``unpaired_half_width`` (the half-width two
+        independent samples of the same size would give) and ``crn``. Empty
+        without ``[compare]``. Metrics whose values include censored trials
+        (``nan``) are not compared.
+    """
+    cmp_ = scenario.compare
+    if cmp_ is None:
+        return pd.DataFrame()
+    rows: list[dict[str, Any]] = []
+    for p, part in enumerate(scenario.parts):
+        vals = part.dim_values()
+        if cmp_.dimension not in vals:
+            continue
+        labels = part.labels()
+        others = [d for d in vals if d != cmp_.dimension]
+        base_of: dict[tuple[Any, ...], int] = {}
+        for c, lab in enumerate(labels):
+            if _same(lab[cmp_.dimension], cmp_.baseline):
+                base_of[tuple(lab[d] for d in others)] = c
+        for c, lab in enumerate(labels):
+            b = base_of[tuple(lab[d] for d in others)]
+            if b == c:
+                continue
+            data_v = store.read_cell(p, c, len(planned[(p, c)]))
+            data_b = store.read_cell(p, b, len(planned[(p, b)]))
+            for metric in part.task.metrics_for(cells[p][c]):
+                if cmp_.metrics is not None and metric.name not in cmp_.metrics:
+                    continue
+                if metric.name not in data_b:
+                    continue
+                m = min(len(data_v[metric.name]), len(data_b[metric.name]))
+                x = np.asarray(data_v[metric.name][:m], dtype=np.float64)
+                y = np.asarray(data_b[metric.name][:m], dtype=np.float64)
+                if m < 2 or np.isnan(x).any() or np.isnan(y).any():
+                    continue
+                stat = "proportion" if metric.kind == "proportion" else "mean"
+                ex = table[(table["part"] == part.name) & (table["metric"] == metric.name) & (table["statistic"] == stat)]
+                ex_v = ex.loc[ex["cell"] == c, "exact"]
+                ex_b = ex.loc[ex["cell"] == b, "exact"]
+                exact_v = float(ex_v.iloc[0]) if len(ex_v) else math.nan
+                exact_b = float(ex_b.iloc[0]) if len(ex_b) else math.nan
+                diff, corr = paired_difference(x, y, kind=metric.kind)
+                common = {
+                    "scenario": scenario.name,
+                    "part": part.name,
+                    "metric": metric.name,
+                    "dimension": cmp_.dimension,
+                    "baseline": _label(cmp_.baseline),
+                    "variant": _label(lab[cmp_.dimension]),
+                    **{d: _label(lab[d]) if d == "case" else param_columns({d: lab[d]})[d] for d in others},
+                    "cell": c,
+                    "baseline_cell": b,
+                    "crn": cmp_.crn,
+                    "correlation": corr,
+                }
+                rows.append({**common, "statistic": "difference", **diff.as_dict(),
+                             "exact": exact_v - exact_b,
+                             "unpaired_half_width": unpaired_half_width(x, y, kind=metric.kind)})
+                ratio = paired_ratio(x, y)
+                if ratio is not None:
+                    rows.append({**common, "statistic": "ratio", **ratio.as_dict(),
+                                 "exact": exact_v / exact_b if exact_b > 0 else math.nan,
+                                 "unpaired_half_width": math.nan})
+    return pd.DataFrame(rows)
+
+
+def _same(a: Any, b: Any) -> bool:
+    return bool(a == b) and isinstance(a, bool) == isinstance(b, bool)
+
+
+def _label(v: Any) -> Any:
+    return json.dumps(v) if isinstance(v, (list, tuple)) else v

@@ -27,23 +27,37 @@ Overdrive sessions are processed breadth-first after the session that triggered
 them (all Overdrive sessions have the same size and cards are iid, so this equals
 the rulebook's depth-first order 「ただちに」 in distribution; the scalar reference
 uses depth-first order and the tests compare the two).
+
+Single-player schedules without Overdrive (:func:`run_schedule`) use a faster kernel
+with the same distribution: one chance outcome per bag cycle instead of one draw per
+session (see the comment block above ``_alias_table``).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
+from scipy.stats import hypergeom
 
 from gamesim.core.rng import RngLike, as_generator
 
 from gamesim.core.registry import ParamError
 from gamesim.core.validate import ParamTypeError, check_bool, check_int, is_int
 
-from .rules import MAX_SESSION_PULLS, MAX_SESSIONS, BagConfig, DoubtfulConfig, check_config
+from .rules import (
+    MAX_SESSION_PULLS,
+    MAX_SESSIONS,
+    BagConfig,
+    DoubtfulConfig,
+    check_config,
+    owned_transition_matrix,
+)
 
 __all__ = [
     "CHUNK_SIZE",
@@ -424,6 +438,343 @@ def run_shared(
     }
 
 
+# ---------------------------------------------------------------------------
+# Single-player schedule without Overdrive: one draw per bag cycle
+# ---------------------------------------------------------------------------
+#
+# Without Overdrive a player's schedule is fixed in advance, so the pulls form one
+# sequence 1..T (T = total pulls) cut into sessions. A bag made just before pull s + 1
+# is pulled consecutively until it is remade, and that happens either when it empties
+# (after pull s + N', N' = chips in it, mid-session or not) or at the end of the session
+# in which its last God Chance chip is drawn, whichever comes first; a bag from which a
+# 疑惑の運営モード removal took a God Chance chip is only remade when empty (its drawn
+# count can never reach n_god_chance). The bag's God Chance chips sit at a uniformly
+# random set of positions of its random order, so one chance outcome per bag decides
+# its cycle: k removed, h God Chance chips among them, and the position X of the last
+# God Chance chip (X = N' when h > 0; X = 1 when the bag holds no God Chance chip at all,
+# n_god_chance = 0, whose bag is remade after every session). The cycle then ends at
+# min(E[s + X], s + N'), E[t] = the end of the session holding pull t, and brings
+# n_god_chance - h God Chances, unless the schedule ends first (s + X > T): then the
+# God Chance chips among the first T - s positions are hypergeometric given X. SR chips
+# among the other chips drawn from one bag are hypergeometric(n_sr, n_n, others) (see
+# the module notes), and the characters owned after G God Chances follow the coupon
+# collector's chain, so a trial needs one outcome per bag cycle, one SR count per
+# cycle and one owned count at the end, instead of one draw per session.
+#
+# Each discrete law is sampled from one uniform: the cycle outcome and the owned count
+# by Walker's alias method, the SR count by a guide table over the inverse CDF (tables
+# built once per configuration, exact up to float64 rounding of the probabilities).
+# With at most one God Chance chip per bag (a partial cycle then brings none) the
+# cycle's bookkeeping is tabulated by (pulls before the bag, outcome), see
+# _schedule_table. Zero-size sessions draw nothing and only remake a bag that nothing
+# has been drawn from, which changes no law. With Overdrive the sessions depend on the
+# cards drawn, so run_schedule keeps the session-by-session kernel of run_shared.
+
+#: Largest alias table (entries) built for the owned counts; larger configurations draw
+#: the cards with ``Generator.integers``.
+_ALIAS_MAX: int = 200_000
+#: Largest guide table (entries) built for the SR counts; larger bags draw them with
+#: ``Generator.hypergeometric``.
+_GUIDE_MAX: int = 4_000_000
+#: Largest bag (chips) for which the per-bag outcome table is built; larger bags use
+#: the session-by-session path.
+_CYCLE_BAG_MAX: int = 20_000
+#: Largest ``T + bag total`` for the session-end lookup table; longer schedules look
+#: session ends up with ``np.searchsorted``.
+_END_TABLE_MAX: int = 2_000_000
+#: Largest (T + 1) * outcomes table of per-cycle bookkeeping (see :func:`_schedule_table`).
+_STATE_TABLE_MAX: int = 1_000_000
+#: Finished trials stay in the arrays (they draw nothing that changes them) until the
+#: live ones fall below this fraction; then the arrays are compacted.
+_COMPACT: float = 0.25
+
+
+def _alias_table(pmf: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+    """Walker/Vose alias tables for each row of ``pmf`` (shape (rows, K)), flattened.
+
+    Returns ``prob`` (float64) and ``alias`` (int64), each of shape (rows * K,): for a
+    uniform ``u`` and row ``r``, ``y = u * K``, ``j = floor(y)``, the outcome is ``j`` if
+    ``y - j < prob[r * K + j]`` else ``alias[r * K + j]``.
+    """
+    rows, k = pmf.shape
+    prob = np.ones(rows * k)
+    alias = np.tile(np.arange(k, dtype=_I64), rows)
+    for r in range(rows):
+        p = pmf[r] / pmf[r].sum() * k
+        small = [j for j in range(k) if p[j] < 1.0]
+        large = [j for j in range(k) if p[j] >= 1.0]
+        while small and large:
+            a, b = small.pop(), large.pop()
+            prob[r * k + a] = p[a]
+            alias[r * k + a] = b
+            p[b] = (p[b] + p[a]) - 1.0
+            (small if p[b] < 1.0 else large).append(b)
+        # leftovers have p == 1 up to rounding: keep prob 1, alias itself
+    return prob, alias
+
+
+def _alias_draw(u: np.ndarray, row: np.ndarray | int, k: int, prob: np.ndarray, alias: np.ndarray) -> np.ndarray:
+    """Outcomes of :func:`_alias_table` tables for uniforms ``u`` in rows ``row``."""
+    y = u * k
+    j = y.astype(_I64)  # u <= 1 - 2**-53, so floor(u * k) <= k - 1 in float64
+    idx = j if isinstance(row, int) and row == 0 else j + row * k
+    return np.where(y - j < prob[idx], j, alias[idx])
+
+
+@dataclass(frozen=True)
+class _Guide:
+    """Inverse-CDF sampling through a guide table (one row per law).
+
+    ``q[row * bins + floor(u * bins)]`` is the outcome when the whole bin
+    ``[b / bins, (b + 1) / bins)`` maps to one outcome of the inverse CDF, -1 when a CDF
+    step falls inside the bin; those few draws are finished by comparing ``u`` with
+    ``cdf[row]``. The outcome is always ``#{c : cdf[row, c] <= u}``, the inverse CDF.
+    """
+
+    bins: int
+    cdf: npt.NDArray[np.float64]  # (rows, K - 1): P(outcome <= c), c = 0..K-2
+    q: npt.NDArray[np.int16] | npt.NDArray[np.int32]
+
+
+def _guide_bins(k: int) -> int:
+    """Bins per row: a power of two >= 256 k (at most k / 256 of the draws need the CDF)."""
+    return 1 << max(10, int(math.ceil(math.log2(256 * k))))
+
+
+def _guide_table(pmf: npt.NDArray[np.float64], bins: int) -> _Guide:
+    """Guide tables for each row of ``pmf`` (shape (rows, K))."""
+    rows, k = pmf.shape
+    cdf = np.cumsum(pmf / pmf.sum(axis=1, keepdims=True), axis=1)[:, : k - 1]
+    lo = np.arange(bins) / bins
+    hi = np.arange(1, bins + 1) / bins
+    q = np.empty((rows, bins), dtype=np.int16 if k < 2**15 else np.int32)
+    for r in range(rows):
+        a = np.searchsorted(cdf[r], lo, side="right")  # outcome at u = lo
+        b = np.searchsorted(cdf[r], hi, side="left")  # outcome just below hi
+        q[r] = np.where(a == b, a, -1)
+    return _Guide(bins, cdf, q.ravel())
+
+
+def _guide_draw(u: np.ndarray, offset: np.ndarray, guide: _Guide) -> np.ndarray:
+    """Outcomes for uniforms ``u`` in rows ``offset // guide.bins`` (``offset`` = row * bins)."""
+    b = u * guide.bins
+    out = guide.q.take(offset + b.astype(_I64))
+    amb = np.flatnonzero(out < 0)
+    if amb.size:
+        out = out.astype(_I64)
+        out[amb] = (guide.cdf[offset[amb] // guide.bins] <= u[amb, None]).sum(axis=1)
+    return out
+
+
+@dataclass(frozen=True)
+class _Cycles:
+    """Per-bag chance outcomes of the schedule kernel (see the notes above)."""
+
+    uniform_n: int  # > 0: X uniform on 1..uniform_n, one God Chance chip, bag of uniform_n
+    prob: npt.NDArray[np.float64]
+    alias: npt.NDArray[np.int64]
+    x: npt.NDArray[np.int64]  # position deciding the cycle's end
+    gc: npt.NDArray[np.int64]  # God Chance chips drawn in a complete cycle
+    cap: npt.NDArray[np.int64]  # chips in the bag (N')
+    pa: npt.NDArray[np.int64]  # partial cycle: God Chance chips ~ hypergeometric(pa, pb, r)
+    pb: npt.NDArray[np.int64]
+    n_sr: int
+    n_n: int
+    sr_guide: _Guide | None  # guide table of hypergeometric(n_sr, n_n, o), one row per o = 0..n_ot
+
+
+@lru_cache(maxsize=32)
+def _cycles(bag: BagConfig, doubtful: DoubtfulConfig | None) -> _Cycles:
+    g, tot = bag.n_god_chance, bag.total
+    ks = [(0, 1.0)] if doubtful is None else [
+        (k, p) for k, p in zip(doubtful.k_values, doubtful.probabilities) if p > 0]
+    rows: list[tuple[float, int, int, int, int, int]] = []  # (p, x, gc, cap, pa, pb)
+    for k, pk in ks:
+        cap = tot - k
+        if g == 0:
+            rows.append((pk, 1, 0, cap, 0, 0))
+            continue
+        hs = np.arange(max(0, k - (tot - g)), min(g, k) + 1)
+        for h, ph in zip(hs.tolist(), (pk * hypergeom.pmf(hs, tot, g, k)).tolist()):
+            if h > 0:  # a God Chance chip hidden: the bag is remade only when empty
+                rows.append((ph, cap, g - h, cap, g - h, cap - (g - h)))
+                continue
+            # the last of the g God Chance chips at position m: C(m-1, g-1) / C(cap, g),
+            # by the recurrence P(m - 1) = P(m) (m - g) / (m - 1) from P(cap) = g / cap
+            pm = [0.0] * (cap + 1)
+            pm[cap] = g / cap
+            for m in range(cap, g, -1):
+                pm[m - 1] = pm[m] * (m - g) / (m - 1)
+            rows.extend((ph * pm[m], m, g, cap, g - 1, m - g) for m in range(g, cap + 1))
+    arr = np.array(rows)
+    prob, alias = _alias_table(arr[:, 0][None, :])
+    col = lambda i: arr[:, i].astype(_I64)  # noqa: E731
+    n_ot = bag.n_sr + bag.n_n
+    sr_guide = None
+    bins = _guide_bins(bag.n_sr + 1)
+    if bag.n_sr and bag.n_n and (n_ot + 1) * bins <= _GUIDE_MAX:
+        sr_guide = _guide_table(
+            hypergeom.pmf(np.arange(bag.n_sr + 1)[None, :], n_ot, bag.n_sr, np.arange(n_ot + 1)[:, None]), bins)
+    return _Cycles(tot if (g == 1 and doubtful is None) else 0, prob, alias, col(1), col(2), col(3), col(4),
+                   col(5), bag.n_sr, bag.n_n, sr_guide)
+
+
+def _sr_counts(o: np.ndarray, rng: np.random.Generator, cy: _Cycles) -> np.ndarray | int:
+    """SR chips among ``o`` other chips drawn from one bag (hypergeometric)."""
+    if cy.n_sr == 0:
+        return 0
+    if cy.n_n == 0:
+        return o
+    if cy.sr_guide is None:
+        return rng.hypergeometric(cy.n_sr, cy.n_n, o)
+    return _guide_draw(rng.random(o.size), o * cy.sr_guide.bins, cy.sr_guide)
+
+
+@lru_cache(maxsize=64)
+def _owned_alias(n_characters: int, g_max: int) -> tuple[np.ndarray, np.ndarray]:
+    """Alias tables of P(characters owned = c | G God Chances), G = 0..g_max."""
+    n = n_characters
+    step = owned_transition_matrix(n)
+    pmf = np.zeros((g_max + 1, n + 1))
+    v = np.zeros(n + 1)
+    v[0] = 1.0
+    for gi in range(g_max + 1):
+        pmf[gi] = v
+        v = v @ step
+    return _alias_table(pmf)
+
+
+def _owned_counts(gcount: np.ndarray, rng: np.random.Generator, n_characters: int) -> np.ndarray:
+    """Characters owned after ``gcount`` God Chances (uniform cards, coupon collector)."""
+    g_max = int(gcount.max()) if gcount.size else 0
+    n = n_characters
+    if (g_max + 1) * (n + 1) <= _ALIAS_MAX:
+        prob, alias = _owned_alias(n, g_max)
+        return _alias_draw(rng.random(gcount.size), gcount, n + 1, prob, alias)
+    # large tables: draw the cards and count distinct ones per trial
+    cards = rng.integers(n, size=int(gcount.sum()))
+    key = np.repeat(np.arange(gcount.size, dtype=_I64), gcount) * n + cards
+    return np.bincount(np.unique(key) // n, minlength=gcount.size).astype(_I64)
+
+
+def _schedule_table(total: int, lookup, god: np.ndarray, sr: np.ndarray,  # type: ignore[no-untyped-def]
+                    rng: np.random.Generator, cy: _Cycles) -> None:
+    """The kernel's loop with every cycle's bookkeeping tabulated by (pulls so far, outcome).
+
+    For at most one God Chance chip per bag (a partial cycle then brings no God Chance)
+    the state of a trial is the number ``s`` of pulls before its current bag; the table
+    row ``s * n_outcomes + outcome`` holds the next ``s`` (times ``n_outcomes``), the God
+    Chances of the cycle and the row of its SR law, so a cycle costs two uniforms and a
+    few gathers. Fills ``god`` and ``sr`` in place.
+    """
+    n_out = cy.x.size
+    st = np.arange(total + 1, dtype=_I64)[:, None]
+    end = np.minimum(lookup(st + cy.x[None, :] - 1), st + cy.cap[None, :])
+    full = end <= total
+    gc_t = (cy.gc[None, :] * full).ravel().astype(np.int8)
+    np.minimum(end, total, out=end)
+    guide = cy.sr_guide
+    assert guide is not None
+    o_t = ((end - st - gc_t.reshape(end.shape)) * guide.bins).ravel()  # SR-law row offset
+    nxt_t = (end * n_out).ravel()
+    # one gather per cycle: next state << 33 | SR row offset << 1 | God Chance (< 2**32 each)
+    packed = (nxt_t << 33) | (o_t << 1) | gc_t
+    last = total * n_out
+    uniform = cy.uniform_n
+    start = 0
+    for size in _chunks(god.size, 1, 1):
+        rows = np.arange(start, start + size)
+        base = np.zeros(size, dtype=_I64)  # s * n_outcomes
+        gk = np.zeros(size, dtype=_I64)
+        sk = np.zeros(size, dtype=_I64)
+        while base.size and total:
+            u = rng.random(base.size)
+            if uniform:
+                u *= uniform
+                idx = u.astype(_I64)  # u <= 1 - 2**-53: floor(u * N) <= N - 1
+            else:
+                idx = _alias_draw(u, 0, n_out, cy.prob, cy.alias)
+            idx += base
+            v = packed.take(idx)
+            gk += v & 1
+            # SR chips of the cycle: guide-table draw in the row of its "others drawn" count
+            sk += _guide_draw(rng.random(base.size), (v >> 1) & 0xFFFFFFFF, guide)
+            base = v >> 33
+            live = base < last
+            n_live = int(np.count_nonzero(live))
+            if n_live < _COMPACT * base.size:  # compact: drop finished trials
+                done = ~live
+                god[rows[done]], sr[rows[done]] = gk[done], sk[done]
+                rows, base, gk, sk = rows[live], base[live], gk[live], sk[live]
+        god[rows], sr[rows] = gk, sk
+        start += size
+
+
+def _schedule_cycles(sessions: list[int], n_trials: int, rng: np.random.Generator, cfg: _Cfg,
+                     cy: _Cycles) -> dict[str, np.ndarray]:
+    """The one-draw-per-bag kernel of :func:`run_schedule` (no Overdrive)."""
+    ends = np.cumsum(np.asarray([m for m in sessions if m > 0], dtype=_I64))
+    total = int(ends[-1]) if ends.size else 0
+    big = total + cfg.total + 1  # "after the schedule" marker, > any s + N'
+    x_max = int(cy.x.max()) if cy.uniform_n == 0 else cy.uniform_n
+    if total + x_max < _END_TABLE_MAX:
+        # end_at[t] = end of the session holding pull t + 1 (t = 0..T-1), ``big`` beyond
+        end_at = np.full(total + x_max + 1, big, dtype=_I64)
+        if total:
+            end_at[:total] = ends[np.searchsorted(ends, np.arange(1, total + 1))]
+        lookup = end_at.take
+    else:
+        ends_b = np.append(ends, big)
+        lookup = lambda t: ends_b[np.searchsorted(ends, t + 1)]  # noqa: E731
+    god = np.zeros(n_trials, dtype=_I64)
+    sr = np.zeros(n_trials, dtype=_I64)
+    owned = np.zeros(n_trials, dtype=_I64)
+    tabulated = cfg.n_gc <= 1 and cy.sr_guide is not None and (total + 1) * cy.x.size <= _STATE_TABLE_MAX
+    if tabulated:
+        _schedule_table(total, lookup, god, sr, rng, cy)
+    start = 0
+    for size in [] if tabulated else _chunks(n_trials, 1, 1):
+        rows = np.arange(start, start + size)
+        s = np.zeros(size, dtype=_I64)  # pulls before the current bag
+        gk = np.zeros(size, dtype=_I64)
+        sk = np.zeros(size, dtype=_I64)
+        while s.size and total:
+            u = rng.random(s.size)
+            if cy.uniform_n:
+                x0 = (u * cy.uniform_n).astype(_I64)  # X - 1
+                end = np.minimum(lookup(s + x0), s + cy.uniform_n)
+                full = end <= total
+                gc = full.astype(_I64)  # partial cycle: the only chip is beyond T
+                np.minimum(end, total, out=end)
+            else:
+                o = _alias_draw(u, 0, cy.x.size, cy.prob, cy.alias)
+                cap = cy.cap[o]
+                end = np.minimum(lookup(s + cy.x[o] - 1), s + cap)
+                full = end <= total
+                gc = cy.gc[o] * full
+                np.minimum(end, total, out=end)
+                if cfg.n_gc >= 2:  # partial cycle: God Chance chips among its first pulls
+                    part = np.flatnonzero(~full)
+                    if part.size:
+                        op = o[part]
+                        gc[part] = rng.hypergeometric(cy.pa[op], cy.pb[op], end[part] - s[part])
+            gk += gc
+            sk += _sr_counts(end - s - gc, rng, cy)
+            s = end
+            live = s < total
+            n_live = int(np.count_nonzero(live))
+            if 4 * n_live < 3 * s.size:  # compact: drop finished trials
+                done = ~live
+                god[rows[done]], sr[rows[done]] = gk[done], sk[done]
+                rows, s, gk, sk = rows[live], s[live], gk[live], sk[live]
+        god[rows], sr[rows] = gk, sk
+        start += size
+    for lo in range(0, n_trials, CHUNK_SIZE):  # chunked: bounded temporaries
+        owned[lo:lo + CHUNK_SIZE] = _owned_counts(god[lo:lo + CHUNK_SIZE], rng, cfg.n_characters)
+    return {"god_chances": god, "complete": owned == cfg.n_characters, "characters_owned": owned,
+            "sr_drawn": sr, "pulls": np.full(n_trials, total, dtype=_I64)}
+
+
 def run_schedule(
     sessions: Sequence[int],
     n_trials: int,
@@ -436,11 +787,41 @@ def run_schedule(
 ) -> dict[str, npt.NDArray[np.int64] | npt.NDArray[np.bool_]]:
     """Array kernel of :func:`simulate_schedule`: one player, arrays of shape (n_trials,).
 
+    Parameters
+    ----------
+    sessions, n_trials, rng, bag, n_characters, doubtful, overdrive_pulls
+        As in :func:`simulate_schedule`.
+
     Returns
     -------
     dict of str to ndarray
-        ``god_chances``, ``complete``, ``characters_owned``, ``sr_drawn``, ``pulls``.
+        ``god_chances``, ``complete``, ``characters_owned``, ``sr_drawn``, ``pulls``,
+        each of shape (n_trials,).
+
+    Raises
+    ------
+    ValueError
+        As :func:`simulate_schedule`.
+
+    Notes
+    -----
+    Without Overdrive (``overdrive_pulls=None``) and for bags of at most
+    :data:`_CYCLE_BAG_MAX` chips, one chance outcome per bag cycle (see the comment
+    block above :func:`_alias_table`): about ``T / 25`` bag cycles per trial for ``T``
+    pulls from the default bag, two uniforms each (position of the God Chance chip, SR
+    count) plus one per trial (characters owned), instead of one draw per session, with
+    the same distribution. With Overdrive the schedule depends on the cards drawn and the
+    session-by-session kernel of :func:`run_shared` is used.
     """
+    if overdrive_pulls is None and bag.total <= _CYCLE_BAG_MAX:
+        cfg = _Cfg.make(bag, n_characters, doubtful, overdrive_pulls)
+        ses = [int(m) for m in sessions]
+        for m in ses:
+            if m < 0:
+                raise ValueError(f"schedule session size {m} must be >= 0")
+        if int(n_trials) < 0:
+            raise ValueError(f"n_trials = {n_trials!r}, must be >= 0")
+        return _schedule_cycles(ses, int(n_trials), as_generator(rng), cfg, _cycles(bag, doubtful))
     r = run_shared([(1, int(m)) for m in sessions], n_trials, n_players=1, rng=rng, bag=bag,
                    n_characters=n_characters, doubtful=doubtful, overdrive_pulls=overdrive_pulls)
     return {
@@ -499,6 +880,12 @@ def simulate_schedule(
     -----
     Rules read as in ``docs/rules/gacha.md`` (seed ``gacha_god_chance_rules_ja.txt``:
     ガチャ袋作成, ガチャを引く, God Chance, Overdrive, 疑惑の運営モード).
+
+    Without Overdrive the trials draw one chance outcome per bag cycle (where the bag's
+    last God Chance chip lies, and the 疑惑の運営モード removal), one SR count per cycle and
+    one owned-character count per trial, all by exact inverse-CDF or alias sampling of
+    the rules' laws: about 30 uniforms per trial for 300 single pulls from the default
+    bag (a bag cycle lasts about 25 pulls). With Overdrive the session-by-session kernel of :func:`simulate_shared` runs.
 
     Examples
     --------

@@ -1,0 +1,755 @@
+"""The Python API: a sweep in one call, and its results as tables, plots and comparisons.
+
+The same engine, chunk cache and seeding as the ``gamesim`` command, for a
+designer asking a question in a notebook cell::
+
+    import gamesim
+    res = gamesim.sweep({
+        "game": "gacha", "n_trials": 20000, "seed": 1,
+        "parts": [{"name": "bags", "task": "schedule",
+                   "cases": [{"name": "1 chip", "bag_god_chance": 1, "bag_n": 44},
+                             {"name": "2 chips", "bag_god_chance": 2, "bag_n": 43}],
+                   "grid": {"total_pulls": [100, 200]}}],
+        "compare": {"baseline": "1 chip", "metrics": ["complete"]},
+    })
+    res.table("complete")          # estimate [95% CI], n and exact value per cell
+    res.plot("complete")           # a plot per metric, CI bars, exact curves
+    res.compare("complete")        # differences with paired intervals
+    res.to_frame()                 # the tidy table
+    res.report()                   # every part, metric, comparison and distribution
+
+:class:`Results` is also what the generic report notebook renders, so a
+scenario's report and a notebook cell show the same thing.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from gamesim.core.present import format_interval, run_summary
+from gamesim.core.scenario import CASE, Scenario, load_scenario
+from gamesim.core.stats import Estimate, mean_estimate, proportion_estimate, quantile_estimate
+
+__all__ = ["Results", "sweep", "estimate", "results_paths"]
+
+ResultsFormat = Literal["parquet", "csv"]
+
+
+def results_paths(path: str | Path) -> dict[str, Path]:
+    """The files of one results set: ``X.parquet`` and its ``X.compare.*`` and ``X.dist.*`` companions.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The main results file (``.parquet`` or ``.csv``).
+
+    Returns
+    -------
+    dict
+        ``{"results": ..., "compare": ..., "distributions": ..., "meta": ...}``
+        (``meta`` is the JSON side file written with CSV results).
+    """
+    p = Path(path)
+    stem, suffix = p.with_suffix(""), p.suffix or ".parquet"
+    return {
+        "results": p,
+        "compare": Path(f"{stem}.compare{suffix}"),
+        "distributions": Path(f"{stem}.dist{suffix}"),
+        "meta": Path(f"{stem}.meta.json"),
+    }
+
+
+def _csv_ready(df: pd.DataFrame) -> pd.DataFrame:
+    out = df.copy()
+    for c in out.columns:
+        if out[c].dtype == object and out[c].map(lambda v: isinstance(v, tuple)).any():
+            out[c] = out[c].map(lambda v: json.dumps(v) if isinstance(v, tuple) else v)
+    return out
+
+
+def estimate(values: npt.ArrayLike, *, kind: Literal["auto", "proportion", "mean"] = "auto",
+             quantile: float | None = None) -> Estimate:
+    """Per-trial values from any simulator, turned into an estimate with its 95% interval.
+
+    The one-liner for low-level simulators that return raw arrays::
+
+        gamesim.estimate(sim.simulate_schedule([10] * 10, 500, rng=1)["complete"])
+
+    Parameters
+    ----------
+    values : array_like, shape (n_trials,)
+        One value per trial: booleans (or 0/1 with ``kind="proportion"``) for
+        an event, numbers for a count or amount (``nan`` = censored, allowed
+        only with ``quantile``).
+    kind : {"auto", "proportion", "mean"}, default "auto"
+        ``"auto"``: a proportion for boolean arrays, a mean otherwise.
+    quantile : float, optional
+        If given, the ``quantile`` (e.g. ``0.5``) with its order-statistic
+        interval instead of the mean.
+
+    Returns
+    -------
+    Estimate
+        ``n``, ``estimate``, ``se``, ``ci_low``, ``ci_high``: Wilson interval
+        for proportions, Student-t for means, distribution-free for quantiles.
+
+    Raises
+    ------
+    ValueError
+        Empty input, non-0/1 values for a proportion, ``nan`` in a mean, an
+        unknown ``kind`` or a quantile outside ``(0, 1)``.
+    """
+    a = np.asarray(values).ravel()
+    if a.size == 0:
+        raise ValueError("values is empty: an estimate needs at least one trial")
+    if quantile is not None:
+        return quantile_estimate(a, quantile)
+    if kind == "auto":
+        kind = "proportion" if a.dtype == bool else "mean"
+    if kind == "proportion":
+        x = a.astype(np.float64)
+        if not np.isin(x, (0.0, 1.0)).all():
+            raise ValueError("values for a proportion must be booleans or 0/1")
+        return proportion_estimate(int(x.sum()), x.size)
+    if kind == "mean":
+        x = a.astype(np.float64)
+        if np.isnan(x).any():
+            raise ValueError("values contain nan (censored trials): ask for a quantile instead of the mean")
+        return mean_estimate(x)
+    raise ValueError(f"kind = {kind!r}, must be 'auto', 'proportion' or 'mean'")
+
+
+@dataclass
+class Results:
+    """The results of a sweep: tidy table, paired comparisons, whole distributions, run metadata.
+
+    Build with :func:`sweep` or :meth:`Results.load`. Tables and plots cover
+    every swept dimension of a part (cases and grid keys): nothing is dropped
+    or averaged.
+
+    Attributes
+    ----------
+    frame : pandas.DataFrame
+        The tidy results (see :class:`gamesim.core.sweep.SweepResult`).
+    comparisons : pandas.DataFrame
+        Paired comparisons (empty without ``[compare]``).
+    distributions : pandas.DataFrame
+        PMF / at-least / at-most rows of integer-valued metrics.
+    meta : dict
+        Run metadata (seed entropy, hash, version, backend, timing).
+    scenario : Scenario or None
+        The scenario, when known (needed for dimension order and texts).
+    """
+
+    frame: pd.DataFrame
+    comparisons: pd.DataFrame = field(default_factory=pd.DataFrame)
+    distributions: pd.DataFrame = field(default_factory=pd.DataFrame)
+    meta: dict[str, Any] = field(default_factory=dict)
+    scenario: Scenario | None = None
+
+    # ------------------------------------------------------------------ I/O
+    @classmethod
+    def load(cls, path: str | Path, scenario: str | Path | Scenario | None = None) -> Results:
+        """Read results written by ``gamesim run`` / :meth:`save` (parquet or CSV).
+
+        Parameters
+        ----------
+        path : str or pathlib.Path
+            The main results file; its ``.compare`` and ``.dist`` companions are
+            read when present.
+        scenario : path or Scenario, optional
+            The scenario the results come from (default: the path recorded in the
+            results' metadata, if it still exists).
+
+        Raises
+        ------
+        FileNotFoundError
+            If ``path`` does not exist.
+        """
+        from gamesim.core.results import lists_to_tuples, load_results
+
+        files = results_paths(path)
+        if not files["results"].is_file():
+            raise FileNotFoundError(f"{files['results']}: no such results file")
+        if files["results"].suffix == ".csv":
+            frame = pd.read_csv(files["results"])
+            meta = json.loads(files["meta"].read_text()) if files["meta"].is_file() else {}
+            comparisons = pd.read_csv(files["compare"]) if files["compare"].is_file() else pd.DataFrame()
+            dists = pd.read_csv(files["distributions"]) if files["distributions"].is_file() else pd.DataFrame()
+        else:
+            frame, meta = load_results(files["results"])
+            comparisons = load_results(files["compare"])[0] if files["compare"].is_file() else pd.DataFrame()
+            dists = load_results(files["distributions"])[0] if files["distributions"].is_file() else pd.DataFrame()
+        if scenario is None and meta.get("scenario_path") and Path(meta["scenario_path"]).is_file():
+            scenario = meta["scenario_path"]
+        if scenario is not None and not isinstance(scenario, Scenario):
+            scenario = load_scenario(scenario)
+        return cls(lists_to_tuples(frame), lists_to_tuples(comparisons), dists, meta, scenario)
+
+    def save(self, path: str | Path, *, format: ResultsFormat = "parquet") -> list[Path]:
+        """Write the results (and comparisons and distributions, if any) next to each other.
+
+        Parameters
+        ----------
+        path : str or pathlib.Path
+            The main file; its suffix is replaced by ``.parquet`` or ``.csv``.
+        format : {"parquet", "csv"}, default "parquet"
+            Parquet keeps list-valued parameters as lists and the metadata in the
+            schema; CSV writes lists as JSON text and the metadata to
+            ``<name>.meta.json``.
+
+        Returns
+        -------
+        list of pathlib.Path
+            The files written.
+
+        Raises
+        ------
+        ValueError
+            For an unknown format.
+        """
+        from gamesim.core.results import save_results
+
+        if format not in ("parquet", "csv"):
+            raise ValueError(f"format = {format!r}, must be 'parquet' or 'csv'")
+        files = results_paths(Path(path).with_suffix("." + format))
+        tables = {"results": self.frame, "compare": self.comparisons, "distributions": self.distributions}
+        written = []
+        for key, df in tables.items():
+            target = files[key]
+            if key != "results" and df.empty:
+                target.unlink(missing_ok=True)  # no stale companion from an earlier run
+                continue
+            if format == "parquet":
+                save_results(df, target, self.meta)
+            else:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                tmp = target.with_name(target.name + ".tmp")
+                _csv_ready(df).to_csv(tmp, index=False)
+                tmp.replace(target)
+            written.append(target)
+        if format == "csv":
+            files["meta"].write_text(json.dumps(self.meta, indent=2, default=str))
+            written.append(files["meta"])
+        return written
+
+    # ------------------------------------------------------------ structure
+    def to_frame(self, which: Literal["results", "compare", "distributions"] = "results") -> pd.DataFrame:
+        """A copy of the tidy results (or of the comparisons or distributions table)."""
+        return {"results": self.frame, "compare": self.comparisons, "distributions": self.distributions}[which].copy()
+
+    @property
+    def parts(self) -> list[str]:
+        """Part names, in scenario order."""
+        return list(pd.unique(self.frame["part"]))
+
+    def metrics(self, part: str | None = None) -> list[str]:
+        """Metric names (of one part, or of all), in the order the tasks declare them."""
+        rows = self.frame if part is None else self.frame[self.frame["part"] == part]
+        return list(pd.unique(rows["metric"]))
+
+    def dims(self, part: str) -> list[str]:
+        """The swept dimensions of a part: ``case`` (if it has cases) then its grid keys.
+
+        Without the scenario, the parameter columns that vary between the part's cells.
+        """
+        if self.scenario is not None:
+            for p in self.scenario.parts:
+                if p.name == part:
+                    return p.dims
+        rows = self.frame[self.frame["part"] == part]
+        fixed = {"scenario", "part", "task", "cell", "metric", "statistic", "n", "estimate", "se", "ci_low",
+                 "ci_high", "exact", "n_chunks", "spawn_key", "target_met", "seed_entropy", "scenario_hash",
+                 "gamesim_version"}
+        return [c for c in rows.columns if c not in fixed and rows[c].nunique(dropna=True) > 1]
+
+    def _part_of(self, metric: str, part: str | None) -> str:
+        if metric not in set(self.frame["metric"]):
+            raise KeyError(f"no metric {metric!r}; metrics: {', '.join(self.metrics())}")
+        if part is not None:
+            if part not in self.parts:
+                raise KeyError(f"no part {part!r}; parts: {', '.join(self.parts)}")
+            return part
+        having = [p for p in self.parts if metric in self.metrics(p)]
+        if len(having) > 1:
+            raise KeyError(f"metric {metric!r} is in several parts ({', '.join(having)}): pass part=...")
+        return having[0]
+
+    def rows(self, metric: str, *, part: str | None = None, statistic: str | None = None) -> pd.DataFrame:
+        """Tidy rows of one metric of one part (one statistic, or all), in cell order."""
+        part = self._part_of(metric, part)
+        r = self.frame[(self.frame["part"] == part) & (self.frame["metric"] == metric)]
+        if statistic is not None:
+            r = r[r["statistic"] == statistic]
+            if r.empty:
+                raise KeyError(f"no statistic {statistic!r} for {part}/{metric}")
+        return r.sort_values(["cell"], kind="stable")
+
+    def primary_statistic(self, metric: str, *, part: str | None = None) -> str:
+        """The statistic plotted and compared: ``proportion`` or ``mean``, else the first quantile."""
+        stats = list(pd.unique(self.rows(metric, part=part)["statistic"]))
+        for s in ("proportion", "mean"):
+            if s in stats:
+                return s
+        return stats[0]
+
+    # --------------------------------------------------------------- tables
+    def table(self, metric: str, *, part: str | None = None, digits: int = 3) -> pd.DataFrame:
+        """Every cell's estimates of one metric: ``estimate [95% CI]`` per statistic, n and exact values.
+
+        Parameters
+        ----------
+        metric : str
+            A metric name.
+        part : str, optional
+            The part (needed only if several parts have the metric).
+        digits : int, default 3
+            Decimal places.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per cell (indexed by every swept dimension of the part, in
+            order; a part with one cell has the index ``part``); columns
+            ``<statistic> [95% CI]`` for each statistic, ``n`` and ``exact
+            <statistic>`` where the game has an exact value for some cell.
+            Strings, ready to display.
+
+        Raises
+        ------
+        KeyError
+            Unknown metric or part, or a metric in several parts without ``part``.
+        """
+        part = self._part_of(metric, part)
+        rows = self.rows(metric, part=part)
+        dims = self.dims(part)
+        out: dict[str, list[Any]] = {}
+        cells = list(pd.unique(rows["cell"]))
+        first = rows.drop_duplicates("cell").set_index("cell")
+        index_cols = dims or ["part"]
+        for d in index_cols:
+            out[d] = [_show(first.loc[c, d]) for c in cells]
+        for stat in pd.unique(rows["statistic"]):
+            sub = rows[rows["statistic"] == stat].set_index("cell")
+            out[f"{stat} [95% CI]"] = [
+                format_interval(sub.loc[c, "estimate"], sub.loc[c, "ci_low"], sub.loc[c, "ci_high"], digits=digits)
+                if c in sub.index else "–"
+                for c in cells
+            ]
+        out["n"] = [f"{int(first.loc[c, 'n']):,}" for c in cells]
+        for stat in pd.unique(rows["statistic"]):
+            sub = rows[rows["statistic"] == stat].set_index("cell")
+            if sub["exact"].notna().any():
+                out[f"exact {stat}"] = [
+                    "–" if c not in sub.index or pd.isna(sub.loc[c, "exact"]) else f"{sub.loc[c, 'exact']:.{digits}f}"
+                    for c in cells
+                ]
+        return pd.DataFrame(out).set_index(index_cols)
+
+    def compare(self, metric: str | None = None, *, part: str | None = None, digits: int = 3) -> pd.DataFrame:
+        """Paired comparisons against the baseline: difference and ratio with 95% intervals.
+
+        Parameters
+        ----------
+        metric : str, optional
+            One compared metric (default: all).
+        part : str, optional
+            One part (default: all compared parts).
+        digits : int, default 3
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per compared cell and metric: the variant, the other swept
+            dimensions, ``difference [95% CI]`` (variant - baseline),
+            ``ratio [95% CI]`` (where both means are positive), ``n`` (pairs),
+            ``exact`` (the exact difference, where known), ``corr.`` (the
+            correlation of the paired trials) and ``half-width paired / indep.``
+            (the interval's half-width, and the half-width two independent
+            samples of the same size would give).
+
+        Raises
+        ------
+        KeyError
+            If the results have no comparisons (no ``[compare]`` table) or none
+            for that metric/part.
+        """
+        c = self.comparisons
+        if c.empty:
+            raise KeyError("no comparisons: add a [compare] table (baseline, metrics) to the scenario")
+        if metric is not None:
+            c = c[c["metric"] == metric]
+        if part is not None:
+            c = c[c["part"] == part]
+        if c.empty:
+            raise KeyError(f"no comparisons for metric={metric!r}, part={part!r}")
+        fixed = {"scenario", "part", "metric", "statistic", "dimension", "baseline", "variant", "cell",
+                 "baseline_cell", "crn", "correlation", "n", "estimate", "se", "ci_low", "ci_high", "exact",
+                 "unpaired_half_width"}
+        others = [k for k in c.columns if k not in fixed]
+        records = []
+        for (p, m, cell), g in c.groupby(["part", "metric", "cell"], sort=False):
+            d = g[g["statistic"] == "difference"].iloc[0]
+            rec: dict[str, Any] = {"part": p, "metric": m, d["dimension"]: _show(d["variant"])}
+            for k in others:
+                if pd.notna(d[k]) if not isinstance(d[k], tuple) else True:
+                    rec[k] = _show(d[k])
+            rec["difference [95% CI]"] = format_interval(d["estimate"], d["ci_low"], d["ci_high"], digits=digits)
+            r = g[g["statistic"] == "ratio"]
+            rec["ratio [95% CI]"] = (
+                format_interval(r.iloc[0]["estimate"], r.iloc[0]["ci_low"], r.iloc[0]["ci_high"], digits=digits)
+                if len(r) else "–"
+            )
+            rec["n"] = f"{int(d['n']):,}"
+            rec["exact"] = "–" if pd.isna(d["exact"]) else f"{d['exact']:.{digits}f}"
+            rec["corr."] = "–" if pd.isna(d["correlation"]) else f"{d['correlation']:.3f}"
+            hw = (d["ci_high"] - d["ci_low"]) / 2
+            rec["half-width paired / indep."] = (
+                f"{hw:.{digits}f} / {d['unpaired_half_width']:.{digits}f}"
+                if pd.notna(d["unpaired_half_width"]) else "–"
+            )
+            records.append(rec)
+        out = pd.DataFrame(records)
+        return out.fillna("–")
+
+    #: Columns of :meth:`compare` that are results, not the compared cell's dimensions.
+    COMPARE_VALUE_COLUMNS = ("difference [95% CI]", "ratio [95% CI]", "n", "exact", "corr.",
+                             "half-width paired / indep.")
+
+    def distribution(self, metric: str, *, part: str | None = None, cell: int | None = None) -> pd.DataFrame:
+        """Whole distribution rows (PMF, at least k, at most k, each with a Wilson 95% interval).
+
+        Raises
+        ------
+        KeyError
+            If the metric has no tabulated distribution (not integer-valued, too
+            many distinct values, or ``distributions = false``).
+        """
+        part = self._part_of(metric, part)
+        d = self.distributions
+        if d.empty:
+            raise KeyError(f"no distributions were tabulated for {metric!r}")
+        d = d[(d["part"] == part) & (d["metric"] == metric)]
+        if cell is not None:
+            d = d[d["cell"] == cell]
+        if d.empty:
+            raise KeyError(f"no distribution for {part}/{metric} (not integer-valued, or > 200 distinct values)")
+        return d.copy()
+
+    # ---------------------------------------------------------------- plots
+    def _series(self, part: str, rows: pd.DataFrame, x: str | None) -> tuple[str | None, list[str], bool]:
+        dims = self.dims(part)
+        first = rows.drop_duplicates("cell")
+        if x is None:
+            numeric = [d for d in dims if _numeric(first[d]) and first[d].nunique() > 1]
+            cands = numeric or [d for d in dims if first[d].nunique() > 1]
+            x = max(cands, key=lambda d: first[d].nunique()) if cands else None
+        elif x not in dims:
+            raise KeyError(f"x = {x!r} is not a swept dimension of part {part!r}: {', '.join(dims)}")
+        others = [d for d in dims if d != x]
+        return x, others, x is not None and _numeric(first[x])
+
+    def plot(self, metric: str, *, part: str | None = None, statistic: str | None = None, x: str | None = None,
+             ax: Any = None) -> Any:
+        """Estimates of one metric with 95% error bars, one series per combination of the other dimensions.
+
+        Parameters
+        ----------
+        metric : str
+            A metric name.
+        part : str, optional
+            The part (needed only if several parts have the metric).
+        statistic : str, optional
+            Default: the metric's proportion or mean (or first quantile).
+        x : str, optional
+            The swept dimension on the horizontal axis; default: the numeric one
+            with most values (else the one with most values, as categories).
+        ax : matplotlib.axes.Axes, optional
+            Where to draw (default: a new figure).
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            Exact values, where the game has them, are drawn as a line under
+            each series in the series' colour.
+        """
+        import matplotlib.pyplot as plt
+
+        part = self._part_of(metric, part)
+        statistic = statistic or self.primary_statistic(metric, part=part)
+        rows = self.rows(metric, part=part, statistic=statistic)
+        x, others, numeric = self._series(part, rows, x)
+        if ax is None:
+            _, ax = plt.subplots(figsize=(7.0, 3.6))
+        if x is None:
+            cats = [part]
+            positions = {part: 0}
+        elif not numeric:
+            cats = list(pd.unique(rows[x].map(_show)))
+            positions = {c: i for i, c in enumerate(cats)}
+        groups = rows.groupby([rows[o].map(_show) for o in others], sort=False) if others else [((), rows)]
+        n_groups = len(groups) if others else 1
+        width = 0.6 / max(1, n_groups)
+        has_exact = False
+        for i, (key, g) in enumerate(groups):
+            key = key if isinstance(key, tuple) else (key,)
+            label = " | ".join(str(k) for k in key) if others else None
+            color = f"C{i % 10}"
+            if x is None:
+                xs = np.zeros(len(g))
+            elif numeric:
+                g = g.sort_values(x)
+                xs = g[x].to_numpy(dtype=float)
+            else:
+                xs = np.array([positions[_show(v)] for v in g[x]], dtype=float) - 0.3 + width * (i + 0.5)
+            est = g["estimate"].to_numpy(float)
+            lo = np.clip(est - g["ci_low"].to_numpy(float), 0, None)
+            hi = np.clip(g["ci_high"].to_numpy(float) - est, 0, None)
+            hi = np.where(np.isfinite(hi), hi, 0.0)
+            lo = np.where(np.isfinite(lo), lo, 0.0)
+            if g["exact"].notna().any():
+                has_exact = True
+                ex = g["exact"].to_numpy(float)
+                if numeric and len(xs) > 1:
+                    ax.plot(xs, ex, "-", color=color, alpha=0.45, lw=1.5)
+                else:
+                    ax.plot(xs, ex, "_", color=color, ms=14, mew=2, alpha=0.6)
+            ax.errorbar(xs, est, yerr=[lo, hi], fmt="o", ms=4, capsize=2, color=color, label=label)
+        if x is not None and not numeric:
+            ax.set_xticks(range(len(cats)), cats, rotation=20 if max(len(c) for c in cats) > 8 else 0, ha="right"
+                          if max(len(c) for c in cats) > 8 else "center")
+        elif x is None:
+            ax.set_xticks([0], [part])
+        ax.set_xlabel(x or "")
+        ax.set_ylabel(f"{metric} ({statistic})")
+        ax.set_title(f"{part}: {metric}", fontsize=9)
+        ax.grid(alpha=0.3)
+        handles, labels = ax.get_legend_handles_labels()
+        if has_exact:
+            from matplotlib.lines import Line2D
+
+            handles.append(Line2D([], [], color="grey", alpha=0.6, lw=1.5))
+            labels.append("exact")
+        if handles:
+            _legend(ax, handles, labels, " | ".join(others))
+        return ax
+
+    def plot_compare(self, metric: str, *, part: str | None = None, ax: Any = None) -> Any:
+        """Forest plot of the paired differences (variant - baseline) with their 95% intervals."""
+        import matplotlib.pyplot as plt
+
+        c = self.comparisons
+        if c.empty:
+            raise KeyError("no comparisons: add a [compare] table to the scenario")
+        c = c[(c["metric"] == metric) & (c["statistic"] == "difference")]
+        if part is not None:
+            c = c[c["part"] == part]
+        if c.empty:
+            raise KeyError(f"no comparisons for {metric!r}")
+        table = self.compare(metric, part=part)
+        keys = [k for k in table.columns if k not in self.COMPARE_VALUE_COLUMNS and k not in ("part", "metric")]
+        if part is None and table["part"].nunique() > 1:
+            keys = ["part"] + keys
+        labels = [" | ".join(str(r[k]) for k in keys) for _, r in table.iterrows()]
+        if ax is None:
+            _, ax = plt.subplots(figsize=(7.0, 0.6 + 0.32 * len(c)))
+        y = np.arange(len(c))[::-1]
+        est = c["estimate"].to_numpy(float)
+        ax.errorbar(est, y, xerr=[est - c["ci_low"].to_numpy(float), c["ci_high"].to_numpy(float) - est],
+                    fmt="o", ms=4, capsize=2, color="C0", label="difference, paired 95% CI")
+        if c["exact"].notna().any():
+            ax.plot(c["exact"].to_numpy(float), y, "|", color="C3", ms=12, mew=2, label="exact")
+        ax.axvline(0, color="grey", lw=1)
+        ax.set_yticks(y, labels, fontsize=7)
+        ax.set_ylabel(" | ".join(keys), fontsize=7)
+        base = c["baseline"].iloc[0]
+        ax.set_xlabel(f"{metric}: variant - baseline ({c['dimension'].iloc[0]} = {_show(base)})")
+        ax.grid(alpha=0.3, axis="x")
+        handles, leg = ax.get_legend_handles_labels()
+        _legend(ax, handles, leg, "")
+        return ax
+
+    def plot_distribution(self, metric: str, *, part: str | None = None,
+                          view: Literal["pmf", "at_least", "at_most"] = "at_least",
+                          max_series: int = 12, ax: Any = None) -> Any:
+        """A metric's whole distribution per cell: PMF, P(X >= k) or P(X <= k), with 95% bands.
+
+        Parameters
+        ----------
+        metric : str
+        part : str, optional
+        view : {"pmf", "at_least", "at_most"}, default "at_least"
+        max_series : int, default 12
+            Cells drawn at most (the first ones, in cell order); the title says
+            how many are drawn out of how many.
+        ax : matplotlib.axes.Axes, optional
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+        """
+        import matplotlib.pyplot as plt
+
+        part = self._part_of(metric, part)
+        d = self.distribution(metric, part=part)
+        if ax is None:
+            _, ax = plt.subplots(figsize=(7.0, 3.4))
+        cells = list(pd.unique(d["cell"]))
+        labels = self._cell_labels(part)
+        for i, c in enumerate(cells[:max_series]):
+            g = d[d["cell"] == c].sort_values("value")
+            color = f"C{i % 10}"
+            style = "-" if i < 10 else "--"
+            k = g["value"].to_numpy()
+            ax.fill_between(k, g[f"{view}_low"], g[f"{view}_high"], color=color, alpha=0.15, lw=0)
+            ax.plot(k, g[view], style, marker="o", ms=2.5, color=color, lw=1.1, label=labels.get(c, f"cell {c}"))
+        shown = f" ({min(len(cells), max_series)} of {len(cells)} cells)" if len(cells) > max_series else ""
+        words = {"pmf": "P(X = k)", "at_least": "P(X ≥ k)", "at_most": "P(X ≤ k)"}
+        ax.set(xlabel=f"{metric} = k", ylabel=words[view], title=f"{part}: {metric}, {words[view]}{shown}")
+        ax.title.set_fontsize(9)
+        ax.grid(alpha=0.3)
+        if len(cells) > 1:
+            handles, leg = ax.get_legend_handles_labels()
+            _legend(ax, handles, leg, " | ".join(self.dims(part)))
+        return ax
+
+    def _cell_labels(self, part: str) -> dict[int, str]:
+        rows = self.frame[self.frame["part"] == part].drop_duplicates("cell")
+        dims = self.dims(part)
+        if not dims:
+            return {int(c): part for c in rows["cell"]}
+        return {int(r["cell"]): " | ".join(str(_show(r[d])) for d in dims) for _, r in rows.iterrows()}
+
+    # --------------------------------------------------------------- report
+    def report(self, *, heading_level: int = 1) -> None:
+        """Display every part, metric, comparison and distribution (the generic report).
+
+        For a notebook cell; the generic report notebook calls exactly this, and
+        every built-in study notebook calls it first. See
+        :func:`gamesim.core.generic_report.render`.
+        """
+        from gamesim.core.generic_report import render
+
+        render(self, heading_level=heading_level)
+
+
+def _legend(ax: Any, handles: list[Any], labels: list[str], title: str) -> None:
+    """A legend beside the axes (one column up to 10 entries), titled with the dimensions it names."""
+    if not handles:
+        return
+    ax.legend(handles, labels, title=title or None, title_fontsize=7, fontsize=7,
+              ncol=1 if len(labels) <= 10 else 2, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+
+
+def _numeric(col: pd.Series) -> bool:
+    vals = [v for v in col if v is not None and not (isinstance(v, float) and math.isnan(v))]
+    return bool(vals) and all(
+        isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_)) for v in vals
+    )
+
+
+def _show(v: Any) -> Any:
+    """A cell value for display: tuples as JSON-like lists, NA as an en dash."""
+    if isinstance(v, tuple):
+        return json.dumps(v)
+    if v is None or (not isinstance(v, (str, bool)) and pd.isna(v)):
+        return "–"
+    if isinstance(v, (np.bool_,)):
+        return bool(v)
+    return v
+
+
+def sweep(
+    scenario: str | Path | Mapping[str, Any] | Scenario,
+    *,
+    n_jobs: int = 1,
+    seed: int | None = None,
+    progress: bool = True,
+    backend: Literal["loky", "threading", "dask"] = "loky",
+    scheduler: str | None = None,
+    cache_root: str | Path = "reports/.chunks",
+    fresh: bool = False,
+) -> Results:
+    """Run (or resume) a scenario's sweep and return its :class:`Results`.
+
+    The same engine, chunk cache and seeding as ``gamesim run``: the same
+    scenario and seed give the same results from the command line and from
+    Python, for any ``n_jobs`` and backend.
+
+    Parameters
+    ----------
+    scenario : path, mapping or Scenario
+        A scenario file, a dict with the same keys (no TOML file needed), or a
+        loaded :class:`~gamesim.core.scenario.Scenario`.
+    n_jobs : int, default 1
+        Parallel workers.
+    seed : int, optional
+        Overrides the scenario's ``seed``; with neither, fresh entropy is drawn
+        and recorded in ``Results.meta["seed_entropy"]``.
+    progress : bool, default True
+        A tqdm progress bar (chunks done / planned).
+    backend : {"loky", "threading", "dask"}, default "loky"
+    scheduler : str, optional
+        Dask scheduler address (with ``backend="dask"``).
+    cache_root : path, default "reports/.chunks"
+        Where finished chunks are kept (an interrupted sweep resumes from them).
+    fresh : bool, default False
+        Discard chunks of this scenario version saved earlier.
+
+    Returns
+    -------
+    Results
+
+    Raises
+    ------
+    gamesim.core.scenario.ScenarioError
+        For an invalid scenario (the message names the key, value and what is allowed).
+    ValueError
+        For ``n_jobs < 1``, a negative seed or a bad backend/scheduler combination.
+    """
+    import datetime as dt
+    import platform
+
+    from gamesim import __version__
+    from gamesim.core.sweep import run_sweep
+    from gamesim.core.validate import check_int
+
+    check_int("n_jobs", n_jobs, min=1)
+    if seed is not None:
+        check_int("seed", seed, min=0)
+    sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
+    started = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    res = run_sweep(sc, n_jobs=n_jobs, backend=backend, scheduler=scheduler, seed=seed, cache_root=cache_root,
+                    progress=progress, fresh=fresh)
+    meta = {
+        "scenario": sc.name,
+        "scenario_path": str(sc.path) if sc.path is not None else None,
+        "scenario_hash": res.scenario_hash,
+        "seed_entropy": str(res.seed_entropy),
+        "gamesim_version": __version__,
+        "started_utc": started,
+        "seconds": round(res.seconds, 3),
+        "n_jobs": n_jobs,
+        "backend": backend,
+        "scheduler": scheduler,
+        "chunks_run": res.chunks_run,
+        "chunks_reused": res.chunks_reused,
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+    }
+    return Results(res.table, res.comparisons, res.distributions, meta, sc)
+
+
+def summary_table(results: Results) -> pd.DataFrame:
+    """The run summary (seed entropy, version, cells, trials, backend, wall time) of :class:`Results`."""
+    return run_summary(results.frame, results.meta)
+

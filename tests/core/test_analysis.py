@@ -1,0 +1,165 @@
+"""Paired comparisons, common random numbers and whole distributions."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from gamesim.core.analysis import (
+    distribution_table,
+    paired_difference,
+    paired_ratio,
+    unpaired_half_width,
+    wilson_interval,
+)
+from gamesim.core.scenario import load_scenario
+from gamesim.core.stats import difference_estimate, proportion_estimate
+from gamesim.core.sweep import run_sweep
+
+
+def test_vectorized_wilson_equals_scipy():
+    n = 37
+    lo, hi = wilson_interval(np.arange(n + 1), n)
+    for k in range(n + 1):
+        ci = stats.binomtest(k, n).proportion_ci(method="wilson")
+        assert lo[k] == pytest.approx(ci.low, abs=1e-12) and hi[k] == pytest.approx(ci.high, abs=1e-12)
+
+
+def test_paired_mean_difference_is_the_t_interval_of_the_differences():
+    rng = np.random.default_rng()
+    base = rng.normal(size=500)
+    var = base + 0.3 + rng.normal(scale=0.1, size=500)
+    est, corr = paired_difference(var, base, kind="mean")
+    d = var - base
+    lo, hi = stats.t.interval(0.95, d.size - 1, loc=d.mean(), scale=d.std(ddof=1) / math.sqrt(d.size))
+    assert est.estimate == pytest.approx(d.mean()) and est.ci_low == pytest.approx(lo) and est.ci_high == pytest.approx(hi)
+    assert corr > 0.9
+    # the pairing is what makes it narrow: two independent samples would need a far wider interval
+    assert est.half_width < 0.2 * unpaired_half_width(var, base, kind="mean")
+
+
+def test_paired_proportions_without_correlation_reduce_to_newcombe_unpaired():
+    # a 2x2 table with phi = 0 (a*d == b*c): the paired interval is Newcombe's hybrid score interval
+    x = np.r_[np.ones(20), np.ones(20), np.zeros(30), np.zeros(30)]  # variant
+    y = np.r_[np.ones(20), np.zeros(20), np.ones(30), np.zeros(30)]  # baseline: a=20, b=20, c=30, d=30
+    est, _ = paired_difference(x, y, kind="proportion")
+    ref = difference_estimate(proportion_estimate(40, 100), proportion_estimate(50, 100))
+    assert est.estimate == pytest.approx(-0.1)
+    assert est.ci_low == pytest.approx(ref.ci_low) and est.ci_high == pytest.approx(ref.ci_high)
+
+
+def test_paired_proportion_interval_covers_the_true_difference():
+    # Known joint law: P(both) = .3, P(variant only) = .15, P(baseline only) = .05 -> true difference 0.10.
+    rng = np.random.default_rng()
+    reps, n, hits, widths = 400, 300, 0, []
+    for _ in range(reps):
+        u = rng.random(n)
+        x = (u < 0.45).astype(float)
+        y = ((u < 0.30) | ((u >= 0.45) & (u < 0.50))).astype(float)
+        est, corr = paired_difference(x, y, kind="proportion")
+        hits += est.ci_low <= 0.10 <= est.ci_high
+        widths.append(est.half_width / unpaired_half_width(x, y, kind="proportion"))
+    # nominal 95%: over 400 replications fewer than 90% covering would be a 4.7-sigma event
+    assert hits / reps >= 0.90
+    assert np.median(widths) < 0.75  # positive correlation narrows the paired interval
+
+
+def test_paired_ratio_delta_method_and_undefined_cases():
+    rng = np.random.default_rng()
+    y = rng.poisson(4.0, size=4000).astype(float)
+    x = y * 1.5
+    r = paired_ratio(x, y)
+    assert r is not None and r.estimate == pytest.approx(1.5) and r.ci_high - r.ci_low < 1e-6
+    assert paired_ratio(np.zeros(10), np.ones(10)) is None
+    assert paired_ratio(-np.ones(10), np.ones(10)) is None
+
+
+def test_paired_inputs_are_checked():
+    with pytest.raises(ValueError, match="same length"):
+        paired_difference([1, 2], [1, 2, 3], kind="mean")
+    with pytest.raises(ValueError, match="nan"):
+        paired_difference([1, math.nan], [1, 2], kind="mean")
+    with pytest.raises(ValueError, match="kind"):
+        paired_difference([1, 0], [1, 0], kind="median")
+
+
+def test_distribution_of_a_binomial_matches_its_pmf():
+    rng = np.random.default_rng()
+    n = 20000
+    x = rng.binomial(6, 0.4, size=n).astype(float)
+    x[:50] = np.nan  # censored trials count in every "at least" and no "at most"
+    d = distribution_table(x)
+    assert d is not None and int(d["censored"].iloc[0]) == 50 and (d["n"] == n).all()
+    exact = stats.binom.pmf(d["value"], 6, 0.4) * (n - 50) / n
+    se = np.sqrt(exact * (1 - exact) / n)
+    assert np.all(np.abs(d["pmf"] - exact) <= 4.5 * se + 1e-12)
+    assert d["at_least"].iloc[0] == pytest.approx(1.0)
+    assert d["at_most"].iloc[-1] == pytest.approx((n - 50) / n)
+    assert np.allclose(d["at_least"] + d["at_most"] - d["pmf"], 1.0)
+    assert ((d["pmf_low"] <= d["pmf"]) & (d["pmf"] <= d["pmf_high"])).all()
+    assert distribution_table(np.array([0.5, 1.0])) is None  # not integer-valued
+    assert distribution_table(np.arange(500.0)) is None  # too many values
+
+
+CRN = """
+game = "godtear"
+n_trials = 4000
+chunk_size = 2000
+[[parts]]
+name = "twins"
+task = "success_roll"
+cases = [{ name = "A", accuracy = 3 }, { name = "B", accuracy = 3 }, { name = "C", accuracy = 4 }]
+grid = { dodge = [2, 3] }
+[compare]
+baseline = "A"
+"""
+
+
+@pytest.mark.parametrize("crn", [True, False])
+def test_common_random_numbers_pair_identical_cases(write_scenario, tmp_path, crn):
+    body = CRN + ("" if crn else "crn = false\n")
+    sc = load_scenario(write_scenario(body))
+    res = run_sweep(sc, cache_root=tmp_path, progress=False)
+    comp = res.comparisons
+    same = comp[(comp["variant"] == "B") & (comp["statistic"] == "difference")]
+    assert len(same) == 2
+    if crn:
+        # same parameters and the same random numbers: the very same trials
+        assert (same["estimate"] == 0).all() and np.allclose(same["correlation"], 1.0)
+        assert set(res.table["spawn_key"]) == {"[0, 0]", "[0, 1]"}
+    else:
+        assert (same["correlation"].abs() < 0.2).all()
+        assert res.table["spawn_key"].nunique() == 6
+    better = comp[(comp["variant"] == "C") & (comp["statistic"] == "difference")]
+    # one more accuracy die raises P(success); exact difference from the exact tables
+    assert (better["exact"] > 0).all()
+    for _, r in better.iterrows():
+        assert abs(r["estimate"] - r["exact"]) <= 4.5 * r["se"] + 1e-12
+    t = res.table[(res.table["metric"] == "success")].set_index("cell")
+    for _, r in better.iterrows():
+        assert r["exact"] == pytest.approx(t.loc[r["cell"], "exact"] - t.loc[r["baseline_cell"], "exact"])
+
+
+def test_compare_along_a_grid_parameter(write_scenario, tmp_path):
+    body = """
+game = "gacha"
+n_trials = 3000
+chunk_size = 1500
+[[parts]]
+name = "sizes"
+task = "schedule"
+grid = { session_size = [1, 10], total_pulls = [60, 120] }
+[compare]
+baseline = { total_pulls = 60 }
+metrics = ["god_chances"]
+"""
+    res = run_sweep(load_scenario(write_scenario(body)), cache_root=tmp_path, progress=False)
+    d = res.comparisons[res.comparisons["statistic"] == "difference"]
+    assert sorted(d["session_size"]) == [1, 10] and set(d["variant"]) == {120} and set(d["metric"]) == {"god_chances"}
+    # twice the pulls: more God Chances; the exact difference is inside 4.5 SE
+    assert (d["ci_low"] > 0).all()
+    for _, r in d.iterrows():
+        assert abs(r["estimate"] - r["exact"]) <= 4.5 * r["se"] + 1e-12
