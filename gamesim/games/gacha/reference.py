@@ -150,7 +150,9 @@ def reference_shared(
             row[f"pulls_p{i + 1}"] = g.pulls[i]
         row["sr_drawn"] = g.sr_drawn
         rows.append(row)
-    return pd.DataFrame(rows)
+    cols = [f"{c}_p{i + 1}" for i in range(n_players)
+            for c in ("god_chances", "complete", "characters_owned", "pulls")] + ["sr_drawn"]
+    return pd.DataFrame(rows, columns=cols)
 
 
 def reference_schedule(

@@ -468,6 +468,8 @@ def coupon_collector_probability(
         g = np.asarray(n_god_chances)
     except (ValueError, TypeError):  # ragged nested lists
         raise ParamTypeError("n_god_chances", n_god_chances, allowed) from None
+    if g.size == 0 and g.dtype.kind == "f":  # an empty list: nothing to compute
+        return np.zeros(g.shape, dtype=np.float64)
     if g.dtype == object or g.dtype.kind not in "iu":
         raise ParamTypeError("n_god_chances", n_god_chances, allowed)
     if g.size and (g.min() < 0 or g.max() > MAX_GOD_CHANCES):
@@ -499,7 +501,7 @@ class BagState:
     hidden : tuple of 3 int
         Chips secretly removed at the last bag creation (疑惑の運営モード), by kind.
     gc_drawn : int
-        God Chance chips drawn since the last bag creation.
+        God Chance chips drawn since the last bag creation (0..:data:`MAX_GOD_CHANCE_CHIPS`).
 
     Raises
     ------
@@ -515,7 +517,7 @@ class BagState:
     def __post_init__(self) -> None:
         # fast path (the exact solver makes many states); full messages otherwise
         ok = (type(self.in_bag) is tuple and type(self.hidden) is tuple and len(self.in_bag) == 3
-              and len(self.hidden) == 3 and type(self.gc_drawn) is int and self.gc_drawn >= 0
+              and len(self.hidden) == 3 and type(self.gc_drawn) is int and 0 <= self.gc_drawn <= MAX_GOD_CHANCE_CHIPS
               and all(type(x) is int and 0 <= x <= MAX_CHIPS for x in self.in_bag)
               and all(type(x) is int and 0 <= x <= MAX_CHIPS for x in self.hidden))
         if not ok:
@@ -523,7 +525,7 @@ class BagState:
                 v = check_int_list(name, getattr(self, name), min=0, max=MAX_CHIPS, min_len=3, max_len=3)
                 object.__setattr__(self, name, tuple(v))
             object.__setattr__(self, "gc_drawn", check_int("gc_drawn", self.gc_drawn, min=0,
-                                                             max=3 * MAX_CHIPS))
+                                                             max=MAX_GOD_CHANCE_CHIPS))
 
     @property
     def n_left(self) -> int:
