@@ -31,7 +31,11 @@ from gamesim.games.gacha import (
     exact_completion_curve,
     exact_completion_probability,
     exact_expected_characters_owned,
+    exact_expected_god_chances,
     exact_god_chance_pmf,
+    exact_shared,
+    best_purchase_plan,
+    run_purchase_plan,
     exact_pulls_to_complete,
     must_rebuild,
     reference_pulls_to_complete,
@@ -317,7 +321,7 @@ def test_monte_carlo_vs_exact(sessions: list[int], doubtful: DoubtfulConfig | No
 def test_shared_vs_exact(seed: int) -> None:
     sched = [(1, 10), (2, 1)] * 10
     n = 100_000
-    df = simulate_shared(sched, n, rng=seed)
+    df = simulate_shared(sched, n, rng=seed, stop_at_completion=False)
     ses = [m for _, m in sched]
     for i in (1, 2):
         counted = [p == i for p, _ in sched]
@@ -379,7 +383,7 @@ def test_vectorized_vs_reference(sessions: list[int], doubtful: DoubtfulConfig |
 def test_shared_and_ptc_vs_reference_with_overdrive(seed: int) -> None:
     ss = np.random.SeedSequence(seed).spawn(4)
     sched = [(1, 10), (2, 5)] * 4
-    vec = simulate_shared(sched, 100_000, rng=ss[0], overdrive_pulls=10)
+    vec = simulate_shared(sched, 100_000, rng=ss[0], overdrive_pulls=10, stop_at_completion=False)
     ref = reference_shared(sched, 3_000, rng=ss[1], overdrive_pulls=10)
     for col in ("god_chances_p1", "god_chances_p2", "pulls_p1", "pulls_p2", "characters_owned_p2"):
         _two_sample(vec[col].astype(float), ref[col].astype(float))
@@ -399,6 +403,8 @@ def test_reproducible() -> None:
                                   simulate_schedule([10] * 10, 5000, rng=7, **kw))
     pd.testing.assert_frame_equal(simulate_shared([(1, 10), (2, 3)] * 5, 5000, rng=7, **kw),
                                   simulate_shared([(1, 10), (2, 3)] * 5, 5000, rng=7, **kw))
+    pd.testing.assert_frame_equal(simulate_shared([(1, 10), (2, 3)] * 40, 5000, rng=7, **kw),
+                                  simulate_shared([(1, 10), (2, 3)] * 40, 5000, rng=7, **kw))
     pd.testing.assert_frame_equal(simulate_pulls_to_complete(10, 3000, rng=7, **kw),
                                   simulate_pulls_to_complete(10, 3000, rng=7, **kw))
     a = simulate_schedule([10] * 10, 5000, rng=7)
@@ -459,10 +465,13 @@ def test_registered_tasks_and_exact_keys() -> None:
         ex = task.exact(p)
         assert ex and {k.split(":")[0] for k in ex} <= {m.name for m in metrics}
         ex_od = task.exact(task.defaults(overdrive=True))  # no exact Overdrive model
-        assert set(ex_od) <= {"pulls:mean", "money_spent:mean"}
+        assert set(ex_od) <= {"pulls:mean", "money_spent:mean", "purchases:mean"}
     money = TASKS["money"]
     assert money.exact(money.defaults())["pulls:mean"] == 37
+    assert money.exact(money.defaults(one_session=True))["pulls:mean"] == 37
     zero = money.simulate(money.defaults(money=1), 10, rng=rng)
+    assert (zero["pulls"] == 0).all() and (zero["god_chances"] == 0).all()
+    zero = money.simulate(money.defaults(money=1, one_session=True), 10, rng=rng)
     assert (zero["pulls"] == 0).all() and (zero["god_chances"] == 0).all()
 
 
@@ -476,8 +485,22 @@ def test_registered_tasks_and_exact_keys() -> None:
     ("pulls_to_complete", dict(max_pulls=0), "max_pulls"),
     ("money", dict(bundles=[[0, 1]]), "bundles"),
     ("money", dict(money=-1), "money"),
+    ("money", dict(money=25.0), "money"),
+    ("money", dict(money=10**6), "money"),
+    ("money", dict(objective="most"), "objective"),
+    ("money", dict(one_session="no"), "one_session"),
     ("shared", dict(schedule=[[1, 10], [3, 1]]), "schedule"),
     ("shared", dict(n_players=5), "n_players"),
+    ("shared", dict(n_rounds=10**6), "n_rounds"),
+    ("shared", dict(stop_at_completion=1), "stop_at_completion"),
+    ("schedule", dict(bag_n=10**21), "bag_n"),
+    ("schedule", dict(bag_n=44.0), "bag_n"),
+    ("schedule", dict(n_characters=10**9), "n_characters"),
+    ("schedule", dict(overdrive=True, n_characters=1), "overdrive_pulls"),
+    ("schedule", dict(total_pulls=10**9), "total_pulls"),
+    ("schedule", dict(session_size=True), "session_size"),
+    ("pulls_to_complete", dict(max_pulls=-10), "max_pulls"),
+    ("pulls_to_complete", dict(session_size=1, max_pulls=10**6), "max_pulls"),
 ])
 def test_task_check_errors(task: str, overrides: dict, key: str) -> None:
     t = TASKS[task]
@@ -498,3 +521,254 @@ def test_benchmark_quick() -> None:
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert "pulls/s" in r.stdout and "speedup" in r.stdout
+
+
+# ---------------------------------------------------------------------------
+# 課金ガチャ per purchase (日曜フェイズ): purchase plans
+# ---------------------------------------------------------------------------
+
+
+def test_purchase_plan_hand_computed_25_money() -> None:
+    """日曜フェイズ: 「スタートスレイヤーから順番に🎰を行うかパスするかを選択…」: each purchase is its
+    own 🎰. With 25 money (課金ガチャの例 パターン③: 25 = 10 + 15 → 12 + 25 pulls):
+
+    - one session of 37 pulls from a fresh bag of 50: E[God Chances] = 37/50 = 0.74;
+    - 25 pulls, then 12 pulls: the chip came out in the first purchase with probability
+      25/50 (the bag is remade: 12/50 next), else it is among the 25 chips left (12/25):
+      0.5 + 0.5 * 12/50 + 0.5 * 12/25 = 0.86 (and 12 then 25 gives the same).
+    """
+    plan = best_purchase_plan(25)
+    assert math.isclose(plan.god_chances, 0.5 + 0.5 * 12 / 50 + 0.5 * 12 / 25, rel_tol=1e-12)
+    assert math.isclose(plan.god_chances, 0.86, rel_tol=1e-12)
+    assert math.isclose(exact_expected_god_chances([best_bundle_mix(25).pulls]), 0.74, rel_tol=1e-12)
+    assert plan.pulls == 37 and plan.money_spent == 25 and plan.purchases == 2
+    assert plan.describe() == "10→12, 15→25"
+    assert plan.action(25) == RateBundle(10, 12)
+    assert plan.action(15, drawn=12, god_chance_drawn=0) == RateBundle(15, 25)
+    assert plan.action(0) is None
+    # money 8 (パターン①): four single pulls of 2 → 1, each its own session
+    p8 = best_purchase_plan(8)
+    assert p8.describe() == "2→1, 2→1, 2→1, 2→1"
+    assert math.isclose(p8.god_chances, exact_expected_god_chances([1, 1, 1, 1]), rel_tol=1e-12)
+
+
+def _brute_plan(money: int, bundles: list[tuple[int, int]], bag: BagConfig) -> float:
+    """Independent optimum (normal rules): recursion over the true bag state with session_outcomes."""
+    @functools.lru_cache(maxsize=None)
+    def v(m: int, st: BagState) -> float:
+        best = 0.0
+        for cost, pulls in bundles:
+            if cost <= m:
+                best = max(best, sum(o.probability * (o.drawn[0] + v(m - cost, o.state))
+                                     for o in session_outcomes(st, pulls, bag)))
+        return best
+
+    return v(money, BagState(bag.counts))
+
+
+@pytest.mark.parametrize("money, bundles, bag", [
+    (25, [(2, 1), (10, 12), (15, 25)], BagConfig()),
+    (100, [(2, 1), (10, 12), (15, 25)], BagConfig()),
+    (40, [(3, 2), (7, 5), (11, 9)], BagConfig(1, 2, 9)),
+    (30, [(2, 3), (5, 8)], BagConfig(2, 1, 7)),
+])
+def test_purchase_plan_matches_brute_force(money: int, bundles: list[tuple[int, int]], bag: BagConfig) -> None:
+    plan = best_purchase_plan(money, bundles, bag=bag)
+    assert math.isclose(plan.god_chances, _brute_plan(money, bundles, bag), rel_tol=1e-10)
+    # the plan's exact statistics are those of the sequences it produces
+    if len(plan.paths) == 1:
+        seq = [bundles[a][1] for a in plan.paths[0][0]]
+        assert math.isclose(plan.god_chances, exact_expected_god_chances(seq, bag=bag), rel_tol=1e-10)
+    assert math.isclose(sum(p for _, p in plan.paths), 1.0)
+
+
+def test_purchase_plan_100_money_beats_every_fixed_order_and_one_session() -> None:
+    """100 money: 6 × (15 → 25) + 10 → 12 = 162 pulls. As one session: 3.24 God Chances. Each
+    purchase on its own: the order 12 first gives 4.316, the best fixed order 4.371, and the
+    optimal plan, which reacts to whether the chip came out, more still."""
+    plan = best_purchase_plan(100)
+    one = exact_expected_god_chances([best_bundle_mix(100).pulls])
+    assert math.isclose(one, 3.24, rel_tol=1e-12)
+    fixed = {seq: exact_expected_god_chances(list(seq)) for seq in set(itertools.permutations([25] * 6 + [12]))}
+    assert plan.god_chances >= max(fixed.values()) - 1e-12
+    assert max(fixed.values()) > fixed[(12,) + (25,) * 6] > one
+    assert plan.god_chances > 4.4 and plan.pulls == 162
+
+
+def test_purchase_plan_objective_complete() -> None:
+    g = best_purchase_plan(100)
+    c = best_purchase_plan(100, objective="complete")
+    assert c.complete >= g.complete - 1e-12
+    assert g.god_chances >= c.god_chances - 1e-12
+
+
+@pytest.mark.parametrize("money, doubtful, objective", [
+    (25, None, "god_chances"),
+    (100, None, "god_chances"),
+    (100, DoubtfulConfig(), "god_chances"),
+    (150, None, "complete"),
+])
+def test_purchase_plan_monte_carlo_vs_exact(money: int, doubtful: DoubtfulConfig | None, objective: str,
+                                            seed: int) -> None:
+    """The simulator plays the plan on the true bag (in 疑惑の運営モード the plan only sees the
+    chips drawn), so this also checks the planner's law of the bag given what was seen."""
+    plan = best_purchase_plan(money, doubtful=doubtful, objective=objective)
+    n = 60_000
+    r = run_purchase_plan(plan, n, rng=seed)
+    for key in ("god_chances", "pulls", "money_spent", "purchases"):
+        x = r[key].astype(float)
+        se = max(x.std(ddof=1), 1e-9) / math.sqrt(n)
+        assert abs(x.mean() - getattr(plan, key)) <= Z * se + 1e-9, (key, x.mean(), getattr(plan, key))
+    _assert_prop(r["complete"], plan.complete)
+
+
+def test_money_task_both_readings() -> None:
+    t = TASKS["money"]
+    per = t.exact(t.defaults(money=25))
+    one = t.exact(t.defaults(money=25, one_session=True))
+    assert math.isclose(per["god_chances:mean"], 0.86) and per["purchases:mean"] == 2
+    assert math.isclose(one["god_chances:mean"], 0.74) and one["purchases:mean"] == 1
+    assert math.isclose(per["complete:proportion"], 0.0)  # at most 2 God Chances
+    out = t.simulate(t.defaults(money=100, overdrive=True), 2000, rng=1)
+    assert (out["money_spent"] == 100).all() and (out["pulls"] == 162).all()
+
+
+# ---------------------------------------------------------------------------
+# Shared bag: コンスリート ends the game
+# ---------------------------------------------------------------------------
+
+
+def test_shared_hand_computed_first_completion() -> None:
+    """「いずれかのラウンド中にURキャラカードを全て集めたスレイヤーは直ちにゲームに勝利します」.
+    One character, a bag of 1 God Chance + 1 N chip, players 1 then 2 pull one chip each:
+    player 1 wins with 1/2; otherwise the chip is the last one in the bag and player 2
+    draws it: 1/2. Without the stop, player 2 would also "complete" after player 1's win
+    (the bag is remade: 1/2), 1/2 * 1/2 + 1/2 = 3/4."""
+    bag = BagConfig(1, 0, 1)
+    ex = exact_shared([(1, 1), (2, 1)], bag=bag, n_characters=1)
+    assert math.isclose(ex["complete_p1"], 0.5) and math.isclose(ex["complete_p2"], 0.5)
+    assert math.isclose(ex["nobody_completes"], 0.0, abs_tol=1e-15)
+    assert math.isclose(ex["god_chances_p2"], 0.5)
+    keep = exact_shared([(1, 1), (2, 1)], bag=bag, n_characters=1, stop_at_completion=False)
+    assert math.isclose(keep["complete_p2"], 0.75) and math.isclose(keep["god_chances_p2"], 0.75)
+
+
+def test_exact_shared_consistent() -> None:
+    sch = [(1, 10), (2, 5)] * 15
+    stop = exact_shared(sch)
+    keep = exact_shared(sch, stop_at_completion=False)
+    # the first completion happens at the same time in both readings
+    assert math.isclose(stop["nobody_completes"], keep["nobody_completes"], rel_tol=1e-12)
+    assert math.isclose(stop["complete_p1"] + stop["complete_p2"] + stop["nobody_completes"], 1.0)
+    ses = [m for _, m in sch]
+    for i in (1, 2):
+        counted = [p == i for p, _ in sch]
+        assert math.isclose(keep[f"complete_p{i}"], exact_completion_probability(ses, counted=counted))
+        assert math.isclose(keep[f"god_chances_p{i}"], exact_expected_god_chances(ses, counted=counted))
+        assert stop[f"complete_p{i}"] < keep[f"complete_p{i}"]
+
+
+@pytest.mark.parametrize("overdrive", [None, 10])
+def test_shared_stop_vs_exact_and_reference(overdrive: int | None, seed: int) -> None:
+    sch = [(1, 10), (2, 10)] * 20
+    n = 100_000
+    df = simulate_shared(sch, n, rng=seed, overdrive_pulls=overdrive)
+    assert ((df.winner == 1) == df.complete_p1).all() and ((df.winner == 2) == df.complete_p2).all()
+    assert not (df.complete_p1 & df.complete_p2).any()
+    if overdrive is None:
+        ex = exact_shared(sch)
+        for i in (1, 2):
+            _assert_prop(df[f"complete_p{i}"].to_numpy(), ex[f"complete_p{i}"])
+            x = df[f"god_chances_p{i}"].to_numpy(float)
+            assert abs(x.mean() - ex[f"god_chances_p{i}"]) <= Z * x.std(ddof=1) / math.sqrt(n)
+        _assert_prop((df.winner == 0).to_numpy(), ex["nobody_completes"])
+    else:  # no exact Overdrive model: the first player to complete under the scalar reference
+        ss = np.random.SeedSequence(seed).spawn(1)[0]
+        gen = np.random.default_rng(ss)
+        from gamesim.games.gacha.reference import ReferenceGame
+        wins = []
+        for _ in range(3000):
+            g = ReferenceGame(2, gen, BagConfig(), 5, None, overdrive)
+            w = 0
+            for p, m in sch:
+                g.pull(p, m)
+                if len(g.owned[p - 1]) == 5:
+                    w = p
+                    break
+            wins.append(w)
+        wins = pd.Series(wins, dtype=float)
+        for i in (0, 1, 2):
+            _two_sample((df.winner == i).astype(float).rename(f"winner={i}"), (wins == i).astype(float))
+
+
+def test_shared_task_metrics() -> None:
+    t = TASKS["shared"]
+    p = t.defaults(n_rounds=40)
+    names = {m.name for m in t.metrics_for(p)}
+    assert names == {"god_chances_p1", "complete_p1", "god_chances_p2", "complete_p2", "nobody_completes"}
+    ex = t.exact(p)
+    assert math.isclose(ex["complete_p1:proportion"] + ex["complete_p2:proportion"]
+                        + ex["nobody_completes:proportion"], 1.0)
+    out = t.simulate(p, 1000, rng=0)
+    assert not (out["complete_p1"] & out["complete_p2"]).any()
+
+
+# ---------------------------------------------------------------------------
+# Overdrive is normal play (every player has a navi card)
+# ---------------------------------------------------------------------------
+
+
+def test_builtin_study_plays_normal_mode() -> None:
+    """「ナビキャラカードの決定: …各スレイヤーに1枚ずつ配ります」: every player has a navi card;
+    エキスパートモード (「全てのスレイヤーが「ナビキャラカード」を使用できません」) is the variant.
+    The built-in study defaults to Overdrive on; expert mode is shown beside it."""
+    from gamesim.core.scenario import load_scenario
+    sc = load_scenario(ROOT / "scenarios" / "gacha_god_chance.toml")
+    seen = set()
+    for part in sc.parts:
+        for cell in part.cells():
+            seen.add(cell["overdrive"])
+            if "overdrive" not in part.grid:
+                assert cell["overdrive"] is True, part.name
+    assert seen == {True, False}
+
+
+# ---------------------------------------------------------------------------
+# Strict arguments and size limits (issue 9, points 4 and 5)
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: exact_completion_probability([2.5]), "sessions"),
+    (lambda: exact_completion_probability([10**6]), "sessions"),
+    (lambda: exact_completion_probability([10], n_characters=10**9), "n_characters"),
+    (lambda: exact_completion_probability([10], n_characters=True), "n_characters"),
+    (lambda: exact_god_chance_pmf([1] * 10_000), "sessions"),
+    (lambda: exact_god_chance_pmf([10], counted=[1]), "counted[0]"),
+    (lambda: exact_pulls_to_complete(10, max_pulls=-10), "max_pulls"),
+    (lambda: exact_pulls_to_complete(10, tol=-1), "tol"),
+    (lambda: exact_pulls_to_complete(10.0), "session_size"),
+    (lambda: simulate_pulls_to_complete(10, 100, max_pulls=-10), "max_pulls"),
+    (lambda: simulate_pulls_to_complete(10, 100, n_characters=10**9), "n_characters"),
+    (lambda: simulate_pulls_to_complete(10, 2.5), "n_trials"),
+    (lambda: simulate_shared([(1, 2.5)], 10), "schedule"),
+    (lambda: simulate_shared([(1, 10)], 10, stop_at_completion="no"), "stop_at_completion"),
+    (lambda: simulate_shared([(1, 10)], 10, overdrive_pulls=10, n_characters=1), "overdrive_pulls"),
+    (lambda: BagConfig(1, 5, 10**21), "n_n"),
+    (lambda: BagConfig(1, 5, 44.0), "n_n"),
+    (lambda: DoubtfulConfig((3, 4), (0.5, float("nan"))), "k_probs"),
+    (lambda: best_bundle_mix(25.0), "money"),
+    (lambda: best_bundle_mix(10**9), "money"),
+    (lambda: best_bundle_mix(25, [(2.5, 1)]), "bundles"),
+    (lambda: best_purchase_plan(True), "money"),
+    (lambda: best_purchase_plan(25, objective="max"), "objective"),
+    (lambda: coupon_collector_probability(2.5), "n_god_chances"),
+    (lambda: coupon_collector_probability(10**9), "n_god_chances"),
+    (lambda: split_sessions(10**9, 1), "total_pulls"),
+    (lambda: session_outcomes(BagState((1, 5, 44)), 10**6, BagConfig()), "m"),
+])
+def test_public_functions_refuse_bad_arguments(call, name: str) -> None:
+    with pytest.raises(ParamError) as err:
+        call()
+    assert err.value.key == name
+    assert str(err.value).startswith(f"{name} = ")

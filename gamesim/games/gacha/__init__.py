@@ -12,9 +12,12 @@ from .exact import (
     exact_completion_curve,
     exact_completion_probability,
     exact_expected_characters_owned,
+    exact_expected_god_chances,
+    exact_shared,
     exact_god_chance_pmf,
     exact_pulls_to_complete,
 )
+from .purchase import PurchasePlan, best_purchase_plan, run_purchase_plan
 from .reference import reference_pulls_to_complete, reference_schedule, reference_shared
 from .rules import (
     DEFAULT_BUNDLES,
@@ -27,6 +30,7 @@ from .rules import (
     SessionOutcome,
     bag_creation_outcomes,
     best_bundle_mix,
+    check_config,
     coupon_collector_probability,
     full_bag,
     must_rebuild,
@@ -55,6 +59,7 @@ __all__ = [
     "SessionOutcome",
     "bag_creation_outcomes",
     "best_bundle_mix",
+    "check_config",
     "coupon_collector_probability",
     "full_bag",
     "must_rebuild",
@@ -63,6 +68,11 @@ __all__ = [
     "exact_completion_curve",
     "exact_completion_probability",
     "exact_expected_characters_owned",
+    "exact_expected_god_chances",
+    "exact_shared",
+    "PurchasePlan",
+    "best_purchase_plan",
+    "run_purchase_plan",
     "exact_god_chance_pmf",
     "exact_pulls_to_complete",
     "reference_pulls_to_complete",

@@ -18,7 +18,13 @@ import pandas as pd
 
 from gamesim.core.rng import RngLike, as_generator
 
-from .rules import BagConfig, Chip, DoubtfulConfig
+from gamesim.core.registry import ParamError
+from gamesim.core.validate import check_int
+
+from .rules import MAX_SESSION_PULLS, BagConfig, Chip, DoubtfulConfig, check_config
+
+#: Most trials of the (slow, one-trial-at-a-time) reference in one call.
+MAX_REFERENCE_TRIALS: int = 1_000_000
 
 __all__ = ["ReferenceGame", "reference_shared", "reference_schedule", "reference_pulls_to_complete"]
 
@@ -114,11 +120,23 @@ def reference_shared(
     pandas.DataFrame
         Columns ``god_chances_p{i}``, ``complete_p{i}``, ``characters_owned_p{i}``,
         ``pulls_p{i}`` and ``sr_drawn`` (all players).
+
+    Raises
+    ------
+    ParamTypeError, ParamError
+        As :func:`~gamesim.games.gacha.sim.simulate_shared`; ``n_trials`` at most
+        :data:`MAX_REFERENCE_TRIALS`.
+
+    Notes
+    -----
+    Everyone pulls the whole schedule (no stop at the first completion).
     """
+    from .sim import _check_shared_args
+
+    sched, _, n_players = _check_shared_args(schedule, 0, n_players)
+    n_trials = check_int("n_trials", n_trials, min=0, max=MAX_REFERENCE_TRIALS)
+    bag, n_characters, doubtful, overdrive_pulls = check_config(bag, n_characters, doubtful, overdrive_pulls)
     gen = as_generator(rng)
-    sched = [(int(p), int(m)) for p, m in schedule]
-    if n_players is None:
-        n_players = max((p for p, _ in sched), default=1)
     rows = []
     for _ in range(n_trials):
         g = ReferenceGame(n_players, gen, bag, n_characters, doubtful, overdrive_pulls)
@@ -132,7 +150,9 @@ def reference_shared(
             row[f"pulls_p{i + 1}"] = g.pulls[i]
         row["sr_drawn"] = g.sr_drawn
         rows.append(row)
-    return pd.DataFrame(rows)
+    cols = [f"{c}_p{i + 1}" for i in range(n_players)
+            for c in ("god_chances", "complete", "characters_owned", "pulls")] + ["sr_drawn"]
+    return pd.DataFrame(rows, columns=cols)
 
 
 def reference_schedule(
@@ -151,8 +171,15 @@ def reference_schedule(
     -------
     pandas.DataFrame
         Columns ``god_chances``, ``complete``, ``characters_owned``, ``sr_drawn``, ``pulls``.
+
+    Raises
+    ------
+    ParamTypeError, ParamError
+        As :func:`reference_shared`.
     """
-    df = reference_shared([(1, m) for m in sessions], n_trials, n_players=1, rng=rng, bag=bag,
+    from .rules import check_sessions
+
+    df = reference_shared([(1, m) for m in check_sessions(sessions)], n_trials, n_players=1, rng=rng, bag=bag,
                           n_characters=n_characters, doubtful=doubtful, overdrive_pulls=overdrive_pulls)
     return pd.DataFrame({
         "god_chances": df["god_chances_p1"], "complete": df["complete_p1"],
@@ -178,9 +205,23 @@ def reference_pulls_to_complete(
     -------
     pandas.DataFrame
         ``pulls_to_complete`` (float, NaN if censored) and ``god_chances``.
+
+    Raises
+    ------
+    ParamTypeError, ParamError
+        As :func:`~gamesim.games.gacha.sim.simulate_pulls_to_complete`; ``n_trials`` at
+        most :data:`MAX_REFERENCE_TRIALS`.
     """
+    from .sim import MAX_PTC_SESSIONS
+
+    session_size = check_int("session_size", session_size, min=1, max=MAX_SESSION_PULLS)
+    n_trials = check_int("n_trials", n_trials, min=0, max=MAX_REFERENCE_TRIALS)
+    max_pulls = check_int("max_pulls", max_pulls, min=0, max=MAX_PTC_SESSIONS * MAX_SESSION_PULLS)
+    if max_pulls // session_size > MAX_PTC_SESSIONS:
+        raise ParamError("max_pulls", max_pulls, f"at most {MAX_PTC_SESSIONS} sessions of session_size")
+    bag, n_characters, doubtful, overdrive_pulls = check_config(bag, n_characters, doubtful, overdrive_pulls)
     gen = as_generator(rng)
-    n_sessions = int(max_pulls) // int(session_size)
+    n_sessions = max_pulls // session_size if bag.n_god_chance > 0 else 0
     ptc, gcs = [], []
     for _ in range(n_trials):
         g = ReferenceGame(1, gen, bag, n_characters, doubtful, overdrive_pulls)

@@ -23,6 +23,14 @@ import numpy as np
 import numpy.typing as npt
 from scipy.optimize import Bounds, LinearConstraint, milp
 
+from gamesim.core.registry import ParamError
+from gamesim.core.validate import (
+    ParamTypeError,
+    check_float_list,
+    check_int,
+    check_int_list,
+)
+
 __all__ = [
     "Chip",
     "N_GOD_CHANCE_DEFAULT",
@@ -50,6 +58,20 @@ __all__ = [
     "must_rebuild",
     "session_outcomes",
     "split_sessions",
+    "check_bag",
+    "check_doubtful",
+    "check_config",
+    "check_sessions",
+    "MAX_CHIPS",
+    "MAX_GOD_CHANCE_CHIPS",
+    "MAX_CHARACTERS",
+    "MAX_SESSION_PULLS",
+    "MAX_SESSIONS",
+    "MAX_MONEY",
+    "MAX_BUNDLES",
+    "MAX_BUNDLE_VALUE",
+    "MAX_GOD_CHANCES",
+    "MAX_OVERDRIVE_PULLS",
 ]
 
 
@@ -72,6 +94,32 @@ OVERDRIVE_PULLS_DEFAULT: int = 10
 #: Chips removed per bag creation in 疑惑の運営モード (「3~4個ほど」).
 DOUBTFUL_K_DEFAULT: tuple[int, ...] = (3, 4)
 
+# ---------------------------------------------------------------------------
+# Size limits (refused up front by every public function, see docs/rules/gacha.md)
+# ---------------------------------------------------------------------------
+
+#: Most chips of one kind in a full bag (the rulebook's bag holds 50 chips in all).
+MAX_CHIPS: int = 1000
+#: Most God Chance chips in a full bag (the box holds 3 God Chanceチップス).
+MAX_GOD_CHANCE_CHIPS: int = 50
+#: Most God Chance cards / UR characters (the rulebook has 5).
+MAX_CHARACTERS: int = 100
+#: Most pulls in one session (the rulebook's biggest purchase is 37 pulls).
+MAX_SESSION_PULLS: int = 10_000
+#: Most sessions in one schedule.
+MAX_SESSIONS: int = 10_000
+#: Most money for 課金ガチャ (the box holds 35 マネーチップス).
+MAX_MONEY: int = 10_000
+#: Most 課金ガチャ rate bundles, and the largest cost / pulls of one bundle.
+MAX_BUNDLES: int = 20
+MAX_BUNDLE_VALUE: int = 10_000
+#: Most God Chances in :func:`coupon_collector_probability`.
+MAX_GOD_CHANCES: int = 1_000_000
+#: Most Overdrive pulls per trigger.
+MAX_OVERDRIVE_PULLS: int = 1000
+#: Most distinct numbers of removed chips in 疑惑の運営モード.
+MAX_DOUBTFUL_K_VALUES: int = 20
+
 
 @dataclass(frozen=True)
 class BagConfig:
@@ -88,8 +136,11 @@ class BagConfig:
 
     Raises
     ------
-    ValueError
-        If a count is negative or not an integer, or if the bag would hold no chip.
+    ParamTypeError
+        (a ``TypeError``) If a count is not an integer (a float, even ``44.0``, or a bool).
+    ParamError
+        (a ``ValueError``) If a count is negative, above :data:`MAX_GOD_CHANCE_CHIPS`
+        (God Chance chips) or :data:`MAX_CHIPS` (SR, N chips), or the bag would hold no chip.
 
     Notes
     -----
@@ -101,12 +152,12 @@ class BagConfig:
     n_n: int = N_N_DEFAULT
 
     def __post_init__(self) -> None:
-        for name in ("n_god_chance", "n_sr", "n_n"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
-                raise ValueError(f"BagConfig.{name} = {v!r}, must be an integer >= 0")
+        object.__setattr__(self, "n_god_chance",
+                           check_int("n_god_chance", self.n_god_chance, min=0, max=MAX_GOD_CHANCE_CHIPS))
+        object.__setattr__(self, "n_sr", check_int("n_sr", self.n_sr, min=0, max=MAX_CHIPS))
+        object.__setattr__(self, "n_n", check_int("n_n", self.n_n, min=0, max=MAX_CHIPS))
         if self.total < 1:
-            raise ValueError("BagConfig: the bag must hold at least 1 chip (total = 0)")
+            raise ParamError("bag_total", 0, "at least 1 chip in the bag (n_god_chance + n_sr + n_n >= 1)")
 
     @property
     def total(self) -> int:
@@ -132,9 +183,15 @@ class DoubtfulConfig:
 
     Raises
     ------
-    ValueError
-        If ``k_values`` is empty or has a negative entry, or ``k_probs`` has the
-        wrong length, a negative entry, or does not sum to 1.
+    ParamTypeError
+        (a ``TypeError``) If ``k_values`` is not a sequence of integers or ``k_probs``
+        not a sequence of numbers.
+    ParamError
+        (a ``ValueError``) If ``k_values`` is empty, longer than
+        :data:`MAX_DOUBTFUL_K_VALUES` or has a negative entry, or ``k_probs`` has the
+        wrong length, an entry outside [0, 1] or nan, or does not sum to 1. (Whether
+        every k is smaller than the bag total is checked where the bag is known:
+        :func:`check_config`.)
 
     Notes
     -----
@@ -147,17 +204,14 @@ class DoubtfulConfig:
     k_probs: tuple[float, ...] | None = None
 
     def __post_init__(self) -> None:
-        kv = tuple(int(k) for k in self.k_values)
-        if not kv or min(kv) < 0:
-            raise ValueError(f"DoubtfulConfig.k_values = {self.k_values!r}, must be non-empty, each >= 0")
+        kv = tuple(check_int_list("k_values", self.k_values, min=0, max=2 * MAX_CHIPS + MAX_GOD_CHANCE_CHIPS,
+                                  max_len=MAX_DOUBTFUL_K_VALUES))
         object.__setattr__(self, "k_values", kv)
         if self.k_probs is not None:
-            kp = tuple(float(p) for p in self.k_probs)
-            if len(kp) != len(kv) or min(kp) < 0 or abs(sum(kp) - 1.0) > 1e-9:
-                raise ValueError(
-                    f"DoubtfulConfig.k_probs = {self.k_probs!r}, must be {len(kv)} "
-                    "non-negative probabilities summing to 1"
-                )
+            kp = tuple(check_float_list("k_probs", self.k_probs, min=0.0, max=1.0, min_len=len(kv),
+                                        max_len=len(kv)))
+            if abs(sum(kp) - 1.0) > 1e-9:
+                raise ParamError("k_probs", self.k_probs, f"{len(kv)} non-negative probabilities summing to 1")
             object.__setattr__(self, "k_probs", kp)
 
     @property
@@ -191,18 +245,18 @@ class RateBundle:
 
     Raises
     ------
-    ValueError
-        If ``cost <= 0`` or ``pulls <= 0``.
+    ParamTypeError
+        (a ``TypeError``) If ``cost`` or ``pulls`` is not an integer.
+    ParamError
+        (a ``ValueError``) If either is < 1 or > :data:`MAX_BUNDLE_VALUE`.
     """
 
     cost: int
     pulls: int
 
     def __post_init__(self) -> None:
-        if int(self.cost) != self.cost or self.cost <= 0:
-            raise ValueError(f"RateBundle.cost = {self.cost!r}, must be an integer >= 1")
-        if int(self.pulls) != self.pulls or self.pulls <= 0:
-            raise ValueError(f"RateBundle.pulls = {self.pulls!r}, must be an integer >= 1")
+        object.__setattr__(self, "cost", check_int("cost", self.cost, min=1, max=MAX_BUNDLE_VALUE))
+        object.__setattr__(self, "pulls", check_int("pulls", self.pulls, min=1, max=MAX_BUNDLE_VALUE))
 
 
 #: Rulebook 課金ガチャの例 rates: 👑×2 → 🎰×1, 👑×10 → 🎰×12, 👑×15 → 🎰×25.
@@ -245,18 +299,35 @@ def normalize_bundles(bundles: Iterable[RateBundle | Sequence[int]]) -> tuple[Ra
 
     Raises
     ------
-    ValueError
-        If a pair does not have two entries, or a cost or pull count is <= 0.
+    ParamTypeError
+        (a ``TypeError``) If ``bundles`` is not a sequence of pairs, or an entry is
+        not an integer.
+    ParamError
+        (a ``ValueError``) If a pair does not have two entries, a cost or pull count
+        is < 1 or > :data:`MAX_BUNDLE_VALUE`, or there are more than
+        :data:`MAX_BUNDLES` bundles.
     """
+    allowed = f"a list of at most {MAX_BUNDLES} (money, pulls) integer pairs, each in 1..{MAX_BUNDLE_VALUE}"
+    if isinstance(bundles, (str, bytes, dict)) or not isinstance(bundles, (Sequence, np.ndarray)):
+        raise ParamTypeError("bundles", bundles, allowed)
+    if len(bundles) > MAX_BUNDLES:
+        raise ParamError("bundles", bundles, allowed)
     out = []
     for b in bundles:
         if isinstance(b, RateBundle):
             out.append(b)
-        else:
-            pair = tuple(b)
-            if len(pair) != 2:
-                raise ValueError(f"bundle {b!r} must be a (money, pulls) pair")
-            out.append(RateBundle(int(pair[0]), int(pair[1])))
+            continue
+        if isinstance(b, (str, bytes)) or not isinstance(b, (Sequence, np.ndarray)):
+            raise ParamTypeError("bundles", bundles, allowed)
+        pair = tuple(b)
+        if len(pair) != 2:
+            raise ParamError("bundles", bundles, allowed)
+        try:
+            out.append(RateBundle(pair[0], pair[1]))
+        except ParamTypeError:
+            raise ParamTypeError("bundles", bundles, allowed) from None
+        except ParamError:
+            raise ParamError("bundles", bundles, allowed) from None
     return tuple(out)
 
 
@@ -280,8 +351,13 @@ def best_bundle_mix(
 
     Raises
     ------
+    ParamTypeError
+        (a ``TypeError``) If ``money`` is not an integer or ``bundles`` is malformed.
+    ParamError
+        (a ``ValueError``) If ``money`` is outside 0..:data:`MAX_MONEY`, or a bundle is
+        invalid (see :func:`normalize_bundles`).
     ValueError
-        If ``money < 0``, a bundle has cost or pulls <= 0, or the solver fails.
+        If the solver fails (never seen with HiGHS).
 
     Notes
     -----
@@ -295,10 +371,8 @@ def best_bundle_mix(
     >>> best_bundle_mix(25).pulls
     37
     """
+    money = check_int("money", money, min=0, max=MAX_MONEY)
     bs = normalize_bundles(bundles)
-    if int(money) != money or money < 0:
-        raise ValueError(f"money = {money!r}, must be an integer >= 0")
-    money = int(money)
     if not bs:
         return BundleMix((), (), 0, 0)
     cost = np.array([b.cost for b in bs], dtype=float)
@@ -339,8 +413,15 @@ def owned_transition_matrix(n_characters: int) -> npt.NDArray[np.float64]:
     -------
     ndarray of float64, shape (n_characters + 1, n_characters + 1)
         ``C[c, c + 1] = (n - c) / n`` (a new character), ``C[c, c] = c / n``.
+
+    Raises
+    ------
+    ParamTypeError
+        If ``n_characters`` is not an integer.
+    ParamError
+        If ``n_characters`` is outside 1..:data:`MAX_CHARACTERS`.
     """
-    n = int(n_characters)
+    n = check_int("n_characters", n_characters, min=1, max=MAX_CHARACTERS)
     c = np.arange(n + 1)
     mat = np.zeros((n + 1, n + 1))
     mat[c, c] = c / n
@@ -367,8 +448,12 @@ def coupon_collector_probability(
 
     Raises
     ------
-    ValueError
-        If ``n_characters < 1`` or some ``G < 0``.
+    ParamTypeError
+        If ``n_god_chances`` holds a non-integer (a float, even ``3.0``, or a bool) or
+        ``n_characters`` is not an integer.
+    ParamError
+        If ``n_characters`` is outside 1..:data:`MAX_CHARACTERS` or some ``G`` is outside
+        0..:data:`MAX_GOD_CHANCES`.
 
     Notes
     -----
@@ -377,11 +462,18 @@ def coupon_collector_probability(
     if not owned. Computed by the owned-count Markov chain (numerically stable for any
     n), which equals the inclusion-exclusion formula above.
     """
-    g = np.asarray(n_god_chances)
-    if n_characters < 1:
-        raise ValueError(f"n_characters = {n_characters!r}, must be >= 1")
-    if g.size and g.min() < 0:
-        raise ValueError("n_god_chances must be >= 0")
+    n_characters = check_int("n_characters", n_characters, min=1, max=MAX_CHARACTERS)
+    allowed = f"integers in 0..{MAX_GOD_CHANCES}"
+    try:
+        g = np.asarray(n_god_chances)
+    except (ValueError, TypeError):  # ragged nested lists
+        raise ParamTypeError("n_god_chances", n_god_chances, allowed) from None
+    if g.size == 0 and g.dtype.kind == "f":  # an empty list: nothing to compute
+        return np.zeros(g.shape, dtype=np.float64)
+    if g.dtype == object or g.dtype.kind not in "iu":
+        raise ParamTypeError("n_god_chances", n_god_chances, allowed)
+    if g.size and (g.min() < 0 or g.max() > MAX_GOD_CHANCES):
+        raise ParamError("n_god_chances", n_god_chances, allowed)
     gmax = int(g.max()) if g.size else 0
     mat = owned_transition_matrix(n_characters)
     v = np.zeros(n_characters + 1)
@@ -390,7 +482,7 @@ def coupon_collector_probability(
     for i in range(gmax + 1):
         table[i] = v[-1]
         v = v @ mat
-    return table[g.astype(np.int64)]
+    return np.asarray(table[g.astype(np.int64)], dtype=np.float64)
 
 
 # ---------------------------------------------------------------------------
@@ -409,12 +501,31 @@ class BagState:
     hidden : tuple of 3 int
         Chips secretly removed at the last bag creation (疑惑の運営モード), by kind.
     gc_drawn : int
-        God Chance chips drawn since the last bag creation.
+        God Chance chips drawn since the last bag creation (0..:data:`MAX_GOD_CHANCE_CHIPS`).
+
+    Raises
+    ------
+    ParamTypeError, ParamError
+        If a count is not an integer, negative or above :data:`MAX_CHIPS`, or a tuple
+        does not have 3 entries.
     """
 
     in_bag: tuple[int, int, int]
     hidden: tuple[int, int, int] = (0, 0, 0)
     gc_drawn: int = 0
+
+    def __post_init__(self) -> None:
+        # fast path (the exact solver makes many states); full messages otherwise
+        ok = (type(self.in_bag) is tuple and type(self.hidden) is tuple and len(self.in_bag) == 3
+              and len(self.hidden) == 3 and type(self.gc_drawn) is int and 0 <= self.gc_drawn <= MAX_GOD_CHANCE_CHIPS
+              and all(type(x) is int and 0 <= x <= MAX_CHIPS for x in self.in_bag)
+              and all(type(x) is int and 0 <= x <= MAX_CHIPS for x in self.hidden))
+        if not ok:
+            for name in ("in_bag", "hidden"):
+                v = check_int_list(name, getattr(self, name), min=0, max=MAX_CHIPS, min_len=3, max_len=3)
+                object.__setattr__(self, name, tuple(v))
+            object.__setattr__(self, "gc_drawn", check_int("gc_drawn", self.gc_drawn, min=0,
+                                                             max=MAX_GOD_CHANCE_CHIPS))
 
     @property
     def n_left(self) -> int:
@@ -441,8 +552,119 @@ class SessionOutcome:
 
 
 def full_bag(bag: BagConfig) -> BagState:
-    """A freshly made full bag (ガチャ袋作成 without removals)."""
+    """A freshly made full bag (ガチャ袋作成 without removals).
+
+    Raises
+    ------
+    ParamTypeError
+        If ``bag`` is not a :class:`BagConfig`.
+    """
+    check_bag(bag)
     return BagState(bag.counts, (0, 0, 0), 0)
+
+
+def check_bag(bag: object, name: str = "bag") -> BagConfig:
+    """Check that ``bag`` is a :class:`BagConfig` (its counts are checked when it is made).
+
+    Raises
+    ------
+    ParamTypeError
+        If it is not.
+    """
+    if not isinstance(bag, BagConfig):
+        raise ParamTypeError(name, bag, "a BagConfig")
+    return bag
+
+
+def check_doubtful(doubtful: object, bag: BagConfig | None = None) -> DoubtfulConfig | None:
+    """Check ``doubtful`` (a :class:`DoubtfulConfig` or None) against the bag.
+
+    Raises
+    ------
+    ParamTypeError
+        If it is neither a DoubtfulConfig nor None.
+    ParamError
+        If some ``k`` is >= the bag total (a bag must keep a chip).
+    """
+    if doubtful is None:
+        return None
+    if not isinstance(doubtful, DoubtfulConfig):
+        raise ParamTypeError("doubtful", doubtful, "a DoubtfulConfig or None")
+    if bag is not None and doubtful.k_max >= bag.total:
+        raise ParamError("doubtful", doubtful, f"every k < the bag total {bag.total} (a bag must keep a chip)")
+    return doubtful
+
+
+def check_config(
+    bag: object,
+    n_characters: object,
+    doubtful: object = None,
+    overdrive_pulls: object = None,
+) -> tuple[BagConfig, int, DoubtfulConfig | None, int | None]:
+    """Check the common configuration of the gacha simulators and solvers.
+
+    Parameters
+    ----------
+    bag : BagConfig
+    n_characters : int
+        1..:data:`MAX_CHARACTERS`.
+    doubtful : DoubtfulConfig or None
+        Every k must be smaller than the bag total.
+    overdrive_pulls : int or None
+        1..:data:`MAX_OVERDRIVE_PULLS`, or None (no Overdrive). The Overdrive chain must
+        be certain to end: the expected number of Overdrives triggered by one Overdrive
+        session, bounded by ``n_god_chance * (1 + overdrive_pulls / smallest bag) /
+        n_characters``, must be below 1 (otherwise a chain of extra pulls could grow
+        without end).
+
+    Returns
+    -------
+    tuple
+        ``(bag, n_characters, doubtful, overdrive_pulls)`` with Python ints.
+
+    Raises
+    ------
+    ParamTypeError
+        For an argument of the wrong type (a float or bool for an int).
+    ParamError
+        For a value out of range, as above.
+    """
+    bag = check_bag(bag)
+    n = check_int("n_characters", n_characters, min=1, max=MAX_CHARACTERS)
+    d = check_doubtful(doubtful, bag)
+    op = None if overdrive_pulls is None else check_int("overdrive_pulls", overdrive_pulls, min=1,
+                                                         max=MAX_OVERDRIVE_PULLS)
+    if op is not None and bag.n_god_chance > 0:
+        smallest = bag.total - (0 if d is None else d.k_max)
+        mu = bag.n_god_chance * (1.0 + op / smallest) / n
+        if mu >= 1.0:
+            raise ParamError(
+                "overdrive_pulls", op,
+                f"small enough that an Overdrive chain ends: n_god_chance * (1 + overdrive_pulls / {smallest}) "
+                f"/ n_characters < 1 (here {mu:.3g})")
+    return bag, n, d, op
+
+
+def check_sessions(sessions: object, name: str = "sessions", *, min_pulls: int = 0) -> list[int]:
+    """Check a schedule of session sizes (pulls).
+
+    Returns
+    -------
+    list of int
+
+    Raises
+    ------
+    ParamTypeError
+        If it is not a sequence of integers.
+    ParamError
+        If a size is outside ``min_pulls``..:data:`MAX_SESSION_PULLS` or there are more
+        than :data:`MAX_SESSIONS` sessions.
+    """
+    return check_int_list(name, sessions, min=min_pulls, max=MAX_SESSION_PULLS, min_len=0, max_len=MAX_SESSIONS)
+
+
+def _check_counts(name: str, counts: object) -> tuple[int, int, int]:
+    return tuple(check_int_list(name, counts, min=0, max=MAX_CHIPS, min_len=3, max_len=3))  # type: ignore[return-value]
 
 
 def _mv_hypergeometric(counts: tuple[int, int, int], m: int) -> list[tuple[tuple[int, int, int], float]]:
@@ -467,7 +689,7 @@ def removal_outcomes(counts: tuple[int, int, int], k: int) -> list[tuple[tuple[i
     Parameters
     ----------
     counts : tuple of 3 int
-        Chips by kind.
+        Chips by kind, each 0..:data:`MAX_CHIPS`.
     k : int
         Chips removed, ``0 <= k <= sum(counts)``.
 
@@ -475,8 +697,15 @@ def removal_outcomes(counts: tuple[int, int, int], k: int) -> list[tuple[tuple[i
     -------
     list of ((int, int, int), float)
         Removed chips by kind and probability (multivariate hypergeometric).
+
+    Raises
+    ------
+    ParamTypeError, ParamError
+        If ``counts`` is not 3 integers in range, or ``k`` is not an integer in
+        0..sum(counts).
     """
-    return _mv_hypergeometric(counts, k)
+    c = _check_counts("counts", counts)
+    return _mv_hypergeometric(c, check_int("k", k, min=0, max=sum(c)))
 
 
 def draw_outcomes(counts: tuple[int, int, int], m: int) -> list[tuple[tuple[int, int, int], float]]:
@@ -485,7 +714,7 @@ def draw_outcomes(counts: tuple[int, int, int], m: int) -> list[tuple[tuple[int,
     Parameters
     ----------
     counts : tuple of 3 int
-        Chips in the bag by kind.
+        Chips in the bag by kind, each 0..:data:`MAX_CHIPS`.
     m : int
         Pulls, ``0 <= m <= sum(counts)``.
 
@@ -493,11 +722,17 @@ def draw_outcomes(counts: tuple[int, int, int], m: int) -> list[tuple[tuple[int,
     -------
     list of ((int, int, int), float)
         Drawn chips by kind and probability (multivariate hypergeometric).
+
+    Raises
+    ------
+    ParamTypeError, ParamError
+        If ``counts`` is not 3 integers in range, or ``m`` is not an integer in
+        0..sum(counts).
     """
-    return _mv_hypergeometric(counts, m)
+    c = _check_counts("counts", counts)
+    return _mv_hypergeometric(c, check_int("m", m, min=0, max=sum(c)))
 
 
-@lru_cache(maxsize=None)
 def bag_creation_outcomes(
     bag: BagConfig, doubtful: DoubtfulConfig | None = None
 ) -> tuple[tuple[BagState, float], ...]:
@@ -514,12 +749,26 @@ def bag_creation_outcomes(
     tuple of (BagState, float)
         New states (``gc_drawn = 0``) with probabilities summing to 1.
 
+    Raises
+    ------
+    ParamTypeError
+        If ``bag`` is not a BagConfig or ``doubtful`` not a DoubtfulConfig/None.
+    ParamError
+        If some removal count k is >= the bag total.
+
     Notes
     -----
     All chips return to the bag (including previously hidden ones), then in 疑惑の運営モード
     ``k`` chips are removed unseen: k drawn from ``doubtful``, the removed set uniformly
     random.
     """
+    check_bag(bag)
+    check_doubtful(doubtful, bag)
+    return _creation(bag, doubtful)
+
+
+@lru_cache(maxsize=256)
+def _creation(bag: BagConfig, doubtful: DoubtfulConfig | None) -> tuple[tuple[BagState, float], ...]:
     full = bag.counts
     if doubtful is None:
         return ((BagState(full, (0, 0, 0), 0), 1.0),)
@@ -527,16 +776,37 @@ def bag_creation_outcomes(
     for k, pk in zip(doubtful.k_values, doubtful.probabilities):
         if pk == 0:
             continue
-        for removed, p in removal_outcomes(full, k):
+        for removed, p in _mv_hypergeometric(full, k):
             st = BagState(tuple(f - r for f, r in zip(full, removed)), removed, 0)  # type: ignore[arg-type]
             acc[st] = acc.get(st, 0.0) + pk * p
     return tuple(acc.items())
 
 
+def _check_state(state: object) -> BagState:
+    if not isinstance(state, BagState):
+        raise ParamTypeError("state", state, "a BagState")
+    return state
+
+
 def apply_draw(state: BagState, drawn: tuple[int, int, int]) -> BagState:
-    """The bag after removing the ``drawn`` chips (no bag creation)."""
+    """The bag after removing the ``drawn`` chips (no bag creation).
+
+    Raises
+    ------
+    ParamTypeError, ParamError
+        If ``state`` is not a BagState, or ``drawn`` is not 3 integers, each between 0
+        and the chips of that kind in the bag.
+    """
+    _check_state(state)
+    d = _check_counts("drawn", drawn)
+    if any(x > b for x, b in zip(d, state.in_bag)):
+        raise ParamError("drawn", drawn, f"at most the chips in the bag {state.in_bag} of each kind")
+    return _apply(state, d)
+
+
+def _apply(state: BagState, drawn: tuple[int, int, int]) -> BagState:
     return BagState(
-        tuple(b - d for b, d in zip(state.in_bag, drawn)),  # type: ignore[arg-type]
+        (state.in_bag[0] - drawn[0], state.in_bag[1] - drawn[1], state.in_bag[2] - drawn[2]),
         state.hidden,
         state.gc_drawn + drawn[Chip.GOD_CHANCE],
     )
@@ -544,6 +814,11 @@ def apply_draw(state: BagState, drawn: tuple[int, int, int]) -> BagState:
 
 def must_rebuild(state: BagState, bag: BagConfig) -> bool:
     """Whether a bag creation follows the end of a pull session.
+
+    Raises
+    ------
+    ParamTypeError
+        If ``state`` is not a BagState or ``bag`` not a BagConfig.
 
     Notes
     -----
@@ -553,10 +828,15 @@ def must_rebuild(state: BagState, bag: BagConfig) -> bool:
     疑惑の運営モード are not known to be gone). With ``n_god_chance = 0`` this is always
     true (no God Chance chip can be in the bag), so the bag is remade after every session.
     """
+    _check_state(state)
+    check_bag(bag)
+    return _must_rebuild(state, bag)
+
+
+def _must_rebuild(state: BagState, bag: BagConfig) -> bool:
     return state.n_left == 0 or state.gc_drawn >= bag.n_god_chance
 
 
-@lru_cache(maxsize=None)
 def session_outcomes(
     state: BagState, m: int, bag: BagConfig, doubtful: DoubtfulConfig | None = None
 ) -> tuple[SessionOutcome, ...]:
@@ -567,7 +847,7 @@ def session_outcomes(
     state : BagState
         Bag before the session (non-empty).
     m : int
-        Pulls in the session, >= 0.
+        Pulls in the session, 0..:data:`MAX_SESSION_PULLS`.
     bag : BagConfig
     doubtful : DoubtfulConfig or None
 
@@ -577,6 +857,14 @@ def session_outcomes(
         Drawn chips by kind, bag after the session, probability (summing to 1).
         Outcomes with the same drawn counts and final state are merged.
 
+    Raises
+    ------
+    ParamTypeError
+        If an argument has the wrong type (``m`` a float or bool, ``state`` not a BagState ...).
+    ParamError
+        If ``m`` is out of range, the bag in ``state`` is empty, or some doubtful k is
+        >= the bag total.
+
     Notes
     -----
     ガチャを引く: chips are drawn one at a time without replacement; if the bag empties
@@ -584,30 +872,49 @@ def session_outcomes(
     疑惑の運営モード) and pulling continues (「途中でガチャ袋が空になった場合は「ガチャ袋作成」を
     行ったうえで引き続けます」). After the session the bag is remade if
     :func:`must_rebuild`. God Chances are resolved after the session, one per God
-    Chance chip drawn.
+    Chance chip drawn. Computed bag by bag (each refill of an emptied bag merges
+    identical outcomes), so the work grows linearly with the number of refills.
     """
+    _check_state(state)
+    m = check_int("m", m, min=0, max=MAX_SESSION_PULLS)
+    check_bag(bag)
+    check_doubtful(doubtful, bag)
+    if state.n_left == 0:
+        raise ParamError("state", state, "a bag holding at least one chip")
+    return _session_outcomes(state, m, bag, doubtful)
+
+
+@lru_cache(maxsize=100_000)
+def _session_outcomes(
+    state: BagState, m: int, bag: BagConfig, doubtful: DoubtfulConfig | None
+) -> tuple[SessionOutcome, ...]:
     acc: dict[tuple[tuple[int, int, int], BagState], float] = {}
-
-    def rec(st: BagState, left: int, got: tuple[int, int, int], p: float) -> None:
-        n_left = st.n_left
-        if left > n_left:
-            # draw the whole bag, remake it, continue
-            got2 = tuple(g + b for g, b in zip(got, st.in_bag))
-            for st2, q in bag_creation_outcomes(bag, doubtful):
-                rec(st2, left - n_left, got2, p * q)  # type: ignore[arg-type]
-            return
-        for drawn, q in draw_outcomes(st.in_bag, left):
-            st2 = apply_draw(st, drawn)
-            got2 = tuple(g + d for g, d in zip(got, drawn))
-            if must_rebuild(st2, bag):
-                for st3, r in bag_creation_outcomes(bag, doubtful):
-                    key = (got2, st3)
-                    acc[key] = acc.get(key, 0.0) + p * q * r  # type: ignore[index]
-            else:
-                key = (got2, st2)
-                acc[key] = acc.get(key, 0.0) + p * q  # type: ignore[index]
-
-    rec(state, int(m), (0, 0, 0), 1.0)
+    creation = _creation(bag, doubtful)
+    # work[pulls still to draw][(bag state, chips drawn so far)] = probability. A bag that
+    # empties mid-session is remade and goes back in with fewer pulls to draw, so taking
+    # the largest number of pulls first finds every bucket complete (no recursion).
+    work: dict[int, dict[tuple[BagState, tuple[int, int, int]], float]] = {m: {(state, (0, 0, 0)): 1.0}}
+    while work:
+        left = max(work)
+        for (st, got), p in work.pop(left).items():
+            n_left = st.n_left
+            if left > n_left:
+                # draw the whole bag, remake it, continue pulling
+                got2 = (got[0] + st.in_bag[0], got[1] + st.in_bag[1], got[2] + st.in_bag[2])
+                bucket = work.setdefault(left - n_left, {})
+                for st2, q in creation:
+                    bucket[(st2, got2)] = bucket.get((st2, got2), 0.0) + p * q
+                continue
+            for drawn, q in _mv_hypergeometric(st.in_bag, left):
+                st2 = _apply(st, drawn)
+                got2 = (got[0] + drawn[0], got[1] + drawn[1], got[2] + drawn[2])
+                if _must_rebuild(st2, bag):
+                    for st3, r in creation:
+                        key = (got2, st3)
+                        acc[key] = acc.get(key, 0.0) + p * q * r
+                else:
+                    key = (got2, st2)
+                    acc[key] = acc.get(key, 0.0) + p * q
     return tuple(SessionOutcome(d, s, p) for (d, s), p in acc.items())
 
 
@@ -617,9 +924,9 @@ def split_sessions(total_pulls: int, session_size: int) -> list[int]:
     Parameters
     ----------
     total_pulls : int
-        Pulls (>= 0).
+        Pulls, 0..:data:`MAX_SESSIONS` * :data:`MAX_SESSION_PULLS`.
     session_size : int
-        Pulls per session (>= 1).
+        Pulls per session, 1..:data:`MAX_SESSION_PULLS`.
 
     Returns
     -------
@@ -628,10 +935,17 @@ def split_sessions(total_pulls: int, session_size: int) -> list[int]:
 
     Raises
     ------
-    ValueError
-        If ``session_size < 1`` or ``total_pulls < 0``.
+    ParamTypeError
+        If an argument is not an integer (a float or a bool).
+    ParamError
+        If an argument is out of range, or the split would give more than
+        :data:`MAX_SESSIONS` sessions.
     """
-    if session_size < 1 or total_pulls < 0:
-        raise ValueError("session_size must be >= 1 and total_pulls >= 0")
-    q, r = divmod(int(total_pulls), int(session_size))
-    return [int(session_size)] * q + ([r] if r else [])
+    total_pulls = check_int("total_pulls", total_pulls, min=0, max=MAX_SESSIONS * MAX_SESSION_PULLS)
+    session_size = check_int("session_size", session_size, min=1, max=MAX_SESSION_PULLS)
+    q, r = divmod(total_pulls, session_size)
+    if q + (1 if r else 0) > MAX_SESSIONS:
+        raise ParamError("total_pulls", total_pulls,
+                         f"at most {MAX_SESSIONS} sessions of session_size = {session_size} "
+                         f"(total_pulls <= {MAX_SESSIONS * session_size})")
+    return [session_size] * q + ([r] if r else [])

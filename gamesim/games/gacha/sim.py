@@ -47,10 +47,23 @@ from scipy.stats import hypergeom
 
 from gamesim.core.rng import RngLike, as_generator
 
-from .rules import BagConfig, DoubtfulConfig, owned_transition_matrix
+from gamesim.core.registry import ParamError
+from gamesim.core.validate import ParamTypeError, check_bool, check_int, is_int
+
+from .rules import (
+    MAX_SESSION_PULLS,
+    MAX_SESSIONS,
+    BagConfig,
+    DoubtfulConfig,
+    check_config,
+    owned_transition_matrix,
+)
 
 __all__ = [
     "CHUNK_SIZE",
+    "MAX_TRIALS",
+    "MAX_PLAYERS",
+    "MAX_PTC_SESSIONS",
     "run_shared",
     "run_schedule",
     "run_pulls_to_complete",
@@ -273,6 +286,42 @@ def _chunks(n_trials: int, n_players: int, n_characters: int) -> list[int]:
     return [min(size, n_trials - s) for s in range(0, n_trials, size)]
 
 
+#: Most trials in one call of the public simulators (memory is bounded by chunks; time is not).
+MAX_TRIALS: int = 10_000_000
+#: Most sessions :func:`simulate_pulls_to_complete` may pull per trial (``max_pulls // session_size``).
+MAX_PTC_SESSIONS: int = 100_000
+#: Most players sharing a bag.
+MAX_PLAYERS: int = 16
+
+
+def _check_shared_args(schedule: object, n_trials: object, n_players: object | None
+                       ) -> tuple[list[tuple[int, int]], int, int]:
+    """Validate a shared schedule: (player, pulls) pairs, players 1..n_players."""
+    allowed = (f"a list of at most {MAX_SESSIONS} (player, pulls) integer pairs, players >= 1, "
+               f"pulls in 0..{MAX_SESSION_PULLS}")
+    if isinstance(schedule, (str, bytes, dict)) or not isinstance(schedule, (Sequence, np.ndarray)):
+        raise ParamTypeError("schedule", schedule, allowed)
+    if len(schedule) > MAX_SESSIONS:
+        raise ParamError("schedule", schedule, allowed)
+    sched = []
+    for pair in schedule:
+        if isinstance(pair, (str, bytes)) or not isinstance(pair, (Sequence, np.ndarray)) or len(pair) != 2:
+            raise ParamTypeError("schedule", schedule, allowed)
+        if not (is_int(pair[0]) and is_int(pair[1])):
+            raise ParamTypeError("schedule", schedule, allowed)
+        if pair[0] < 1 or not 0 <= pair[1] <= MAX_SESSION_PULLS:
+            raise ParamError("schedule", schedule, allowed)
+        sched.append((int(pair[0]), int(pair[1])))
+    n_trials = check_int("n_trials", n_trials, min=0, max=MAX_TRIALS)
+    if n_players is None:
+        n_players = max((p for p, _ in sched), default=1)
+    n_players = check_int("n_players", n_players, min=1, max=MAX_PLAYERS)
+    for p, _ in sched:
+        if p > n_players:
+            raise ParamError("schedule", schedule, f"players numbered 1..n_players = {n_players}")
+    return sched, n_trials, n_players
+
+
 def run_shared(
     schedule: Sequence[tuple[int, int]],
     n_trials: int,
@@ -283,20 +332,28 @@ def run_shared(
     n_characters: int = 5,
     doubtful: DoubtfulConfig | None = None,
     overdrive_pulls: int | None = None,
+    stop_at_completion: bool = False,
 ) -> dict[str, npt.NDArray[np.int64] | npt.NDArray[np.bool_]]:
     """Array kernel: several players pulling from one shared bag.
 
     Parameters
     ----------
     schedule : sequence of (int, int)
-        ``(player, pulls)`` sessions in order; players numbered 1..``n_players``.
+        ``(player, pulls)`` sessions in order; players numbered 1..``n_players``,
+        pulls 0..:data:`~gamesim.games.gacha.rules.MAX_SESSION_PULLS`, at most
+        :data:`~gamesim.games.gacha.rules.MAX_SESSIONS` sessions.
     n_trials : int
-        Independent trials (>= 0).
+        Independent trials, 0..:data:`MAX_TRIALS`.
     n_players : int
-        Players (>= 1).
+        Players, 1..:data:`MAX_PLAYERS`.
     rng : int, SeedSequence, Generator or None, default None
     bag, n_characters, doubtful, overdrive_pulls
         As in :func:`simulate_shared`.
+    stop_at_completion : bool, default False
+        End each trial's game at the first コンスリート (the rulebook's end condition,
+        used by :func:`simulate_shared` and the ``shared`` task). The kernel default is
+        False so that one-player schedules (:func:`run_schedule`) keep counting
+        after completion.
 
     Returns
     -------
@@ -304,43 +361,72 @@ def run_shared(
         ``"god_chances"`` (int64), ``"characters_owned"`` (int64), ``"complete"``
         (bool), ``"pulls"`` (int64, including Overdrive pulls), each of shape
         ``(n_trials, n_players)``; ``"sr_drawn"`` (int64, shape ``(n_trials,)``,
-        SR chips drawn by all players together).
+        SR chips drawn by all players together); ``"winner"`` (int64, shape
+        ``(n_trials,)``: the first player to complete, 0 = nobody).
 
     Raises
     ------
-    ValueError
-        If a player is outside 1..n_players, a session size is negative, or the
-        configuration is invalid (see :func:`simulate_shared`).
+    ParamTypeError
+        If an argument has the wrong type (a float or bool for an integer, ...).
+    ParamError
+        If a player is outside 1..n_players, a size is out of range, or the
+        configuration is invalid (see :func:`~gamesim.games.gacha.rules.check_config`).
+
+    Notes
+    -----
+    With ``stop_at_completion`` a trial whose player completes during a session stops
+    after that session (with its whole Overdrive chain: only that player pulls in it,
+    so the winner is the same as when stopping at the completing God Chance; its God
+    Chance and pull counts include the rest of the chain).
     """
+    sched0, n_trials, n_players = _check_shared_args(schedule, n_trials, n_players)
+    bag, n_characters, doubtful, overdrive_pulls = check_config(bag, n_characters, doubtful, overdrive_pulls)
+    stop = check_bool("stop_at_completion", stop_at_completion)
     gen = as_generator(rng)
     cfg = _Cfg.make(bag, n_characters, doubtful, overdrive_pulls)
-    sched = [(int(p) - 1, int(m)) for p, m in schedule]
-    for (p, m) in sched:
-        if not 0 <= p < n_players:
-            raise ValueError(f"schedule player {p + 1} outside 1..{n_players}")
-        if m < 0:
-            raise ValueError(f"schedule session size {m} must be >= 0")
-    scheduled = np.zeros(n_players, dtype=_I64)
-    for p, m in sched:
-        scheduled[p] += m
+    sched = [(p - 1, m) for p, m in sched0]
     out_gc = np.zeros((n_trials, n_players), dtype=_I64)
     out_own = np.zeros((n_trials, n_players), dtype=_I64)
     out_pulls = np.zeros((n_trials, n_players), dtype=_I64)
     out_sr = np.zeros(n_trials, dtype=_I64)
+    out_win = np.zeros(n_trials, dtype=_I64)
     start = 0
     for size in _chunks(n_trials, n_players, n_characters):
         b = _fresh_bag(size, gen, cfg)
         owned = np.zeros((size, n_players, n_characters), dtype=bool)
         gcount = np.zeros((n_players, size), dtype=_I64)  # player-major: contiguous rows
-        pulls = np.zeros((n_players, size), dtype=_I64)  # Overdrive pulls only
+        pulls = np.zeros((n_players, size), dtype=_I64)  # all pulls, Overdrive included
+        winner = np.zeros(size, dtype=_I64)
+        live = None  # trials still playing (None = all)
         for p, m in sched:
-            _play_session(b, owned, gcount, pulls, p, m, gen, cfg)
+            if live is None:
+                touched = _play_session(b, owned, gcount, pulls, p, m, gen, cfg)
+                pulls[p] += m
+            else:
+                sub = b.take(live)
+                o_sub, g_sub, q_sub = owned[live], gcount[:, live], pulls[:, live]
+                t_sub = _play_session(sub, o_sub, g_sub, q_sub, p, m, gen, cfg)
+                b.put(live, sub)
+                owned[live], gcount[:, live], pulls[:, live] = o_sub, g_sub, q_sub
+                pulls[p, live] += m
+                touched = live[t_sub]
+            if stop and touched.size:
+                won = touched[(winner[touched] == 0) & owned[touched, p].all(axis=1)]
+                if won.size:
+                    winner[won] = p + 1
+                    live = np.flatnonzero(winner == 0)
+                    if live.size == 0:
+                        break
         _flush_sr(b, None, gen, cfg)
         sl = slice(start, start + size)
         out_gc[sl] = gcount.T
         out_own[sl] = owned.sum(axis=2)
-        out_pulls[sl] = pulls.T + scheduled
+        out_pulls[sl] = pulls.T
         out_sr[sl] = b.sr
+        if stop:
+            out_win[sl] = winner
+        else:  # first completion cannot be told apart afterwards: report none
+            out_win[sl] = 0
         start += size
     return {
         "god_chances": out_gc,
@@ -348,6 +434,7 @@ def run_shared(
         "complete": out_own == n_characters,
         "pulls": out_pulls,
         "sr_drawn": out_sr,
+        "winner": out_win,
     }
 
 
@@ -820,48 +907,57 @@ def simulate_shared(
     n_characters: int = 5,
     doubtful: DoubtfulConfig | None = None,
     overdrive_pulls: int | None = None,
+    stop_at_completion: bool = True,
 ) -> pd.DataFrame:
-    """Simulate several players sharing one gacha bag.
+    """Simulate several players sharing one gacha bag, until someone completes.
 
     Parameters
     ----------
     schedule : sequence of (int, int)
         ``(player, pulls)`` sessions in order; players are numbered from 1.
     n_trials : int
-        Independent trials.
+        Independent trials, 0..:data:`MAX_TRIALS`.
     n_players : int or None, default None
-        Players; ``None`` = the largest player number in ``schedule``.
+        Players, 1..:data:`MAX_PLAYERS`; ``None`` = the largest player number in
+        ``schedule``.
     rng, bag, n_characters, doubtful, overdrive_pulls
         As in :func:`simulate_schedule`. Overdrive sessions belong to the player
         whose God Chance triggered them.
+    stop_at_completion : bool, default True
+        The rulebook's end condition コンスリート: 「いずれかのラウンド中にURキャラカードを全て
+        集めたスレイヤーは直ちにゲームに勝利します」: the game ends at the first completion.
+        False = the alternative reading, everyone keeps pulling the whole schedule.
 
     Returns
     -------
     pandas.DataFrame
         Columns ``god_chances_p{i}`` (int64), ``complete_p{i}`` (bool),
-        ``characters_owned_p{i}`` (int64), ``pulls_p{i}`` (int64) for i = 1..n_players.
+        ``characters_owned_p{i}`` (int64), ``pulls_p{i}`` (int64) for i = 1..n_players,
+        and ``winner`` (int64: the player who completed first, 0 = nobody; always 0
+        when ``stop_at_completion`` is False). With the stop, ``complete_p{i}`` is true
+        only for the winner.
 
     Raises
     ------
-    ValueError
-        If a player number is outside 1..n_players, or as :func:`simulate_schedule`.
+    ParamTypeError, ParamError
+        If a player number is outside 1..n_players, or as :func:`run_shared`.
 
     Notes
     -----
     The bag is shared (whatever one player leaves stays for the next session);
-    each player has their own collection of UR characters.
+    each player has their own collection of UR characters. Rulebook ゲームの終了条件
+    (コンスリート); docs/rules/gacha.md.
     """
-    sched = [(int(p), int(m)) for p, m in schedule]
-    if n_players is None:
-        n_players = max((p for p, _ in sched), default=1)
+    sched, n_trials, n_players = _check_shared_args(schedule, n_trials, n_players)
     r = run_shared(sched, n_trials, n_players=n_players, rng=rng, bag=bag, n_characters=n_characters,
-                   doubtful=doubtful, overdrive_pulls=overdrive_pulls)
+                   doubtful=doubtful, overdrive_pulls=overdrive_pulls, stop_at_completion=stop_at_completion)
     cols: dict[str, np.ndarray] = {}
     for i in range(n_players):
         cols[f"god_chances_p{i + 1}"] = r["god_chances"][:, i]
         cols[f"complete_p{i + 1}"] = r["complete"][:, i]
         cols[f"characters_owned_p{i + 1}"] = r["characters_owned"][:, i]
         cols[f"pulls_p{i + 1}"] = r["pulls"][:, i]
+    cols["winner"] = r["winner"]
     return pd.DataFrame(cols)
 
 
@@ -883,12 +979,24 @@ def run_pulls_to_complete(
     dict of str to ndarray, each of shape (n_trials,)
         ``pulls_to_complete`` (float64, NaN if not complete within ``max_pulls``),
         ``god_chances`` (int64, at completion or at the cap) and ``completed`` (bool).
+
+    Raises
+    ------
+    ParamTypeError, ParamError
+        As :func:`simulate_pulls_to_complete`.
     """
-    if session_size < 1:
-        raise ValueError(f"session_size = {session_size!r}, must be >= 1")
+    session_size = check_int("session_size", session_size, min=1, max=MAX_SESSION_PULLS)
+    n_trials = check_int("n_trials", n_trials, min=0, max=MAX_TRIALS)
+    max_pulls = check_int("max_pulls", max_pulls, min=0, max=MAX_PTC_SESSIONS * MAX_SESSION_PULLS)
+    if max_pulls // session_size > MAX_PTC_SESSIONS:
+        raise ParamError("max_pulls", max_pulls, f"at most {MAX_PTC_SESSIONS} sessions of session_size = "
+                         f"{session_size} (max_pulls <= {MAX_PTC_SESSIONS * session_size})")
+    bag, n_characters, doubtful, overdrive_pulls = check_config(bag, n_characters, doubtful, overdrive_pulls)
     gen = as_generator(rng)
     cfg = _Cfg.make(bag, n_characters, doubtful, overdrive_pulls)
     n_sessions = int(max_pulls) // int(session_size)
+    if bag.n_god_chance == 0:  # no God Chance chip: completion is impossible, nothing to pull for
+        n_sessions = 0
     ptc = np.full(n_trials, np.nan)
     gcs = np.zeros(n_trials, dtype=_I64)
     start = 0
@@ -938,11 +1046,12 @@ def simulate_pulls_to_complete(
     Parameters
     ----------
     session_size : int
-        Pulls per scheduled session (>= 1).
+        Pulls per scheduled session, 1..:data:`~gamesim.games.gacha.rules.MAX_SESSION_PULLS`.
     n_trials : int
-        Independent trials.
+        Independent trials, 0..:data:`MAX_TRIALS`.
     max_pulls : int, default 2000
-        Cap on scheduled pulls: at most ``max_pulls // session_size`` sessions.
+        Cap on scheduled pulls (>= 0): at most ``max_pulls // session_size`` sessions,
+        itself at most :data:`MAX_PTC_SESSIONS`.
     rng, bag, n_characters, doubtful, overdrive_pulls
         As in :func:`simulate_schedule`.
 
@@ -956,8 +1065,12 @@ def simulate_pulls_to_complete(
 
     Raises
     ------
-    ValueError
-        If ``session_size < 1``, or as :func:`simulate_schedule`.
+    ParamTypeError
+        If an argument has the wrong type (a float, even ``10.0``, or a bool for an
+        integer; ``bag`` not a BagConfig ...).
+    ParamError
+        If a value is out of range (``max_pulls = -10``, ``n_characters = 10**9``),
+        or the configuration is invalid (:func:`~gamesim.games.gacha.rules.check_config`).
     """
     r = run_pulls_to_complete(session_size, n_trials, max_pulls=max_pulls, rng=rng, bag=bag,
                               n_characters=n_characters, doubtful=doubtful,

@@ -1,0 +1,290 @@
+"""Property tests of the ガッチャ (gacha) public API (issue 9, points 4 and 5).
+
+For every public gacha function (rules core, exact solvers, simulators other than the
+schedule kernel's ``run_schedule``/``simulate_schedule``, the scalar reference, the
+purchase planner and the tasks' parameter helpers): a call whose arguments are all of
+the right type and in range returns a value of the right kind; a call with any
+argument of the wrong type (a float such as ``2.5`` or ``3.0`` for an integer, a bool,
+a string, None) or out of range (``bag_n = 10**21``, ``n_characters = 10**9``,
+``max_pulls = -10``, a session of 10**6 pulls) raises ``TypeError``/``ValueError`` (a
+``ParamError``) naming the parameter, quickly and before any work: nothing is silently
+truncated, and no MemoryError, OverflowError, RecursionError or hang is reachable.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import gamesim.games.gacha as g
+from gamesim.core.registry import ParamError
+from gamesim.games.gacha import tasks as gtasks
+from gamesim.games.gacha.rules import MAX_CHARACTERS, MAX_CHIPS, MAX_MONEY, MAX_SESSION_PULLS
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One argument: how to draw a valid value, and how to draw an invalid one."""
+
+    good: st.SearchStrategy
+    bad: st.SearchStrategy
+    keyword: bool = True
+
+
+NOT_INT = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.integers(0, 5).map(float),  # integral floats too: 3.0 is not an integer here
+    st.booleans(),
+    st.text(max_size=3),
+    st.none(),
+    st.just([1]),
+)
+
+
+def int_arg(lo: int, hi: int, small: int | None = None, keyword: bool = True) -> Arg:
+    """An integer in [lo, hi]; valid draws stay in [lo, small] so accepted calls are fast."""
+    top = hi if small is None else min(small, hi)
+    bad = st.one_of(NOT_INT, st.integers(hi + 1, hi + 10**12), st.integers(lo - 10**6, lo - 1), st.just(10**21))
+    return Arg(st.integers(lo, top), bad, keyword)
+
+
+def pos(arg: Arg) -> Arg:
+    return Arg(arg.good, arg.bad, keyword=False)
+
+
+def int_list(lo: int, hi: int, small: int, min_size: int = 0, max_size: int = 5) -> Arg:
+    base = st.lists(st.integers(lo, small), min_size=min_size, max_size=max_size)
+    bad = st.one_of(
+        base.map(lambda v: v + [2.5]),
+        base.map(lambda v: v + [3.0]),
+        base.map(lambda v: v + [True]),
+        base.map(lambda v: v + [lo - 1]),
+        base.map(lambda v: v + [hi + 1]),
+        st.just([10**6]),
+        st.just("123"),
+        st.just(None),
+        st.just(list(range(20_001))),
+    )
+    return Arg(base, bad, keyword=False)
+
+
+# Valid bags keep at least 15 chips and at most one God Chance chip so that every valid
+# doubtful / Overdrive combination below is accepted (k < total; the Overdrive chain ends).
+BAG = Arg(st.builds(g.BagConfig, st.integers(0, 1), st.integers(0, 5), st.integers(15, 44)),
+          st.sampled_from([(1, 5, 44), None, 3, "bag", {"n_n": 44}]))
+DOUBTFUL = Arg(st.sampled_from([None, g.DoubtfulConfig((1, 2)), g.DoubtfulConfig((3, 4)),
+                                g.DoubtfulConfig((2,), (1.0,))]),
+               st.sampled_from([True, "yes", (3, 4), 3, g.DoubtfulConfig((60,))]))
+N_CHARS = int_arg(3, MAX_CHARACTERS, 6)
+OVERDRIVE = Arg(st.one_of(st.none(), st.integers(1, 10)),
+                st.one_of(st.sampled_from([0, -10, 2.5, 10.0, True, "10", 10**6]),))
+BOOL = Arg(st.booleans(), st.sampled_from([0, 1, "no", "yes", None, 1.0, np.int64(1)]))
+RNG = Arg(st.integers(0, 2**32 - 1), st.nothing())
+SESSIONS = int_list(0, MAX_SESSION_PULLS, 20, max_size=5)
+N_TRIALS = int_arg(0, 10**7, 100, keyword=False)
+SCHEDULE = Arg(st.lists(st.tuples(st.integers(1, 2), st.integers(0, 20)), min_size=1, max_size=6),
+               st.sampled_from([[(1, 2.5)], [(1.0, 10)], [(True, 10)], [(1, -1)], [(0, 10)], [(1, 10**6)], "ab",
+                                [(1, 2, 3)], None, [(1, 10)] * 20_001]), keyword=False)
+BUNDLES = Arg(st.lists(st.tuples(st.integers(1, 20), st.integers(1, 30)), min_size=1, max_size=3),
+              st.sampled_from([[(2.5, 1)], [(2, 1.0)], [(0, 1)], [(2, -1)], [(True, 1)], [(1, 2, 3)], "ab", None,
+                               [(10**9, 1)], [(2, 1)] * 21]))
+STATE = Arg(st.builds(g.BagState, st.tuples(st.integers(0, 1), st.integers(0, 5), st.integers(3, 10))),
+            st.sampled_from([(1, 5, 44), None, "state", 3]))
+COUNTS = Arg(st.tuples(st.integers(0, 1), st.integers(0, 5), st.integers(3, 10)),
+             st.sampled_from([(1, 5, 44.0), (1, 5), (-1, 5, 44), (True, 5, 44), (1, 5, MAX_CHIPS + 1), "154", None]),
+             keyword=False)
+SMALL_DRAW = int_arg(0, 3, keyword=False)  # in range for every COUNTS good value (sum >= 3)
+PLAN = g.best_purchase_plan(25)
+QUANTILES = Arg(st.lists(st.floats(0.05, 0.95), min_size=1, max_size=3),
+                st.sampled_from([[0.0], [1.0], [1.5], [math.nan], ["a"], 0.5, None, [True]]))
+
+SPECS: dict[str, tuple[Callable[..., Any], dict[str, Arg]]] = {
+    "BagConfig": (g.BagConfig, {"n_god_chance": int_arg(0, 50, 2), "n_sr": int_arg(0, MAX_CHIPS, 5),
+                                "n_n": int_arg(1, MAX_CHIPS, 44)}),
+    "DoubtfulConfig": (g.DoubtfulConfig, {"k_values": int_list(0, 2050, 5, min_size=1, max_size=3)}),
+    "RateBundle": (g.RateBundle, {"cost": int_arg(1, 10_000, 30), "pulls": int_arg(1, 10_000, 30)}),
+    "BagState": (g.BagState, {"in_bag": Arg(COUNTS.good, COUNTS.bad), "gc_drawn": int_arg(0, 50, 3)}),
+    "full_bag": (g.full_bag, {"bag": pos(BAG)}),
+    "bag_creation_outcomes": (g.bag_creation_outcomes, {"bag": pos(BAG), "doubtful": DOUBTFUL}),
+    "must_rebuild": (g.must_rebuild, {"state": pos(STATE), "bag": pos(BAG)}),
+    "apply_draw": (g.rules.apply_draw, {"state": pos(STATE), "drawn": Arg(st.sampled_from([(0, 0, 0), (0, 0, 1)]),
+                                                                          COUNTS.bad, keyword=False)}),
+    "draw_outcomes": (g.rules.draw_outcomes, {"counts": COUNTS, "m": SMALL_DRAW}),
+    "removal_outcomes": (g.rules.removal_outcomes, {"counts": COUNTS, "k": SMALL_DRAW}),
+    "session_outcomes": (g.session_outcomes, {"state": pos(STATE), "m": int_arg(0, MAX_SESSION_PULLS, 30,
+                                                                                   keyword=False),
+                                              "bag": pos(BAG), "doubtful": DOUBTFUL}),
+    "split_sessions": (g.split_sessions, {"total_pulls": int_arg(0, 10**8, 500, keyword=False),
+                                          "session_size": int_arg(1, MAX_SESSION_PULLS, 50, keyword=False)}),
+    "coupon_collector_probability": (g.coupon_collector_probability, {
+        "n_god_chances": Arg(st.one_of(st.integers(0, 60), st.lists(st.integers(0, 60), max_size=4)),
+                             st.sampled_from([2.5, 3.0, True, [1, 2.5], -1, 10**9, "3", None, [[1], [1, 2]]]),
+                             keyword=False),
+        "n_characters": Arg(st.integers(1, 6), N_CHARS.bad, keyword=False)}),
+    "owned_transition_matrix": (g.rules.owned_transition_matrix, {"n_characters": pos(int_arg(1, MAX_CHARACTERS, 6))}),
+    "best_bundle_mix": (g.best_bundle_mix, {"money": int_arg(0, MAX_MONEY, 100, keyword=False),
+                                            "bundles": pos(BUNDLES)}),
+    "check_config": (g.check_config, {"bag": pos(BAG), "n_characters": pos(N_CHARS), "doubtful": pos(DOUBTFUL),
+                                      "overdrive_pulls": pos(OVERDRIVE)}),
+    "exact_god_chance_pmf": (g.exact_god_chance_pmf, {"sessions": SESSIONS, "bag": BAG, "doubtful": DOUBTFUL}),
+    "exact_completion_curve": (g.exact_completion_curve, {"sessions": SESSIONS, "bag": BAG, "n_characters": N_CHARS,
+                                                          "doubtful": DOUBTFUL}),
+    "exact_completion_probability": (g.exact_completion_probability, {
+        "sessions": SESSIONS, "bag": BAG, "n_characters": N_CHARS, "doubtful": DOUBTFUL}),
+    "exact_expected_characters_owned": (g.exact_expected_characters_owned, {
+        "sessions": SESSIONS, "bag": BAG, "n_characters": N_CHARS, "doubtful": DOUBTFUL}),
+    "exact_expected_god_chances": (g.exact_expected_god_chances, {"sessions": SESSIONS, "bag": BAG,
+                                                                  "doubtful": DOUBTFUL}),
+    "exact_pulls_to_complete": (g.exact_pulls_to_complete, {
+        "session_size": pos(int_arg(1, MAX_SESSION_PULLS, 50)), "bag": BAG, "n_characters": N_CHARS,
+        "doubtful": DOUBTFUL, "quantiles": QUANTILES,
+        "tol": Arg(st.floats(1e-9, 1e-3), st.sampled_from([-1, 0.0, 2.0, math.nan, "x", None, True])),
+        "max_pulls": Arg(st.one_of(st.none(), st.integers(0, 500)), int_arg(0, 10**10).bad.filter(
+            lambda v: v is not None)),
+        "max_sessions": int_arg(1, 10**7, 2000)}),
+    "exact_shared": (g.exact_shared, {"schedule": SCHEDULE, "n_players": Arg(st.integers(2, 3), st.sampled_from(
+        [0, 1.0, 2.0, True, "2", 5, 10**9])), "bag": BAG, "n_characters": N_CHARS, "doubtful": DOUBTFUL,
+        "stop_at_completion": BOOL}),
+    "best_purchase_plan": (g.best_purchase_plan, {
+        "money": int_arg(0, MAX_MONEY, 60, keyword=False), "bundles": pos(BUNDLES), "bag": BAG,
+        "doubtful": DOUBTFUL, "n_characters": N_CHARS,
+        "objective": Arg(st.sampled_from(["god_chances", "complete"]), st.sampled_from(["most", None, 1, True]))}),
+    "run_purchase_plan": (g.run_purchase_plan, {
+        "plan": Arg(st.just(PLAN), st.sampled_from([None, "plan", 25]), keyword=False), "n_trials": N_TRIALS,
+        "rng": RNG, "overdrive_pulls": OVERDRIVE}),
+    "simulate_shared": (g.simulate_shared, {
+        "schedule": SCHEDULE, "n_trials": N_TRIALS, "n_players": Arg(st.integers(2, 3), st.sampled_from(
+            [0, 1.0, True, "2", 10**9])), "rng": RNG, "bag": BAG, "n_characters": N_CHARS, "doubtful": DOUBTFUL,
+        "overdrive_pulls": OVERDRIVE, "stop_at_completion": BOOL}),
+    "run_shared": (g.run_shared, {
+        "schedule": SCHEDULE, "n_trials": N_TRIALS, "n_players": Arg(st.integers(2, 3), st.sampled_from(
+            [0, 1.0, True, "2", 10**9])), "rng": RNG, "bag": BAG, "n_characters": N_CHARS, "doubtful": DOUBTFUL,
+        "overdrive_pulls": OVERDRIVE, "stop_at_completion": BOOL}),
+    "simulate_pulls_to_complete": (g.simulate_pulls_to_complete, {
+        "session_size": pos(int_arg(1, MAX_SESSION_PULLS, 50)), "n_trials": N_TRIALS,
+        "max_pulls": int_arg(0, 10**8, 300), "rng": RNG, "bag": BAG, "n_characters": N_CHARS,
+        "doubtful": DOUBTFUL, "overdrive_pulls": OVERDRIVE}),
+    "reference_shared": (g.reference_shared, {
+        "schedule": SCHEDULE, "n_trials": pos(int_arg(0, 10**6, 5)), "rng": RNG, "bag": BAG,
+        "n_characters": N_CHARS, "doubtful": DOUBTFUL, "overdrive_pulls": OVERDRIVE}),
+    "reference_schedule": (g.reference_schedule, {
+        "sessions": SESSIONS, "n_trials": pos(int_arg(0, 10**6, 5)), "rng": RNG, "bag": BAG,
+        "n_characters": N_CHARS, "doubtful": DOUBTFUL, "overdrive_pulls": OVERDRIVE}),
+    "reference_pulls_to_complete": (g.reference_pulls_to_complete, {
+        "session_size": pos(int_arg(1, MAX_SESSION_PULLS, 50)), "n_trials": pos(int_arg(0, 10**6, 3)),
+        "max_pulls": int_arg(0, 10**8, 200), "rng": RNG, "bag": BAG, "n_characters": N_CHARS,
+        "doubtful": DOUBTFUL, "overdrive_pulls": OVERDRIVE}),
+}
+
+
+def _call(fn: Callable[..., Any], spec: dict[str, Arg], values: dict[str, Any]) -> Any:
+    args = [values[k] for k, a in spec.items() if not a.keyword and k in values]
+    kw = {k: v for k, v in values.items() if spec[k].keyword}
+    return fn(*args, **kw)
+
+
+@pytest.mark.parametrize("name", list(SPECS))
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_public_function_accepts_valid_and_refuses_everything_else(name: str, data: st.DataObject) -> None:
+    fn, spec = SPECS[name]
+    params = inspect.signature(fn).parameters
+    required = {k for k, p in params.items() if p.default is p.empty and k in spec}
+    values: dict[str, Any] = {}
+    bad: list[str] = []
+    for k, arg in spec.items():
+        options = ["good"] * 3 + ["bad"] + (["default"] if k not in required else [])
+        mode = data.draw(st.sampled_from(options), label=k)
+        if mode == "default" or (mode == "bad" and arg.bad.is_empty):
+            if k in required or not arg.keyword:
+                values[k] = data.draw(arg.good, label=k)
+            continue
+        if mode == "bad":
+            bad.append(k)
+        values[k] = data.draw(arg.bad if mode == "bad" else arg.good, label=k)
+    t0 = time.perf_counter()
+    if bad:
+        with pytest.raises((TypeError, ValueError)) as info:
+            _call(fn, spec, values)
+        elapsed = time.perf_counter() - t0
+        assert elapsed < 2.0, f"{name} took {elapsed:.1f} s to refuse {bad}"
+        assert isinstance(info.value, ParamError), repr(info.value)
+        assert " = " in str(info.value) and "must be" in str(info.value), str(info.value)
+    else:
+        out = _call(fn, spec, values)
+        assert out is not None
+        assert time.perf_counter() - t0 < 10.0, name
+
+
+def _bad_task_value(p: Any) -> st.SearchStrategy:
+    """Values a scenario could hold for ``p`` that the task must refuse."""
+    if p.kind == "int":
+        out = [NOT_INT.filter(lambda v: v is not None or not p.optional)]
+        if p.max is not None:
+            out.append(st.integers(int(p.max) + 1, int(p.max) + 10**21))
+        if p.min is not None:
+            out.append(st.integers(int(p.min) - 10**6, int(p.min) - 1))
+        return st.one_of(*out)
+    if p.kind == "bool":
+        return st.sampled_from([0, 1, "no", "true", 1.0])
+    if p.kind == "str":
+        return st.sampled_from(["", "most", 3])
+    if p.kind == "int_list":
+        return st.sampled_from([[2.5], [True], [-1], [10**21], "12"] + ([[]] if not p.optional else []))
+    return st.sampled_from([[[2.5, 1]], [[1, True]], [[1, -1]], [[1, 10**21]], [[1, 2, 3]], "ab", []])
+
+
+TASKS = [(t, p.name) for t in gtasks.TASKS.values() for p in t.params if p.name != "bag_total"]
+
+
+@pytest.mark.parametrize("task, key", TASKS, ids=[f"{t.name}.{k}" for t, k in TASKS])
+@settings(max_examples=6, deadline=None)
+@given(data=st.data())
+def test_task_check_refuses_bad_values_fast(task: Any, key: str, data: st.DataObject) -> None:
+    """The task's checks (and param helpers) refuse what the scenario loader would, naming the key."""
+    p = task.param(key)
+    value = data.draw(_bad_task_value(p))
+    if key == "sessions" and value is None:
+        return
+    params = task.defaults(**{key: value})
+    t0 = time.perf_counter()
+    with pytest.raises((TypeError, ValueError)) as info:
+        task.check(params)
+    assert time.perf_counter() - t0 < 2.0
+    assert isinstance(info.value, ParamError)
+    assert info.value.key == key or key in str(info.value) or info.value.key.startswith(key), str(info.value)
+
+
+@pytest.mark.parametrize("helper, key, value", [
+    (gtasks.bag_from_params, "bag_n", 10**21),
+    (gtasks.bag_from_params, "bag_sr", 2.5),
+    (gtasks.doubtful_from_params, "doubtful", "no"),
+    (gtasks.overdrive_from_params, "overdrive_pulls", 10.0),
+    (gtasks.schedule_sessions, "total_pulls", 10**9),
+    (gtasks.money_plan, "money", True),
+])
+def test_param_helpers_refuse(helper: Callable[..., Any], key: str, value: Any) -> None:
+    t = gtasks.TASKS["money"] if helper is gtasks.money_plan else gtasks.TASKS["schedule"]
+    if key == "total_pulls":
+        params = t.defaults(total_pulls=value, session_size=1)
+    else:
+        params = t.defaults(**{key: value})
+    with pytest.raises(ParamError) as info:
+        helper(params)
+    assert info.value.key == key
+
+
+def test_task_params_have_documented_limits() -> None:
+    """Every integer size a scenario can set has a max, so the loader refuses huge values."""
+    for task in gtasks.TASKS.values():
+        for p in task.params:
+            if p.kind in ("int", "int_list", "int_pairs"):
+                assert p.max is not None, f"{task.name}.{p.name} has no max"
