@@ -744,7 +744,13 @@ class SearchResult:
                     vals = list(ys) + finite
                     pad = 0.05 * (max(vals) - min(vals) or 1)
                     ax_.set_ylim(min(vals) - pad, max(vals) + pad)
-                ax_.set_xlabel(names[0])
+                import matplotlib.transforms as mtransforms
+
+                rug = mtransforms.blended_transform_factory(ax_.transData, ax_.transAxes)
+                for st, col in colors.items():
+                    d = df[df["status"] == st]
+                    ax_.scatter(d[names[0]], np.full(len(d), 0.02), marker="|", color=col, transform=rug, s=60)
+                ax_.set_xlabel(names[0] + "  (ticks at the bottom: every setting's status, inferred ones included)")
                 ax_.set_ylabel(f"{c.metric} ({c.statistic})")
                 ax_.set_title(lab)
                 ax_.legend(fontsize=7)
