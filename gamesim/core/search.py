@@ -852,9 +852,23 @@ def _bisect_1d(ev: _Evaluator) -> dict[int, dict[str, Any]]:
     return out
 
 
+def _signature(rec: dict[str, Any], constraints: Sequence[Constraint]) -> Any:
+    """``"infeasible"`` plus, per constraint, on which side of the band it lies; else the status.
+
+    Two infeasible corners with values below and above a band are different:
+    the band may pass between them.
+    """
+    if rec["status"] != "infeasible":
+        return rec["status"]
+    sides = []
+    for c, r in zip(constraints, rec["cons"]):
+        sides.append("below" if r["ci_high"] < c.low else "above" if r["ci_low"] > c.high else "in/undecided")
+    return ("infeasible", *sides)
+
+
 def _neighbours_zone(shape: tuple[int, ...], coarse_idx: list[list[int]], status: dict[tuple[int, ...], str]
                      ) -> set[tuple[int, ...]]:
-    """Fine cells whose enclosing coarse corners do not all share one decided status."""
+    """Fine cells whose enclosing coarse corners are not all infeasible on the same side of every band."""
     zone = set()
     for fine in itertools.product(*(range(n) for n in shape)):
         brackets = []
@@ -876,10 +890,10 @@ def _staged_grid(ev: _Evaluator) -> tuple[dict[int, dict[str, Any]], list[str]]:
     out: dict[int, dict[str, Any]] = {}
     # Stage 1: coarse grid, first look, common random numbers.
     coarse_idx = [sorted({int(round(x)) for x in np.linspace(0, n - 1, min(n, ev.target.coarse))}) for n in shape]
-    status: dict[tuple[int, ...], str] = {}
+    status: dict[tuple[int, ...], Any] = {}
     for pos in itertools.product(*coarse_idx):
         out[flat[pos]] = ev.at_look(flat[pos], 0)
-        status[pos] = out[flat[pos]]["status"]
+        status[pos] = _signature(out[flat[pos]], ev.target.constraints)
     # Stage 2: the boundary zone at the first look.
     zone = _neighbours_zone(shape, coarse_idx, status)
     for pos in sorted(zone):
@@ -891,9 +905,9 @@ def _staged_grid(ev: _Evaluator) -> tuple[dict[int, dict[str, Any]], list[str]]:
             out[i] = ev.sequential(i, start_look=1) if len(ev.looks) > 1 else rec
     skipped = len(unravel) - len(out)
     if skipped:
-        notes.append(f"{skipped} settings not evaluated: every coarse setting around each was infeasible "
-                     "(set coarse to the number of values, or method = 'grid' with a finer coarse grid, to "
-                     "evaluate all).")
+        notes.append(f"{skipped} settings not evaluated: the coarse settings around each were all infeasible, "
+                     "on the same side of every band (a feasible pocket smaller than the coarse spacing would be "
+                     "missed: raise coarse, up to the number of values, to evaluate every setting).")
     return out, notes
 
 
@@ -943,7 +957,7 @@ def search(
     settings beyond a decided midpoint are *inferred* by monotonicity. Otherwise
     a staged grid: (1) the coarse grid (``coarse`` points per parameter) at
     ``n_start`` trials with common random numbers, (2) every setting whose
-    enclosing coarse settings are not all infeasible, at ``n_start``, (3) every
+    enclosing coarse settings are not all infeasible on the same side of every band, at ``n_start``, (3) every
     undecided setting topped up by doubling to ``max_trials``. When every
     constraint has an exact value for every setting (``Task.exact``), every
     setting is solved exactly (``exact``).
