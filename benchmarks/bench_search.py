@@ -27,7 +27,7 @@ import copy
 import time
 
 from gamesim.core.registry import get_game
-from gamesim.core.search import load_target_scenario, search
+from gamesim.core.search import search
 
 GODTEAR_SAMPLED = {
     "name": "godtear_sampled", "game": "godtear", "n_trials": 1000, "chunk_size": 1000,
@@ -41,7 +41,6 @@ GODTEAR_SAMPLED = {
 def _examples() -> dict[str, dict]:
     out = {}
     for name in ("dqz_monster_hp", "qftnw_funds"):
-        sc, _, _ = load_target_scenario(f"scenarios/targets/{name}.toml")
         import tomllib
 
         raw = tomllib.loads(open(f"scenarios/targets/{name}.toml", encoding="utf-8").read())

@@ -493,6 +493,7 @@ class _Evaluator:
         self.n: dict[int, int] = {}
         self.exact: dict[int, dict[str, float]] = {}
         self.decided_at: dict[int, dict[str, Any]] = {}
+        self.last_look: dict[int, int] = {}
         self.sampled = [c for c in target.constraints]
         self.metric_kind = {m.name: m.kind for m in self.task.metrics_for(self.base)}
 
@@ -564,7 +565,9 @@ class _Evaluator:
                                 "decision": constraint_decision(est.ci_low, est.ci_high, c.low, c.high)})
         out["status"] = decide([c["decision"] for c in out["cons"]])
         out["basis"] = "exact" if out["n"] == 0 else "sampled"
-        self.decided_at[i] = out
+        if look >= self.last_look.get(i, -1):  # the report shows the setting's largest look
+            self.last_look[i] = look
+            self.decided_at[i] = out
         return out
 
     def sequential(self, i: int, *, start_look: int = 0, stop_look: int | None = None) -> dict[str, Any]:
@@ -585,7 +588,7 @@ class _Evaluator:
         """
         c = self.target.constraints[ci]
         b = c.low if bound == "low" else c.high
-        look = 0
+        look = self.last_look.get(i, 0)  # data already drawn is used (same K looks, same levels)
         while True:
             res = self.at_look(i, look)
             r = res["cons"][ci]

@@ -235,3 +235,32 @@ def test_plots_render():
     sc = _godtear_dict(params={"accuracy": [3, 5], "damage": [3, 5, 7]},
                        constraints=[{"metric": "knockout", "low": 0.5}])
     assert search(sc).plot() is not None
+
+
+def test_staged_grid_refines_a_band_between_corners_below_and_above():
+    """A narrow band passing between coarse corners infeasible below and above it is still found."""
+    sc = _godtear_dict(params={"accuracy": {"min": 1, "max": 10}, "damage": {"min": 1, "max": 10}},
+                       constraints=[{"metric": "knockout", "value": 0.5, "tolerance": 0.1}], coarse=4)
+    sc["target"].update(n_start=1000, max_trials=16000)
+    res = search(sc)
+    assert res.counts()["not evaluated"] > 0  # the staging skipped something
+    for r in res.settings.itertuples():
+        if 0.4 <= _exact_ko(int(r.accuracy), int(r.damage)) <= 0.6:
+            assert r.status in ("feasible", "undecided"), (r.accuracy, r.damage, r.status)
+
+
+def test_float_range_and_choices():
+    sc = {"game": "godtear", "n_trials": 200,
+          "parts": [{"name": "ko", "task": "knockout"}],
+          "target": {"params": {"hit_effect": ["none"], "damage": [2, 4]},
+                     "constraints": [{"metric": "knockout", "high": 0.9}]}}
+    res = search(sc)
+    assert list(res.settings["hit_effect"]) == ["none", "none"]
+    from gamesim.core.search import parse_values
+
+    task = get_game("qftnw").tasks["game"]
+    assert parse_values("f", "k", {"min": 0.5, "max": 1.0, "step": 0.25}, task, "fund_weight") == (0.5, 0.75, 1.0)
+    with pytest.raises(ScenarioError, match="a float range needs step"):
+        parse_values("f", "k", {"min": 0.5, "max": 1.0}, task, "fund_weight")
+    with pytest.raises(ScenarioError, match="give a list of values"):
+        parse_values("f", "k", {"min": 0, "max": 1}, task, "edition")
