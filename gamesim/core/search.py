@@ -85,6 +85,8 @@ STATUSES = ("feasible", "infeasible", "undecided", "not evaluated")
 MAX_SETTINGS = 20_000
 #: Largest ``max_trials`` per setting.
 MAX_TRIALS = 10_000_000
+#: Largest settings x ``max_trials`` (the trials a search could keep in memory in the worst case).
+MAX_BOX_TRIALS = 200_000_000
 _TARGET_KEYS = {
     "part": "the name of a part of the scenario (optional with one part)",
     "params": "a table of parameter -> {min, max[, step]} or a list of values",
@@ -406,6 +408,11 @@ def parse_target(raw: Mapping[str, Any], scenario: Scenario, *, where: str = "<s
     max_trials = raw.get("max_trials", 16 * n_start)
     if not _is_int(max_trials) or max_trials < n_start or max_trials > MAX_TRIALS:
         raise fail("max_trials")
+    if size * max_trials > MAX_BOX_TRIALS:
+        raise ScenarioError(
+            f"{where}: target: {size} settings x max_trials {max_trials} = {size * max_trials} trials, must be "
+            f"<= {MAX_BOX_TRIALS} (fewer settings or a smaller max_trials): the worst case must fit in memory"
+        )
     method = raw.get("method", "auto")
     if method not in ("auto", "bisect", "grid"):
         raise fail("method")
@@ -494,7 +501,7 @@ class _Evaluator:
         self.exact: dict[int, dict[str, float]] = {}
         self.decided_at: dict[int, dict[str, Any]] = {}
         self.last_look: dict[int, int] = {}
-        self.sampled = [c for c in target.constraints]
+        self.kept = {c.metric for c in target.constraints}
         self.metric_kind = {m.name: m.kind for m in self.task.metrics_for(self.base)}
 
     def cell(self, i: int) -> dict[str, Any]:
@@ -540,7 +547,8 @@ class _Evaluator:
             key = (0, 0 if self.crn else i, k)
             _, arrays = self._run_chunk(self.scenario.game.name, self.task.name, cell, self.chunk, self.entropy, key)
             for name, arr in arrays.items():
-                store.setdefault(name, []).append(arr)
+                if name in self.kept:  # only the constrained metrics are kept in memory
+                    store.setdefault(name, []).append(arr)
         self.n[i] = -(-n // self.chunk) * self.chunk
 
     def at_look(self, i: int, look: int) -> dict[str, Any]:

@@ -200,6 +200,7 @@ def test_reproducible_with_seed_and_crn():
     ({"constraints": [{"metric": "knockout", "value": 0.5, "tolerance": -1}]}, "tolerance = -1"),
     ({"alpha": 0}, "target.alpha = 0"),
     ({"max_trials": 10}, "target.max_trials = 10"),
+    ({"params": {"damage": {"min": 0, "max": 40}}, "max_trials": 10_000_000}, "must be <= 200000000"),
     ({"method": "bisect"}, "needs one searched parameter and monotone"),
 ])
 def test_target_errors_name_key_and_value(patch, message):
