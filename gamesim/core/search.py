@@ -76,6 +76,8 @@ __all__ = [
     "decide",
     "constraint_decision",
     "search_cli",
+    "render_search_report",
+    "write_report",
     "STATUSES",
 ]
 
@@ -1111,6 +1113,50 @@ def write_report(result: SearchResult, path: str | Path, *, sensitivity: Any = N
 
         html_to_pdf(path, path.with_suffix(".pdf"))
     return path
+
+
+def render_search_report(scenario: str | Path, out_dir: str | Path, *, seed: int | None = None,
+                         pdf: bool = True) -> tuple[Path, Path | None]:
+    """Execute the generic search notebook for a target scenario and export it to HTML (and PDF).
+
+    Parameters
+    ----------
+    scenario : str or pathlib.Path
+        A scenario file with a ``[target]`` (and optional ``[sensitivity]``) table.
+    out_dir : str or pathlib.Path
+        Folder for ``<name>.search.ipynb``, ``.html`` and ``.pdf``.
+    seed : int, optional
+        Root seed (default: the scenario's, or fresh entropy shown in the report).
+    pdf : bool, default True
+        Also write the PDF (:func:`gamesim.core.report.html_to_pdf`).
+
+    Returns
+    -------
+    (pathlib.Path, pathlib.Path or None)
+        The HTML and PDF files.
+
+    Raises
+    ------
+    ScenarioError
+        For an invalid scenario or target (checked before the notebook runs).
+    gamesim.core.report.ReportError
+        If a notebook cell fails.
+    """
+    from importlib.resources import files
+
+    from gamesim.core.report import execute_notebook, html_to_pdf, notebook_to_html
+
+    scenario = Path(scenario).resolve()
+    sc, tgt, _ = load_target_scenario(scenario)
+    if tgt is None:
+        raise ScenarioError(f"{scenario}: no [target] table: nothing to search")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    notebook = Path(str(files("gamesim.notebooks") / "search_report.ipynb"))
+    executed = execute_notebook(notebook, out / f"{sc.name}.search.ipynb",
+                                {"scenario_path": str(scenario), "seed": seed}, cwd=out)
+    html = notebook_to_html(executed, out / f"{sc.name}.search.html", title=sc.title)
+    return html, (html_to_pdf(html, out / f"{sc.name}.search.pdf") if pdf else None)
 
 
 def search_cli(scenario: str | Path, *, seed: int | None = None, out: str | Path | None = None,

@@ -112,8 +112,8 @@ def parse_sensitivity(raw: Mapping[str, Any], scenario: Scenario, *, where: str 
     n = raw.get("n_trials", scenario.n_trials)
     if not isinstance(n, int) or isinstance(n, bool) or not 2 <= n <= 1_000_000:
         raise ScenarioError(f"{where}: sensitivity.n_trials = {n!r}, must be an integer in 2..1000000")
-    if size * n > 50_000_000:
-        raise ScenarioError(f"{where}: sensitivity: {size} settings x {n} trials, must be <= 50000000 trials")
+    if size * n > 20_000_000:  # every setting's values are kept for the bootstrap
+        raise ScenarioError(f"{where}: sensitivity: {size} settings x {n} trials, must be <= 20000000 trials")
     nb = raw.get("n_boot", 200)
     if not isinstance(nb, int) or isinstance(nb, bool) or not 0 <= nb <= 5000:
         raise ScenarioError(f"{where}: sensitivity.n_boot = {nb!r}, must be an integer in 0..5000")

@@ -265,3 +265,12 @@ def test_float_range_and_choices():
         parse_values("f", "k", {"min": 0.5, "max": 1.0}, task, "fund_weight")
     with pytest.raises(ScenarioError, match="give a list of values"):
         parse_values("f", "k", {"min": 0, "max": 1}, task, "edition")
+
+
+@pytest.mark.slow
+def test_search_notebook_report(tmp_path):
+    from gamesim.core.search import render_search_report
+
+    html, pdf = render_search_report(TARGETS / "godtear_smallest_skill.toml", tmp_path)
+    text = html.read_text()
+    assert "Target search" in text and "Sensitivity" in text and pdf.stat().st_size > 0
