@@ -962,6 +962,8 @@ def search(
         and what is allowed), or a searched setting the task refuses.
     ValueError
         For a negative seed, or no target.
+    TypeError
+        For a non-bool ``crn`` or a non-integer seed.
 
     Notes
     -----
@@ -980,8 +982,9 @@ def search(
     inferred setting the error is that of the decision it was inferred from
     (at most ``alpha``), provided the declared monotonicity holds.
     """
-    from gamesim.core.validate import check_int
+    from gamesim.core.validate import check_bool, check_int
 
+    check_bool("crn", crn)
     if isinstance(scenario, Scenario):
         if target is None:
             raise ValueError("target is required with a loaded Scenario")

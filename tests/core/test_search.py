@@ -274,3 +274,15 @@ def test_search_notebook_report(tmp_path):
     html, pdf = render_search_report(TARGETS / "godtear_smallest_skill.toml", tmp_path)
     text = html.read_text()
     assert "Target search" in text and "Sensitivity" in text and pdf.stat().st_size > 0
+
+
+def test_python_arguments_are_checked():
+    sc = _godtear_dict(params={"damage": [3, 5]}, constraints=[{"metric": "knockout", "low": 0.5}])
+    with pytest.raises(TypeError, match="crn"):
+        search(sc, crn=1)
+    with pytest.raises(ValueError, match="seed"):
+        search(sc, seed=-1)
+    with pytest.raises(TypeError, match="seed"):
+        search(sc, seed=2.5)
+    with pytest.raises(ValueError, match="no target"):
+        search({k: v for k, v in sc.items() if k != "target"})
