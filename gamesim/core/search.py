@@ -100,6 +100,7 @@ _TARGET_KEYS = {
     "prefer": "'closest', 'smallest' or 'largest'",
     "coarse": "an integer >= 2 (coarse grid points per parameter of a staged search)",
     "use_exact": "true or false",
+    "familywise": "true or false (alpha bounds the chance of any wrong decision over the whole box)",
 }
 _CONSTRAINT_KEYS = {"metric", "statistic", "low", "high", "value", "tolerance", "monotone"}
 
@@ -169,6 +170,7 @@ class Target:
     prefer: Literal["closest", "smallest", "largest"] = "closest"
     coarse: int = 5
     use_exact: bool = True
+    familywise: bool = False
 
     def looks(self) -> list[int]:
         """Trials per setting at each look: doubling from ``n_start``, ending at ``max_trials``."""
@@ -431,8 +433,11 @@ def parse_target(raw: Mapping[str, Any], scenario: Scenario, *, where: str = "<s
     use_exact = raw.get("use_exact", True)
     if not isinstance(use_exact, bool):
         raise fail("use_exact")
+    familywise = raw.get("familywise", False)
+    if not isinstance(familywise, bool):
+        raise fail("familywise")
     return Target(part.name, params, tuple(constraints), float(alpha), n_start, max_trials, method, prefer,
-                  coarse, use_exact)
+                  coarse, use_exact, familywise)
 
 
 # --------------------------------------------------------------------------- decisions
@@ -537,7 +542,8 @@ class _Evaluator:
 
     def alpha_interval(self) -> float:
         m = max(1, len(self.target.constraints))
-        return self.target.alpha / (len(self.looks) * m)
+        family = len(self.settings) if self.target.familywise else 1
+        return self.target.alpha / (len(self.looks) * m * family)
 
     def ensure(self, i: int, n: int) -> None:
         have = self.n.get(i, 0)
@@ -676,8 +682,10 @@ class SearchResult:
             f"Target: {' and '.join(c.label for c in t.constraints)}  over "
             + ", ".join(f"{p.name} in [{p.values[0]} .. {p.values[-1]}] ({len(p.values)} values)" for p in t.params),
             f"Method: {self.method}; looks at {t.looks()} trials; each interval at "
-            f"{100 * (1 - self.alpha_interval):.4g}% (alpha = {t.alpha:g} per setting, Bonferroni over looks x "
-            f"constraints); trials used: {self.trials_used}",
+            f"{100 * (1 - self.alpha_interval):.4g}% (alpha = {t.alpha:g} "
+            + ("over the whole box, Bonferroni over settings x looks x constraints"
+               if t.familywise else "per setting, Bonferroni over looks x constraints")
+            + f"); trials used: {self.trials_used}",
             "Settings: " + ", ".join(f"{k} {v}" for k, v in self.counts().items()),
         ]
         if self.recommended is None:

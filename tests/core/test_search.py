@@ -286,3 +286,12 @@ def test_python_arguments_are_checked():
         search(sc, seed=2.5)
     with pytest.raises(ValueError, match="no target"):
         search({k: v for k, v in sc.items() if k != "target"})
+
+
+def test_familywise_narrows_each_interval_level():
+    sc = _godtear_dict(params={"damage": [3, 5, 7, 9]}, constraints=[{"metric": "knockout", "low": 0.5}])
+    per = search(sc, seed=3)
+    sc["target"]["familywise"] = True
+    fam = search(sc, seed=3)
+    assert fam.alpha_interval == pytest.approx(per.alpha_interval / 4)
+    assert "over the whole box" in fam.summary()
