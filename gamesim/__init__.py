@@ -25,6 +25,8 @@ __version__ = "0.1.0"
 __all__ = [
     "__version__",
     "sweep",
+    "search",
+    "sensitivity",
     "load_scenario",
     "Results",
     "estimate",
@@ -37,6 +39,8 @@ __all__ = [
 
 _LAZY = {
     "sweep": ("gamesim.core.api", "sweep"),
+    "search": ("gamesim.core.search", "search"),
+    "sensitivity": ("gamesim.core.sensitivity", "sensitivity"),
     "Results": ("gamesim.core.api", "Results"),
     "estimate": ("gamesim.core.api", "estimate"),
     "load_scenario": ("gamesim.core.scenario", "load_scenario"),

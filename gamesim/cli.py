@@ -147,6 +147,12 @@ def _parser() -> argparse.ArgumentParser:
         "report", parents=[common], help="run a scenario if needed, then render its HTML and PDF report"
     )
     rep.add_argument("scenario", nargs="*", help="scenario files (default: every built-in scenario)")
+    srch = sub.add_parser("search", help="find the rule settings that hit a scenario's [target] "
+                          "(and rank parameters by its [sensitivity]); writes an HTML report")
+    srch.add_argument("scenario", type=Path, help="scenario .toml file with a [target] table")
+    srch.add_argument("--seed", type=int, help="root seed (overrides the scenario's)")
+    srch.add_argument("--out", type=Path, help="report file (default reports/<scenario>.search.html)")
+    srch.add_argument("--pdf", action="store_true", help="also write a PDF next to the HTML")
     return ap
 
 
@@ -326,6 +332,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         except BrokenPipeError:  # `gamesim list | head`
             sys.stderr.close()
             return 0
+    if args.command == "search":
+        if args.seed is not None and args.seed < 0:
+            return error(f"--seed = {args.seed}, must be a non-negative integer", EXIT_USAGE)
+        from gamesim.core.search import search_cli
+
+        try:
+            return search_cli(args.scenario, seed=args.seed, out=args.out, pdf=args.pdf)
+        except ScenarioError as exc:
+            return error(str(exc), EXIT_USAGE)
     if args.n_jobs < 1:
         return error(f"--n-jobs = {args.n_jobs}, must be >= 1", EXIT_USAGE)
     if args.seed is not None and args.seed < 0:
