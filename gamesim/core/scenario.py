@@ -73,6 +73,8 @@ _TOP_KEYS = {
     "precision": "a table with metric, half_width, max_trials",
     "compare": "a table with baseline (a case name, or {parameter = value}), optional metrics and crn",
     "distributions": "true or false (whole distributions of integer-valued metrics; default true)",
+    "target": "a table of design targets (read by `gamesim search`, see docs/targets.md; ignored by run and report)",
+    "sensitivity": "a table of sensitivity settings (read by `gamesim search`, see docs/targets.md)",
 }
 _PART_KEYS = {"name", "task", "params", "grid", "cases", "n_trials", "title", "question"}
 _COMPARE_KEYS = {"baseline", "metrics", "crn"}
