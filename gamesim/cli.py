@@ -17,9 +17,7 @@ sweep exits with 130 after its finished chunks are saved (run again to resume).
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import os
-import platform
 import signal
 import sys
 from collections.abc import Sequence

@@ -36,7 +36,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from gamesim.core.present import format_interval, run_summary
-from gamesim.core.scenario import CASE, Scenario, load_scenario
+from gamesim.core.scenario import Scenario, load_scenario
 from gamesim.core.stats import Estimate, mean_estimate, proportion_estimate, quantile_estimate
 
 __all__ = ["Results", "sweep", "estimate", "results_paths"]

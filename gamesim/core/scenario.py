@@ -54,6 +54,7 @@ __all__ = [
     "Precision",
     "Scenario",
     "load_scenario",
+    "read_scenario_source",
     "check_param_value",
     "param_columns",
 ]
@@ -462,6 +463,37 @@ def _check_grid_values(where: str, key: str, values: list[Any]) -> None:
         seen.add(ident)
 
 
+def read_scenario_source(source: str | Path | Mapping[str, Any]) -> tuple[dict[str, Any], str, Path | None]:
+    """The raw content of a scenario file (parsed TOML) or a copy of a scenario dict, unvalidated.
+
+    Returns
+    -------
+    (dict, str, pathlib.Path or None)
+        The raw tables, the name used in messages (the path, or ``<scenario dict>``)
+        and the path (``None`` for a dict).
+
+    Raises
+    ------
+    ScenarioError
+        If the file is missing, not UTF-8, not valid TOML or nested too deeply.
+    """
+    if isinstance(source, Mapping):
+        return copy.deepcopy(dict(source)), "<scenario dict>", None
+    path = Path(source)
+    where = str(path)
+    if not path.is_file():
+        raise ScenarioError(f"{where}: no such scenario file")
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{where}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{where}: not UTF-8 text: {exc}") from None
+    except RecursionError:
+        raise ScenarioError(f"{where}: not a usable scenario: arrays or tables nested too deeply") from None
+    return raw, where, path
+
+
 def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Path | None = None) -> Scenario:
     """Load and validate a scenario: a TOML file, or the same content as a dict.
 
@@ -489,25 +521,11 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
         ``<scenario dict>``), the key path (``parts[0].grid.session_size``), the
         value and what is allowed.
     """
-    if isinstance(source, Mapping):
-        raw = copy.deepcopy(dict(source))
-        where = "<scenario dict>"
-        path: Path | None = None
+    raw, where, path = read_scenario_source(source)
+    if path is None:
         folder = Path(base_dir) if base_dir is not None else Path.cwd()
         stem = "scenario"
     else:
-        path = Path(source)
-        where = str(path)
-        if not path.is_file():
-            raise ScenarioError(f"{where}: no such scenario file")
-        try:
-            raw = tomllib.loads(path.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as exc:
-            raise ScenarioError(f"{where}: not valid TOML: {exc}") from None
-        except UnicodeDecodeError as exc:
-            raise ScenarioError(f"{where}: not UTF-8 text: {exc}") from None
-        except RecursionError:
-            raise ScenarioError(f"{where}: not a usable scenario: arrays or tables nested too deeply") from None
         folder = path.parent
         stem = path.stem
 

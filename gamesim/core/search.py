@@ -48,10 +48,8 @@ worker, with the same seeding.
 
 from __future__ import annotations
 
-import copy
 import itertools
 import math
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,7 +61,7 @@ import pandas as pd
 
 from gamesim.core.registry import ParamError, Task
 from gamesim.core.rng import root_seed_sequence
-from gamesim.core.scenario import Scenario, ScenarioError, check_param_value, load_scenario
+from gamesim.core.scenario import Scenario, ScenarioError, check_param_value, load_scenario, read_scenario_source
 from gamesim.core.stats import Estimate, mean_estimate, proportion_estimate, quantile_estimate
 
 __all__ = [
@@ -214,18 +212,8 @@ def load_target_scenario(
         of the wrong type or out of range; the message names the file, the key
         (``target.params.bag_n.min``), the value and what is allowed.
     """
-    if isinstance(source, Mapping):
-        raw = copy.deepcopy(dict(source))
-        where = "<scenario dict>"
-    else:
-        path = Path(source)
-        where = str(path)
-        if not path.is_file():
-            raise ScenarioError(f"{where}: no such scenario file")
-        try:
-            raw = tomllib.loads(path.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as exc:
-            raise ScenarioError(f"{where}: not valid TOML: {exc}") from None
+    raw, where, path = read_scenario_source(source)
+    if path is not None:
         raw.setdefault("name", path.stem)
     raw_target = raw.pop("target", None)
     raw_sens = raw.pop("sensitivity", None)

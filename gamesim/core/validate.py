@@ -46,6 +46,7 @@ __all__ = [
     "check_choice",
     "check_int_list",
     "check_float_list",
+    "check_rng",
 ]
 
 
@@ -264,3 +265,28 @@ def _check_list(
         except ParamError:
             raise ParamError(name, value, allowed) from None
     return out
+
+
+def check_rng(rng: Any) -> np.random.Generator:
+    """Normalise an ``rng`` argument (int >= 0, SeedSequence, Generator or None) with ``np.random.default_rng``.
+
+    Returns
+    -------
+    numpy.random.Generator
+
+    Raises
+    ------
+    ParamTypeError
+        For a bool, a float, a string or another type numpy does not take.
+    ParamError
+        For a value numpy refuses (e.g. a negative seed).
+    """
+    allowed = "an int >= 0, a SeedSequence, a Generator or None"
+    if isinstance(rng, (bool, np.bool_, float, str, bytes)):
+        raise ParamTypeError("rng", rng, allowed)
+    try:
+        return np.random.default_rng(rng)
+    except TypeError:
+        raise ParamTypeError("rng", rng, allowed) from None
+    except ValueError:
+        raise ParamError("rng", rng, allowed) from None

@@ -32,8 +32,8 @@ import numpy.typing as npt
 import pandas as pd
 
 from gamesim.core.registry import ParamError
-from gamesim.core.rng import RngLike, as_generator
-from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_int, check_int_list
+from gamesim.core.rng import RngLike
+from gamesim.core.validate import ParamTypeError, check_rng, check_bool, check_choice, check_int, check_int_list
 
 from .exact import KIND_NONE, value_table
 from .policies import DMG_OFFSET, POLICIES, DamageRule, PlaySolver, kind_beats
@@ -268,23 +268,6 @@ class _State:
         self.stock[rows] = -1
         self.slen[rows] = 0
 
-
-def check_rng(rng: Any) -> np.random.Generator:
-    """Normalise ``rng`` (int >= 0, SeedSequence, Generator or None) with ``np.random.default_rng``.
-
-    Raises
-    ------
-    ParamError
-        (``ParamTypeError`` for a bool, a float or a string) for anything else.
-    """
-    if isinstance(rng, (bool, np.bool_, float, str, bytes)):
-        raise ParamTypeError("rng", rng, "an int >= 0, a SeedSequence, a Generator or None")
-    try:
-        return as_generator(rng)
-    except TypeError:
-        raise ParamTypeError("rng", rng, "an int >= 0, a SeedSequence, a Generator or None") from None
-    except ValueError:
-        raise ParamError("rng", rng, "an int >= 0, a SeedSequence, a Generator or None") from None
 
 
 def _roll(rng: np.random.Generator, n: int, dice: int = 1) -> npt.NDArray[np.int64]:

@@ -30,8 +30,8 @@ import numpy.typing as npt
 import pandas as pd
 
 from gamesim.core.registry import ParamError
-from gamesim.core.rng import RngLike, as_generator
-from gamesim.core.validate import ParamTypeError, check_bool, check_int
+from gamesim.core.rng import RngLike
+from gamesim.core.validate import ParamTypeError, check_rng, check_bool, check_int
 
 from .policies import ObsBatch, Policy, make_policy
 from .rules import WIN_CONDITIONS, Cond, QftnwParams, edition_params
@@ -77,23 +77,6 @@ class _Cond:
         c1 = np.where(t1, int(Cond.THREE), self.table[m1, m0])
         return c0, c1
 
-
-def check_rng(rng: Any) -> np.random.Generator:
-    """Normalise ``rng`` (int >= 0, SeedSequence, Generator or None) with ``np.random.default_rng``.
-
-    Raises
-    ------
-    ParamError
-        (``ParamTypeError`` for a bool, a float or a string) for anything else.
-    """
-    if isinstance(rng, (bool, np.bool_, float, str, bytes)):
-        raise ParamTypeError("rng", rng, "an int >= 0, a SeedSequence, a Generator or None")
-    try:
-        return as_generator(rng)
-    except TypeError:
-        raise ParamTypeError("rng", rng, "an int >= 0, a SeedSequence, a Generator or None") from None
-    except ValueError:
-        raise ParamError("rng", rng, "an int >= 0, a SeedSequence, a Generator or None") from None
 
 
 def _push(deck: np.ndarray, head: np.ndarray, size: np.ndarray, rows: np.ndarray, t: np.ndarray,
