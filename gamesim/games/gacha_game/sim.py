@@ -1,0 +1,526 @@
+"""Vectorized simulator of whole games of ガッチャ ~God Chance~ (axis 0 = game).
+
+All games of a chunk advance in lockstep, phase by phase and turn by turn, with boolean
+masks for games that have ended (コンスリート) and for who acts. The only code that draws
+random numbers. The bag follows :mod:`gamesim.games.gacha.rules` (sessions drawn without
+replacement; remade when empty, or after a session once every God Chance chip put in has
+been drawn; 疑惑の運営モード removes ``k`` chips unseen at every creation); a session's
+chips are drawn as a multivariate hypergeometric (two ``hypergeometric`` draws), which is
+the distribution of drawing them one at a time.
+
+Source: ``shared/seeds/gacha_god_chance_rules_ja.txt``; reading: ``docs/rules/gacha_game.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from gamesim.core.validate import check_bool, check_choice, check_int, check_int_list
+
+from .data import GameData, Icon, load_data
+from .policies import POLICIES, SAVE_UNTIL, WEIGHTS, effect_values
+from .rules import HAND_SIZE, MAX_QUEST_CHAIN, N_ROUNDS, N_TURNS, attack_tables, paid_tables
+
+__all__ = ["SOURCES", "GameConfig", "make_config", "simulate_games", "MAX_GAMES", "CHUNK"]
+
+#: Where pulls come from (metric ``pulls_<source>``).
+SOURCES: tuple[str, ...] = ("weekday", "quest", "boss", "saturday", "paid", "event", "navi", "overdrive")
+_SRC = {s: i for i, s in enumerate(SOURCES)}
+#: Most games per call (memory and time bound).
+MAX_GAMES = 2_000_000
+#: Games per chunk.
+CHUNK = 20_000
+#: Most Overdrive chains followed (each needs a God Chance showing the navi: (1/5)^k).
+_MAX_DEPTH = 30
+#: Most 課金ガチャ turns in one Sunday per slayer.
+_MAX_SUNDAY = 200
+
+
+@dataclass(frozen=True, eq=False)
+class GameConfig:
+    """A validated game set-up (see :func:`make_config`)."""
+
+    data: GameData
+    n_players: int
+    policies: tuple[str, ...]
+    expert: bool
+    doubtful_k: tuple[int, ...] | None
+    navi_seat1: int | None
+    boss_refill: bool
+
+
+def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat1: str | None = None,
+                expert: bool = False, doubtful: bool = False, doubtful_k: Sequence[int] = (3, 4),
+                navi_seat1: str | None = None, boss_refill: bool = True, data: str | GameData = "illustrative"
+                ) -> GameConfig:
+    """Check a game set-up once.
+
+    Parameters
+    ----------
+    n_players : int, default 4
+        Slayers, 2..4 (スレイヤーチップス: 4 colours).
+    policy : str, default "greedy_pulls"
+        Policy of every slayer, one of :data:`.policies.POLICIES`.
+    policy_seat1 : str or None
+        Policy of seat 1 (the first start slayer) if different.
+    expert : bool, default False
+        エキスパートモード: no navi cards (no navi effects, no Overdrive).
+    doubtful : bool, default False
+        疑惑の運営モード.
+    doubtful_k : sequence of int, default (3, 4)
+        Chips removed at each bag creation in doubtful mode, uniform over the list.
+    navi_seat1 : str or None
+        Give seat 1 this navi card (the others are dealt at random from the rest).
+    boss_refill : bool, default True
+        When the raid boss area empties by a capture, reveal the next deck card.
+    data : str or GameData, default "illustrative"
+        Card lists (:func:`.data.load_data`).
+
+    Returns
+    -------
+    GameConfig
+
+    Raises
+    ------
+    ParamError, ParamTypeError
+        For a value out of range or of the wrong type (the message names it).
+    DataError
+        If the data file is invalid.
+    """
+    gd = data if isinstance(data, GameData) else load_data(data)
+    n_players = check_int("n_players", n_players, min=2, max=4)
+    pol = check_choice("policy", policy, POLICIES)
+    pols = [pol] * n_players
+    if policy_seat1 is not None:
+        pols[0] = check_choice("policy_seat1", policy_seat1, POLICIES)
+    expert = check_bool("expert", expert)
+    ks = None
+    if check_bool("doubtful", doubtful):
+        ks = tuple(check_int_list("doubtful_k", list(doubtful_k), min=0, max=max(0, min(
+            sum(gd.bag), *[int(b.sum()) for b in gd.event_bag if b[0] >= 0]) - 1), max_len=10))
+    n1 = None
+    if navi_seat1 is not None:
+        if expert:
+            from gamesim.core.validate import ParamError
+            raise ParamError("navi_seat1", navi_seat1, "unset in エキスパートモード (expert = true: no navi)")
+        n1 = gd.navi_names.index(check_choice("navi_seat1", navi_seat1, gd.navi_names))
+    if len(gd.action_names) < HAND_SIZE * n_players:
+        raise ValueError(f"data has {len(gd.action_names)} action cards, fewer than {HAND_SIZE} x {n_players}")
+    return GameConfig(gd, n_players, tuple(pols), expert, ks, n1, check_bool("boss_refill", boss_refill))
+
+
+class _Batch:
+    """State of ``G`` games advancing in lockstep."""
+
+    def __init__(self, cfg: GameConfig, G: int, rng: np.random.Generator):
+        d = cfg.data
+        self.cfg, self.d, self.G, self.rng = cfg, d, G, rng
+        P, C, B = cfg.n_players, d.n_characters, len(d.boss_names)
+        self.P, self.C, self.B = P, C, B
+        self.rows = np.arange(G)
+        self.alive = np.ones(G, bool)
+        self.round = 0
+        self.last_dance = False
+        # bag
+        self.cfg_bag = np.tile(np.array(d.bag, np.int64), (G, 1))
+        self.inbag = np.zeros((G, 3), np.int64)
+        self.made_gc = np.zeros(G, np.int64)
+        self.gc_drawn = np.zeros(G, np.int64)
+        # slayers
+        self.owned = np.zeros((G, P, C), bool)
+        self.money = np.full((G, P), d.start_money, np.int64)
+        self.rate = np.zeros((G, P), np.int64)
+        self.qpos = np.zeros((G, P), np.int64)
+        self.laps = np.zeros((G, P), np.int64)
+        self.start = np.zeros(G, np.int64)  # seat 0 is the first start slayer
+        if cfg.expert:
+            self.navi = np.full((G, P), -1, np.int64)
+        else:
+            nn = len(d.navi_names)
+            order = np.argsort(rng.random((G, nn)), axis=1)
+            if cfg.navi_seat1 is not None:
+                # seat 1 gets navi_seat1; the others come from the rest in random order
+                rest = order[order != cfg.navi_seat1].reshape(G, nn - 1)
+                order = np.concatenate([np.full((G, 1), cfg.navi_seat1), rest], axis=1)
+            self.navi = order[:, :P].astype(np.int64)
+        # bosses
+        self.owner = np.full((G, B), -1, np.int64)
+        self.used = np.zeros((G, B), bool)
+        deck = d.boss_deck
+        shuffled = deck[np.argsort(rng.random((G, deck.size)), axis=1)]
+        self.deck = np.concatenate([shuffled, np.tile(d.boss_bottom, (G, 1))], axis=1)
+        self.deck_ptr = np.zeros(G, np.int64)
+        self.area = np.full((G, B), -1, np.int64)
+        self.area_len = np.zeros(G, np.int64)
+        self.health = np.zeros(G, np.int64)
+        self._reveal(np.ones(G, bool))
+        self.e_pulls, self.p_cap = attack_tables(int(max(d.boss_health.max(), 1)))
+        self.paid_pulls, self.paid_cost = paid_tables(d.paid_rates, 400)
+        self.min_cost = min(c for c, _ in d.paid_rates)
+        # outputs
+        self.pulls = np.zeros((G, len(SOURCES)), np.int64)
+        self.god_chances = np.zeros(G, np.int64)
+        self.win = np.zeros((G, P))
+        self.consolete_round = np.zeros(G, np.int64)
+
+    # -- bag ---------------------------------------------------------------
+    def _make_bag(self, m: npt.NDArray[np.bool_]) -> None:
+        """ガチャ袋作成 in games ``m`` (with 疑惑の運営 removals)."""
+        if not m.any():
+            return
+        full = self.cfg_bag[m]
+        if self.cfg.doubtful_k is not None:
+            ks = np.asarray(self.cfg.doubtful_k)[self.rng.integers(0, len(self.cfg.doubtful_k), m.sum())]
+            r0 = self.rng.hypergeometric(full[:, 0], full[:, 1] + full[:, 2], ks)
+            r1 = self.rng.hypergeometric(full[:, 1], full[:, 2], ks - r0)
+            full = full - np.stack([r0, r1, ks - r0 - r1], axis=1)
+        self.inbag[m] = full
+        self.made_gc[m] = self.cfg_bag[m, 0]
+        self.gc_drawn[m] = 0
+
+    def _session(self, m: npt.NDArray[np.bool_], p: npt.NDArray[np.int64], n: npt.NDArray[np.int64],
+                 src: str, depth: int = 0) -> None:
+        """Slayer ``p`` pulls ``n`` chips (one session) in games ``m``, then God Chances and Overdrive."""
+        m = m & self.alive & (n > 0)
+        if not m.any():
+            return
+        left = np.where(m, n, 0)
+        self.pulls[m, _SRC[src]] += n[m]
+        gc = np.zeros(self.G, np.int64)
+        while True:
+            act = left > 0
+            if not act.any():
+                break
+            bag = self.inbag[act]
+            tot = bag.sum(1)
+            take = np.minimum(left[act], tot)
+            a = self.rng.hypergeometric(bag[:, 0], bag[:, 1] + bag[:, 2], take)
+            b = self.rng.hypergeometric(bag[:, 1], bag[:, 2], take - a)
+            self.inbag[act] = bag - np.stack([a, b, take - a - b], axis=1)
+            gc[act] += a
+            self.gc_drawn[act] += a
+            left[act] -= take
+            self._make_bag(act & (left > 0))  # emptied mid-session: remake and go on
+        self._make_bag(m & ((self.inbag.sum(1) == 0) | (self.gc_drawn >= self.made_gc)))
+        self._god_chances(m, p, gc, depth)
+
+    def _god_chances(self, m: npt.NDArray[np.bool_], p: npt.NDArray[np.int64], gc: npt.NDArray[np.int64],
+                     depth: int) -> None:
+        """Resolve ``gc`` God Chances of slayer ``p``; Overdrive effects after them."""
+        od = np.zeros(self.G, np.int64)
+        self.god_chances[m] += gc[m]
+        for j in range(int(gc.max(initial=0))):
+            act = m & (gc > j) & self.alive
+            if not act.any():
+                break
+            rows = self.rows[act]
+            card = self.rng.integers(0, self.C, rows.size)
+            self.owned[rows, p[act], card] = True
+            if not self.last_dance and not self.cfg.expert:
+                od[act] += card == self.d.navi_character[self.navi[rows, p[act]]]
+            done = act.copy()
+            done[act] = self.owned[rows, p[act]].all(axis=1)
+            if done.any():  # コンスリート: the game ends at once
+                self.win[self.rows[done], p[done]] = 1.0
+                self.consolete_round[done] = self.round + 1
+                self.alive &= ~done
+        om = m & (od > 0) & self.alive
+        if om.any() and depth < _MAX_DEPTH:
+            icons = self.d.navi_overdrive[np.maximum(self.navi[self.rows, p], 0)] * od[:, None]
+            self._apply(om, p, icons, "overdrive", depth + 1)
+
+    # -- effects -----------------------------------------------------------
+    def _reveal(self, m: npt.NDArray[np.bool_]) -> None:
+        """🐱: top of the raid boss deck to the bottom of the area (games ``m``)."""
+        m = m & (self.deck_ptr < self.deck.shape[1])
+        if not m.any():
+            return
+        rows = self.rows[m]
+        card = self.deck[rows, self.deck_ptr[m]]
+        self.deck_ptr[m] += 1
+        empty = self.area_len[m] == 0
+        self.area[rows, self.area_len[m]] = card
+        self.area_len[m] += 1
+        self.health[rows[empty]] = self.d.boss_health[card[empty]]
+
+    def _attack(self, m: npt.NDArray[np.bool_], p: npt.NDArray[np.int64], kind: int, depth: int) -> None:
+        m = m & self.alive & (self.area_len > 0)
+        if not m.any():
+            return
+        roll = self.rng.integers(1, 7, self.G)
+        dmg = roll * 2 if kind == 2 else roll
+        pulls = np.minimum(dmg, self.health)
+        cap = pulls >= self.health
+        if kind == 1:
+            six = roll == 6
+            cap |= six
+            pulls = np.where(six, 6, pulls)
+        cap &= m
+        self.health[m] -= np.minimum(dmg, self.health)[m]
+        if cap.any():
+            rows = self.rows[cap]
+            self.owner[rows, self.area[rows, 0]] = p[cap]
+            self.area[rows, :-1] = self.area[rows, 1:]
+            self.area[rows, -1] = -1
+            self.area_len[cap] -= 1
+            nxt = cap & (self.area_len > 0)
+            self.health[nxt] = self.d.boss_health[self.area[nxt, 0]]
+            self.health[cap & (self.area_len == 0)] = 0
+            if self.cfg.boss_refill:
+                self._reveal(cap & (self.area_len == 0))
+        self._session(m, p, pulls, "boss", depth)
+
+    def _quest(self, m: npt.NDArray[np.bool_], p: npt.NDArray[np.int64], steps: npt.NDArray[np.int64],
+               depth: int) -> None:
+        m = m & self.alive & (steps > 0)
+        if not m.any():
+            return
+        d, rows, pp = self.d, self.rows[m], p[m]
+        nsq = len(d.quest_stop)
+        pos, laps = self.qpos[rows, pp].copy(), self.laps[rows, pp].copy()
+        move = steps[m].copy()
+        pulls = np.zeros(rows.size, np.int64)
+        money = np.zeros(rows.size, np.int64)
+        rate = np.zeros(rows.size, np.int64)
+        for _ in range(MAX_QUEST_CHAIN):
+            if not (move > 0).any():
+                break
+            lap_units = np.zeros(rows.size, np.int64)
+            extra = np.zeros(rows.size, np.int64)
+            act = move > 0
+            while act.any():
+                pos[act] = (pos[act] + 1) % nsq
+                sq = pos[act]
+                laps[act] += d.quest_lap[sq]
+                ic = d.quest_icons[sq]
+                pulls[act] += ic[:, Icon.PULLS]
+                money[act] += ic[:, Icon.MONEY]
+                rate[act] += ic[:, Icon.RATE]
+                extra[act] += ic[:, Icon.QUEST]
+                lap_units[act] += d.quest_lap_pulls[sq]
+                move[act] -= 1
+                move[act] = np.where(d.quest_stop[sq], 0, move[act])
+                act = move > 0
+            pulls += laps * lap_units
+            move = extra
+        self.qpos[rows, pp], self.laps[rows, pp] = pos, laps
+        self.money[rows, pp] += money
+        self.rate[rows, pp] = np.minimum(self.rate[rows, pp] + rate, d.rate_length)
+        n = np.zeros(self.G, np.int64)
+        n[m] = pulls
+        self._session(m, p, n, "quest", depth)
+
+    def _apply(self, m: npt.NDArray[np.bool_], p: npt.NDArray[np.int64], icons: npt.NDArray[np.int64],
+               src: str, depth: int = 0) -> None:
+        """Slayer ``p`` gains the effect ``icons`` (G, N_ICONS), icons in :class:`Icon` order."""
+        m = m & self.alive
+        if not m.any():
+            return
+        rows, pp = self.rows[m], p[m]
+        self.money[rows, pp] += icons[m, Icon.MONEY]
+        self.rate[rows, pp] = np.minimum(self.rate[rows, pp] + icons[m, Icon.RATE], self.d.rate_length)
+        for j in range(int(icons[m, Icon.BOSS_APPEAR].max(initial=0))):
+            self._reveal(m & (icons[:, Icon.BOSS_APPEAR] > j))
+        self._quest(m, p, icons[:, Icon.QUEST], depth)
+        for kind, ic in enumerate((Icon.ATTACK, Icon.ATTACK_CRITICAL, Icon.ATTACK_DOUBLE)):
+            for j in range(int(icons[m, ic].max(initial=0))):
+                self._attack(m & (icons[:, ic] > j), p, kind, depth)
+        self._session(m, p, icons[:, Icon.PULLS], src, depth)
+
+    # -- phases ------------------------------------------------------------
+    def seat(self, k: int) -> npt.NDArray[np.int64]:
+        """Seat acting ``k``-th in turn order (from the start slayer, seat order)."""
+        return (self.start + k) % self.P
+
+    def event(self, ev: npt.NDArray[np.int64]) -> None:
+        d = self.d
+        bag = d.event_bag[ev]
+        has = bag[:, 0] >= 0
+        self.cfg_bag = np.where(has[:, None], bag, np.array(d.bag))
+        self._make_bag(self.alive & (has | (self.round == 0)))
+        icons = d.event_effects[ev]
+        for k in range(self.P):
+            self._apply(self.alive.copy(), self.seat(k), icons, "event")
+
+    def values(self, icons: npt.NDArray[np.int64], seat: int) -> npt.NDArray[np.float64]:
+        """Policy values of effects ``icons`` (G, ..., N_ICONS) for ``seat``."""
+        pol = self.cfg.policies[seat]
+        if pol == "random":
+            return self.rng.random(icons.shape[:-1])
+        h = self.health.reshape((self.G,) + (1,) * (icons.ndim - 2))
+        return effect_values(WEIGHTS[pol], icons, h, self.e_pulls, self.p_cap)
+
+    def weekday(self) -> None:
+        d, G, P = self.d, self.G, self.P
+        deal = np.argsort(self.rng.random((G, len(d.action_names))), axis=1)[:, : P * HAND_SIZE]
+        hand = deal.reshape(G, P, HAND_SIZE)
+        if not self.cfg.expert:
+            for k in range(P):
+                p = self.seat(k)
+                self._apply(self.alive.copy(), p, d.navi_weekday[self.navi[self.rows, p]], "navi")
+        for _turn in range(N_TURNS):
+            if not self.alive.any():
+                return
+            chosen_card = np.zeros((G, P), np.int64)
+            chosen_side = np.zeros((G, P), np.int64)
+            boss_use = np.full((G, P), -1, np.int64)
+            valid = hand >= 0
+            eff = d.action_effects[np.maximum(hand, 0)]  # (G, P, H, 2, N)
+            for s in range(P):
+                v = self.values(eff[:, s], s)  # (G, H, 2)
+                side = np.argmax(v, axis=2)
+                cv = np.where(valid[:, s], np.take_along_axis(v, side[..., None], 2)[..., 0], -np.inf)
+                best = np.argmax(cv, axis=1)
+                usable = (self.owner == s) & ~self.used  # (G, B)
+                any_boss = usable.any(axis=1)
+                if self.cfg.policies[s] == "random":
+                    bv = np.where(usable, self.rng.random((G, self.B)), -np.inf)
+                    use = any_boss & (self.rng.random(G) < 0.5)
+                    worst = best
+                else:
+                    bv = np.where(usable, self.values(d.boss_effects[None].repeat(G, 0), s), -np.inf)
+                    use = any_boss & (bv.max(axis=1) > cv[self.rows, best])
+                    worst = np.argmin(np.where(valid[:, s], cv, np.inf), axis=1)
+                bb = np.argmax(bv, axis=1)
+                slot = np.where(use, worst, best)
+                chosen_card[:, s] = hand[self.rows, s, slot]
+                chosen_side[:, s] = side[self.rows, slot]
+                boss_use[:, s] = np.where(use, bb, -1)
+                hand[self.rows, s, slot] = -1
+            # ④ スタートスレイヤー changes, in the current turn order (the last one wins)
+            ss = d.action_effects[chosen_card, chosen_side, Icon.START_SLAYER] > 0
+            ss &= boss_use < 0
+            new_start = self.start.copy()
+            for k in range(P):
+                p = self.seat(k)
+                hit = ss[self.rows, p]
+                new_start[hit] = p[hit]
+            self.start = np.where(self.alive, new_start, self.start)
+            icons = d.action_effects[chosen_card, chosen_side]  # (G, P, N)
+            bosses = boss_use >= 0
+            icons = np.where(bosses[..., None], d.boss_effects[np.maximum(boss_use, 0)], icons)
+            first = bosses & d.boss_first[np.maximum(boss_use, 0)]
+            self.used[self.rows[:, None].repeat(P, 1)[bosses], boss_use[bosses]] = True
+            # ⑤ resolve: boss cards that act first, then everyone in turn order
+            for group in (first, ~first):
+                for k in range(P):
+                    p = self.seat(k)
+                    self._apply(self.alive & group[self.rows, p], p, icons[self.rows, p], "weekday")
+            hand = np.roll(hand, 1, axis=1)  # ⑥ pass the hand to the next seat
+
+    def saturday(self) -> None:
+        d = self.d
+        top = self.rate.max(axis=1)
+        lead = self.rate == top[:, None]
+        n_lead = lead.sum(axis=1)
+        per = d.saturday[d.rate_columns[top], n_lead - 1]
+        for k in range(self.P):
+            p = self.seat(k)
+            self._session(self.alive & lead[self.rows, p], p, per, "saturday")
+
+    def sunday(self) -> None:
+        passes = np.zeros(self.G, np.int64)
+        k = 0
+        last = self.round == N_ROUNDS - 1
+        while (self.alive & (passes < self.P)).any() and k < _MAX_SUNDAY * self.P:
+            p = self.seat(k % self.P)
+            act = self.alive & (passes < self.P)
+            mon = self.money[self.rows, p]
+            buy = act & (mon >= self.min_cost)
+            for s, pol in enumerate(self.cfg.policies):
+                if pol == "money_then_paid" and not last:
+                    buy &= (p != s) | (mon >= SAVE_UNTIL)
+            capped = np.minimum(mon, self.paid_pulls.size - 1)
+            n = np.where(buy, self.paid_pulls[capped], 0)
+            self.money[self.rows[buy], p[buy]] -= self.paid_cost[capped][buy]
+            passes = np.where(buy, 0, passes + act)
+            self._session(buy, p, n, "paid")
+            k += 1
+
+    def last_dance_phase(self) -> None:
+        self.last_dance = True
+        firsts = np.zeros((self.G, self.P), np.int64)
+        bosses = np.stack([(self.owner == s).sum(axis=1) for s in range(self.P)], axis=1)
+        for arr in (self.laps, bosses, self.rate):
+            firsts += arr == arr.max(axis=1, keepdims=True)
+        for k in range(self.P):
+            p = self.seat(k)
+            self._god_chances(self.alive.copy(), p, firsts[self.rows, p], _MAX_DEPTH)
+
+    def play(self, events: npt.NDArray[np.int64]) -> dict[str, Any]:
+        for r in range(N_ROUNDS):
+            self.round = r
+            if not self.alive.any():
+                break
+            self.event(events[:, r])
+            self.weekday()
+            self.saturday()
+            self.sunday()
+        ld = self.alive.copy()
+        ur_before = self.owned.sum(axis=2)
+        leaders_before = ur_before == ur_before.max(axis=1, keepdims=True)
+        self.last_dance_phase()
+        ur = self.owned.sum(axis=2)
+        fin = self.alive  # no コンスリート during the last dance
+        best = ur == ur.max(axis=1, keepdims=True)
+        self.win[fin] = best[fin] / best[fin].sum(axis=1, keepdims=True)
+        winners = self.win > 0
+        decides = ld & (winners != leaders_before).any(axis=1)
+        return dict(ur=ur, ld=ld, decides=decides)
+
+
+def _events(d: GameData, G: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    sd, wk, cl = d.events_of("start_dash"), d.events_of("weekly"), d.events_of("climax")
+    out = np.empty((G, N_ROUNDS), np.int64)
+    out[:, 0] = sd[rng.integers(0, sd.size, G)]
+    w = np.argsort(rng.random((G, wk.size)), axis=1)[:, :2]
+    out[:, 1:3] = wk[w]
+    out[:, 3] = cl[rng.integers(0, cl.size, G)]
+    return out
+
+
+def simulate_games(cfg: GameConfig, n_games: int, *, rng: Any = None) -> dict[str, npt.NDArray[Any]]:
+    """Play ``n_games`` whole games (vectorized across games, in chunks).
+
+    Parameters
+    ----------
+    cfg : GameConfig
+        From :func:`make_config`.
+    n_games : int
+        Games, 1..:data:`MAX_GAMES`.
+    rng : int, SeedSequence, Generator or None, keyword-only
+        Randomness, normalized by ``np.random.default_rng``.
+
+    Returns
+    -------
+    dict of ndarray, axis 0 = game
+        ``win`` (n, P) float: win share per seat (1/k on a k-way tie; seat 0 = the first
+        start slayer); ``ur`` (n, P) int: UR cards at the end; ``navi`` (n, P) int: navi id
+        per seat (-1 in expert mode); ``consolete_round`` (n,) int: round of the
+        コンスリート, 0 if none; ``last_dance`` (n,) bool: the game reached the
+        ラストダンス; ``ld_decides`` (n,) bool: the ラストダンス changed who leads;
+        ``pulls`` (n, len(SOURCES)) int: pulls per source, all slayers; ``god_chances``
+        (n,) int; ``bosses`` (n,) int: boss cards captured.
+
+    Raises
+    ------
+    ParamError, ParamTypeError
+        If ``n_games`` is not an integer in range.
+    """
+    n_games = check_int("n_games", n_games, min=1, max=MAX_GAMES)
+    gen = np.random.default_rng(rng)
+    parts: list[dict[str, Any]] = []
+    for start in range(0, n_games, CHUNK):
+        G = min(CHUNK, n_games - start)
+        b = _Batch(cfg, G, gen)
+        ev = _events(cfg.data, G, gen)
+        res = b.play(ev)
+        parts.append(dict(win=b.win, ur=res["ur"], navi=b.navi, consolete_round=b.consolete_round,
+                          last_dance=res["ld"], ld_decides=res["decides"], pulls=b.pulls,
+                          god_chances=b.god_chances, bosses=(b.owner >= 0).sum(axis=1)))
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
