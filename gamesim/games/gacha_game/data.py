@@ -346,7 +346,10 @@ def parse_data(raw: dict[str, Any], source: str = "<data>") -> GameData:
     q_stop, q_lap, q_icons, q_lp = [], [], [], []
     for i, q in enumerate(_table_list(fname, raw, "quest")):
         where = f"{fname}: quest square {i}"
-        _keys(where, q, set(_QUEST_SQUARE_ICONS) | {"stop", "lap", "lap_pulls"})
+        for k in q:
+            if k not in set(_QUEST_SQUARE_ICONS) | {"stop", "lap", "lap_pulls"}:
+                raise _err(where, f"{k}: unknown icon or field {k!r} on a quest square; allowed: "
+                           f"{', '.join(_QUEST_SQUARE_ICONS)}, lap_pulls, stop, lap")
         q_stop.append(_bool(where, "stop", q.get("stop", False)))
         q_lap.append(_bool(where, "lap", q.get("lap", False)))
         q_icons.append(_effect(where, "bonus", {k: v for k, v in q.items() if k in _QUEST_SQUARE_ICONS},

@@ -130,7 +130,8 @@ class _Game:
                 od += 1
             if all(self.owned[p]):
                 self.win[p] = 1.0
-                self.consolete_round = self.round + 1
+                if not self.last_dance:
+                    self.consolete_round = self.round + 1
                 self.alive = False
                 return
         if od and depth < _MAX_DEPTH:

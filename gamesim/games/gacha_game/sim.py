@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from gamesim.core.registry import ParamError
 from gamesim.core.validate import check_bool, check_choice, check_int, check_int_list
 
 from .data import GameData, Icon, load_data
@@ -106,7 +107,6 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
     n1 = None
     if navi_seat1 is not None:
         if expert:
-            from gamesim.core.validate import ParamError
             raise ParamError("navi_seat1", navi_seat1, "unset in エキスパートモード (expert = true: no navi)")
         n1 = gd.navi_names.index(check_choice("navi_seat1", navi_seat1, gd.navi_names))
     if len(gd.action_names) < HAND_SIZE * n_players:
@@ -227,7 +227,8 @@ class _Batch:
             done[act] = self.owned[rows, p[act]].all(axis=1)
             if done.any():  # コンスリート: the game ends at once
                 self.win[self.rows[done], p[done]] = 1.0
-                self.consolete_round[done] = self.round + 1
+                if not self.last_dance:  # completing in the ラストダンス wins, but is not a round's コンスリート
+                    self.consolete_round[done] = self.round + 1
                 self.alive &= ~done
         om = m & (od > 0) & self.alive
         if om.any() and depth < _MAX_DEPTH:
