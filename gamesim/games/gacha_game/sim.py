@@ -160,6 +160,19 @@ class _Batch:
         self.health = np.zeros(G, np.int64)
         self._reveal(np.ones(G, bool))
         self.e_pulls, self.p_cap = attack_tables(int(max(d.boss_health.max(), 1)))
+        # policy values per (card, side, boss health) and (boss card, health), per seat
+        hs = np.arange(self.e_pulls.shape[1])
+        self.card_val, self.card_side, self.boss_val = [], [], []
+        for pol in cfg.policies:
+            if pol == "random":
+                self.card_val.append(None), self.card_side.append(None), self.boss_val.append(None)
+                continue
+            v = effect_values(WEIGHTS[pol], d.action_effects[:, :, None, :], hs[None, None, :],
+                              self.e_pulls, self.p_cap)  # (cards, 2, H)
+            self.card_side.append(np.argmax(v, axis=1))  # (cards, H), side 0 on ties
+            self.card_val.append(v.max(axis=1))
+            self.boss_val.append(effect_values(WEIGHTS[pol], d.boss_effects[:, None, :], hs[None, :],
+                                               self.e_pulls, self.p_cap))  # (bosses, H)
         self.paid_pulls, self.paid_cost = paid_tables(d.paid_rates, 400)
         self.min_cost = min(c for c, _ in d.paid_rates)
         # outputs
@@ -169,71 +182,78 @@ class _Batch:
         self.consolete_round = np.zeros(G, np.int64)
 
     # -- bag ---------------------------------------------------------------
-    def _make_bag(self, m: npt.NDArray[np.bool_]) -> None:
-        """ガチャ袋作成 in games ``m`` (with 疑惑の運営 removals)."""
-        if not m.any():
+    def _make_bag(self, idx: npt.NDArray[np.int64]) -> None:
+        """ガチャ袋作成 in games ``idx`` (with 疑惑の運営 removals)."""
+        if idx.size == 0:
             return
-        full = self.cfg_bag[m]
+        full = self.cfg_bag[idx]
         if self.cfg.doubtful_k is not None:
-            ks = np.asarray(self.cfg.doubtful_k)[self.rng.integers(0, len(self.cfg.doubtful_k), m.sum())]
+            ks = np.asarray(self.cfg.doubtful_k)[self.rng.integers(0, len(self.cfg.doubtful_k), idx.size)]
             r0 = self.rng.hypergeometric(full[:, 0], full[:, 1] + full[:, 2], ks)
             r1 = self.rng.hypergeometric(full[:, 1], full[:, 2], ks - r0)
             full = full - np.stack([r0, r1, ks - r0 - r1], axis=1)
-        self.inbag[m] = full
-        self.made_gc[m] = self.cfg_bag[m, 0]
-        self.gc_drawn[m] = 0
+        self.inbag[idx] = full
+        self.made_gc[idx] = self.cfg_bag[idx, 0]
+        self.gc_drawn[idx] = 0
 
     def _session(self, m: npt.NDArray[np.bool_], p: npt.NDArray[np.int64], n: npt.NDArray[np.int64],
                  src: str, depth: int = 0) -> None:
         """Slayer ``p`` pulls ``n`` chips (one session) in games ``m``, then God Chances and Overdrive."""
-        m = m & self.alive & (n > 0)
-        if not m.any():
+        idx = np.flatnonzero(m & self.alive & (n > 0))
+        if idx.size == 0:
             return
-        left = np.where(m, n, 0)
-        self.pulls[m, _SRC[src]] += n[m]
-        gc = np.zeros(self.G, np.int64)
-        while True:
-            act = left > 0
-            if not act.any():
-                break
-            bag = self.inbag[act]
-            tot = bag.sum(1)
-            take = np.minimum(left[act], tot)
+        left = n[idx].copy()
+        self.pulls[idx, _SRC[src]] += left
+        gc = np.zeros(idx.size, np.int64)
+        ai, sel = idx, np.arange(idx.size)
+        while ai.size:
+            bag = self.inbag[ai]
+            take = np.minimum(left[sel], bag.sum(1))
             a = self.rng.hypergeometric(bag[:, 0], bag[:, 1] + bag[:, 2], take)
             b = self.rng.hypergeometric(bag[:, 1], bag[:, 2], take - a)
-            self.inbag[act] = bag - np.stack([a, b, take - a - b], axis=1)
-            gc[act] += a
-            self.gc_drawn[act] += a
-            left[act] -= take
-            self._make_bag(act & (left > 0))  # emptied mid-session: remake and go on
-        self._make_bag(m & ((self.inbag.sum(1) == 0) | (self.gc_drawn >= self.made_gc)))
-        self._god_chances(m, p, gc, depth)
+            self.inbag[ai] = bag - np.stack([a, b, take - a - b], axis=1)
+            gc[sel] += a
+            self.gc_drawn[ai] += a
+            left[sel] -= take
+            more = left[sel] > 0
+            ai, sel = ai[more], sel[more]
+            self._make_bag(ai)  # emptied mid-session: remake and go on
+        end = (self.inbag[idx].sum(1) == 0) | (self.gc_drawn[idx] >= self.made_gc[idx])
+        self._make_bag(idx[end])
+        self._god_chances(idx, p[idx], gc, depth)
 
-    def _god_chances(self, m: npt.NDArray[np.bool_], p: npt.NDArray[np.int64], gc: npt.NDArray[np.int64],
+    def _god_chances(self, idx: npt.NDArray[np.int64], pp: npt.NDArray[np.int64], gc: npt.NDArray[np.int64],
                      depth: int) -> None:
-        """Resolve ``gc`` God Chances of slayer ``p``; Overdrive effects after them."""
-        od = np.zeros(self.G, np.int64)
-        self.god_chances[m] += gc[m]
+        """Resolve ``gc`` God Chances of slayers ``pp`` in games ``idx``; Overdrive effects after them."""
+        od = np.zeros(idx.size, np.int64)
+        self.god_chances[idx] += gc
+        overdrive = not self.last_dance and not self.cfg.expert
         for j in range(int(gc.max(initial=0))):
-            act = m & (gc > j) & self.alive
-            if not act.any():
+            sel = (gc > j) & self.alive[idx]
+            if not sel.any():
                 break
-            rows = self.rows[act]
-            card = self.rng.integers(0, self.C, rows.size)
-            self.owned[rows, p[act], card] = True
-            if not self.last_dance and not self.cfg.expert:
-                od[act] += card == self.d.navi_character[self.navi[rows, p[act]]]
-            done = act.copy()
-            done[act] = self.owned[rows, p[act]].all(axis=1)
+            gi, pi = idx[sel], pp[sel]
+            card = self.rng.integers(0, self.C, gi.size)
+            self.owned[gi, pi, card] = True
+            if overdrive:
+                od[sel] += card == self.d.navi_character[self.navi[gi, pi]]
+            done = self.owned[gi, pi].all(axis=1)
             if done.any():  # コンスリート: the game ends at once
-                self.win[self.rows[done], p[done]] = 1.0
+                dg = gi[done]
+                self.win[dg, pi[done]] = 1.0
                 if not self.last_dance:  # completing in the ラストダンス wins, but is not a round's コンスリート
-                    self.consolete_round[done] = self.round + 1
-                self.alive &= ~done
-        om = m & (od > 0) & self.alive
+                    self.consolete_round[dg] = self.round + 1
+                self.alive[dg] = False
+        om = (od > 0) & self.alive[idx]
         if om.any() and depth < _MAX_DEPTH:
-            icons = self.d.navi_overdrive[np.maximum(self.navi[self.rows, p], 0)] * od[:, None]
-            self._apply(om, p, icons, "overdrive", depth + 1)
+            gi = idx[om]
+            mask = np.zeros(self.G, bool)
+            mask[gi] = True
+            pfull = np.zeros(self.G, np.int64)
+            pfull[gi] = pp[om]
+            icons = np.zeros((self.G, self.d.navi_overdrive.shape[1]), np.int64)
+            icons[gi] = self.d.navi_overdrive[self.navi[gi, pp[om]]] * od[om, None]
+            self._apply(mask, pfull, icons, "overdrive", depth + 1)
 
     # -- effects -----------------------------------------------------------
     def _reveal(self, m: npt.NDArray[np.bool_]) -> None:
@@ -343,18 +363,10 @@ class _Batch:
         bag = d.event_bag[ev]
         has = bag[:, 0] >= 0
         self.cfg_bag = np.where(has[:, None], bag, np.array(d.bag))
-        self._make_bag(self.alive & (has | (self.round == 0)))
+        self._make_bag(np.flatnonzero(self.alive & (has | (self.round == 0))))
         icons = d.event_effects[ev]
         for k in range(self.P):
             self._apply(self.alive.copy(), self.seat(k), icons, "event")
-
-    def values(self, icons: npt.NDArray[np.int64], seat: int) -> npt.NDArray[np.float64]:
-        """Policy values of effects ``icons`` (G, ..., N_ICONS) for ``seat``."""
-        pol = self.cfg.policies[seat]
-        if pol == "random":
-            return self.rng.random(icons.shape[:-1])
-        h = self.health.reshape((self.G,) + (1,) * (icons.ndim - 2))
-        return effect_values(WEIGHTS[pol], icons, h, self.e_pulls, self.p_cap)
 
     def weekday(self) -> None:
         d, G, P = self.d, self.G, self.P
@@ -371,20 +383,23 @@ class _Batch:
             chosen_side = np.zeros((G, P), np.int64)
             boss_use = np.full((G, P), -1, np.int64)
             valid = hand >= 0
-            eff = d.action_effects[np.maximum(hand, 0)]  # (G, P, H, 2, N)
+            hc = np.maximum(hand, 0)
             for s in range(P):
-                v = self.values(eff[:, s], s)  # (G, H, 2)
-                side = np.argmax(v, axis=2)
-                cv = np.where(valid[:, s], np.take_along_axis(v, side[..., None], 2)[..., 0], -np.inf)
-                best = np.argmax(cv, axis=1)
                 usable = (self.owner == s) & ~self.used  # (G, B)
                 any_boss = usable.any(axis=1)
                 if self.cfg.policies[s] == "random":
+                    side = self.rng.integers(0, 2, (G, HAND_SIZE))
+                    cv = np.where(valid[:, s], self.rng.random((G, HAND_SIZE)), -np.inf)
+                    best = np.argmax(cv, axis=1)
                     bv = np.where(usable, self.rng.random((G, self.B)), -np.inf)
                     use = any_boss & (self.rng.random(G) < 0.5)
                     worst = best
                 else:
-                    bv = np.where(usable, self.values(d.boss_effects[None].repeat(G, 0), s), -np.inf)
+                    h = self.health[:, None]
+                    side = self.card_side[s][hc[:, s], h]
+                    cv = np.where(valid[:, s], self.card_val[s][hc[:, s], h], -np.inf)
+                    best = np.argmax(cv, axis=1)
+                    bv = np.where(usable, self.boss_val[s][:, self.health].T, -np.inf)
                     use = any_boss & (bv.max(axis=1) > cv[self.rows, best])
                     worst = np.argmin(np.where(valid[:, s], cv, np.inf), axis=1)
                 bb = np.argmax(bv, axis=1)
@@ -451,7 +466,8 @@ class _Batch:
             firsts += arr == arr.max(axis=1, keepdims=True)
         for k in range(self.P):
             p = self.seat(k)
-            self._god_chances(self.alive.copy(), p, firsts[self.rows, p], _MAX_DEPTH)
+            idx = np.flatnonzero(self.alive)
+            self._god_chances(idx, p[idx], firsts[idx, p[idx]], _MAX_DEPTH)
 
     def play(self, events: npt.NDArray[np.int64]) -> dict[str, Any]:
         for r in range(N_ROUNDS):
