@@ -5,8 +5,9 @@ masks for games that have ended (コンスリート) and for who acts. The only 
 random numbers. The bag follows :mod:`gamesim.games.gacha.rules` (sessions drawn without
 replacement; remade when empty, or after a session once every God Chance chip put in has
 been drawn; 疑惑の運営モード removes ``k`` chips unseen at every creation); a session's
-chips are drawn as a multivariate hypergeometric (two ``hypergeometric`` draws), which is
-the distribution of drawing them one at a time.
+God Chance chips are drawn as a hypergeometric, which is
+the distribution of drawing them one at a time. SR and N chips are both はずれ and change
+nothing in the whole game, so the simulator tracks God Chance chips and the others.
 
 Source: ``shared/seeds/gacha_god_chance_rules_ja.txt``; reading: ``docs/rules/gacha_game.md``.
 """
@@ -128,7 +129,7 @@ class _Batch:
         self.last_dance = False
         # bag
         self.cfg_bag = np.tile(np.array(d.bag, np.int64), (G, 1))
-        self.inbag = np.zeros((G, 3), np.int64)
+        self.inbag = np.zeros((G, 2), np.int64)  # God Chance chips, others (SR and N are both はずれ)
         self.made_gc = np.zeros(G, np.int64)
         self.gc_drawn = np.zeros(G, np.int64)
         # slayers
@@ -186,12 +187,12 @@ class _Batch:
         """ガチャ袋作成 in games ``idx`` (with 疑惑の運営 removals)."""
         if idx.size == 0:
             return
-        full = self.cfg_bag[idx]
+        cb = self.cfg_bag[idx]
+        full = np.stack([cb[:, 0], cb[:, 1] + cb[:, 2]], axis=1)
         if self.cfg.doubtful_k is not None:
             ks = np.asarray(self.cfg.doubtful_k)[self.rng.integers(0, len(self.cfg.doubtful_k), idx.size)]
-            r0 = self.rng.hypergeometric(full[:, 0], full[:, 1] + full[:, 2], ks)
-            r1 = self.rng.hypergeometric(full[:, 1], full[:, 2], ks - r0)
-            full = full - np.stack([r0, r1, ks - r0 - r1], axis=1)
+            r0 = self.rng.hypergeometric(full[:, 0], full[:, 1], ks)
+            full = full - np.stack([r0, ks - r0], axis=1)
         self.inbag[idx] = full
         self.made_gc[idx] = self.cfg_bag[idx, 0]
         self.gc_drawn[idx] = 0
@@ -209,9 +210,8 @@ class _Batch:
         while ai.size:
             bag = self.inbag[ai]
             take = np.minimum(left[sel], bag.sum(1))
-            a = self.rng.hypergeometric(bag[:, 0], bag[:, 1] + bag[:, 2], take)
-            b = self.rng.hypergeometric(bag[:, 1], bag[:, 2], take - a)
-            self.inbag[ai] = bag - np.stack([a, b, take - a - b], axis=1)
+            a = self.rng.hypergeometric(bag[:, 0], bag[:, 1], take)
+            self.inbag[ai] = bag - np.stack([a, take - a], axis=1)
             gc[sel] += a
             self.gc_drawn[ai] += a
             left[sel] -= take
