@@ -246,6 +246,7 @@ CONFIGS = [
     dict(n_players=2, policy="random", expert=True, doubtful=True),
     dict(n_players=3, policy="money_then_paid", policy_seat1="boss_hunter"),
     dict(n_players=4, policy="quest_rusher", boss_refill=False, navi_seat1="みやび"),
+    dict(n_players=3, policy="boss_hunter", remove_action="レイド参戦", remove_boss="スライム"),
 ]
 
 
@@ -320,3 +321,43 @@ def test_game_task_metrics():
     assert (out["consolete_r1"] <= out["consolete_r2"]).all() and (out["consolete_r4"] == out["consolete"]).all()
     expert = task.defaults(expert=True)
     assert not any(m.name.startswith("win_navi") for m in task.metrics_for(expert))
+
+
+def test_remove_action_and_boss():
+    cfg = make_config(remove_action="ヨフカシ", remove_boss="スライム")
+    assert "ヨフカシ" not in cfg.data.action_names and len(cfg.data.action_names) == 28
+    assert cfg.data.boss_place[cfg.data.boss_names.index("スライム")] == "aside"
+    assert len(load_data().action_names) == 30  # the cached data is untouched
+    r = simulate_games(cfg, 300, rng=np.random.default_rng())
+    assert (r["bosses"] <= 12).all()
+    with pytest.raises(ParamError, match="remove_action = 'nope'"):
+        make_config(remove_action="nope")
+    with pytest.raises(ParamError, match="remove_boss"):
+        make_config(remove_boss="魔術王 ケレゲンハイト_x")
+    with pytest.raises(ParamError, match="n_players = 4"):
+        make_config(remove_action="デイリーログイン", data=_small_deck())
+
+
+def _small_deck():
+    from gamesim.games.gacha_game.data import parse_data
+    import tomllib
+    raw = tomllib.loads(ILLU.read_text(encoding="utf-8"))
+    for a in raw["action"]:
+        if a["name"] == "デイリーログイン":
+            a["copies"] = 10
+        else:
+            a["copies"] = 1
+    raw["action"] = raw["action"][:11]
+    return parse_data(raw, "small.toml")
+
+
+def test_benchmark_smoke(capsys):
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_gacha_game.py"
+    spec = importlib.util.spec_from_file_location("bench_gacha_game", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    mod.main(["--quick", "--games", "300", "--ref-games", "20"])
+    out = capsys.readouterr().out
+    assert "games/s" in out and out.count("x** |") == 2

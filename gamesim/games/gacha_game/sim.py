@@ -15,7 +15,7 @@ Source: ``shared/seeds/gacha_god_chance_rules_ja.txt``; reading: ``docs/rules/ga
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -58,8 +58,8 @@ class GameConfig:
 
 def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat1: str | None = None,
                 expert: bool = False, doubtful: bool = False, doubtful_k: Sequence[int] = (3, 4),
-                navi_seat1: str | None = None, boss_refill: bool = True, data: str | GameData = "illustrative"
-                ) -> GameConfig:
+                navi_seat1: str | None = None, boss_refill: bool = True, data: str | GameData = "illustrative",
+                remove_action: str = "none", remove_boss: str = "none") -> GameConfig:
     """Check a game set-up once.
 
     Parameters
@@ -82,6 +82,11 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
         When the raid boss area empties by a capture, reveal the next deck card.
     data : str or GameData, default "illustrative"
         Card lists (:func:`.data.load_data`).
+    remove_action : str, default "none"
+        Take every copy of this action card out of the game ("none": keep all); for
+        "how much does this card matter" comparisons.
+    remove_boss : str, default "none"
+        Take this boss card out of the raid boss deck ("none": keep all).
 
     Returns
     -------
@@ -95,6 +100,17 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
         If the data file is invalid.
     """
     gd = data if isinstance(data, GameData) else load_data(data)
+    if remove_action != "none":
+        check_choice("remove_action", remove_action, ("none",) + tuple(dict.fromkeys(gd.action_names)))
+        keep = [i for i, a in enumerate(gd.action_names) if a != remove_action]
+        gd = replace(gd, action_names=tuple(gd.action_names[i] for i in keep),
+                     action_effects=gd.action_effects[keep])
+    if remove_boss != "none":
+        check_choice("remove_boss", remove_boss, ("none",) + gd.boss_names)
+        places = tuple("aside" if b == remove_boss else pl for b, pl in zip(gd.boss_names, gd.boss_place))
+        if "deck" not in places:
+            raise ParamError("remove_boss", remove_boss, "a boss that leaves at least one card in the deck")
+        gd = replace(gd, boss_place=places)
     n_players = check_int("n_players", n_players, min=2, max=4)
     pol = check_choice("policy", policy, POLICIES)
     pols = [pol] * n_players
@@ -111,7 +127,8 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
             raise ParamError("navi_seat1", navi_seat1, "unset in エキスパートモード (expert = true: no navi)")
         n1 = gd.navi_names.index(check_choice("navi_seat1", navi_seat1, gd.navi_names))
     if len(gd.action_names) < HAND_SIZE * n_players:
-        raise ValueError(f"data has {len(gd.action_names)} action cards, fewer than {HAND_SIZE} x {n_players}")
+        raise ParamError("n_players", n_players, f"at most {len(gd.action_names) // HAND_SIZE} with "
+                         f"{len(gd.action_names)} action cards ({HAND_SIZE} each)")
     return GameConfig(gd, n_players, tuple(pols), expert, ks, n1, check_bool("boss_refill", boss_refill))
 
 

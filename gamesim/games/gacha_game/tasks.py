@@ -49,7 +49,8 @@ def config_from_params(params: Mapping[str, Any]) -> GameConfig:
                            policy_seat1=params.get("policy_seat1"), expert=params["expert"],
                            doubtful=params["doubtful"], doubtful_k=params["doubtful_k"],
                            navi_seat1=params.get("navi_seat1"), boss_refill=params["boss_refill"],
-                           data=params["data"])
+                           data=params["data"], remove_action=params["remove_action"],
+                           remove_boss=params["remove_boss"])
     except DataError as exc:
         raise ParamError("data", params["data"], f"a valid card-list file ({exc})") from exc
 
@@ -116,6 +117,10 @@ GAME_PARAMS: tuple[Param, ...] = (
     Param("doubtful", "bool", False, "疑惑の運営モード: chips secretly removed at every bag creation"),
     Param("doubtful_k", "int_list", [3, 4], "doubtful mode: possible numbers of removed chips, uniform (chips)",
           min=0, max=100),
+    Param("remove_action", "str", "none", "take every copy of this action card (a name in the data) out of "
+          "the game; \"none\" keeps all"),
+    Param("remove_boss", "str", "none", "take this boss card (a name in the data) out of the raid boss deck; "
+          "\"none\" keeps all"),
     Param("boss_refill", "bool", True, "reveal the next raid boss when a capture empties the raid boss area"),
 )
 
