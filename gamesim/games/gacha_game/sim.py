@@ -176,7 +176,7 @@ class _Batch:
         self.area = np.full((G, B), -1, np.int64)
         self.area_len = np.zeros(G, np.int64)
         self.health = np.zeros(G, np.int64)
-        self._reveal(np.ones(G, bool))
+        self._reveal(np.arange(G))
         self.e_pulls, self.p_cap = attack_tables(int(max(d.boss_health.max(), 1)))
         # policy values per (card, side, boss health) and (boss card, health), per seat
         hs = np.arange(self.e_pulls.shape[1])
@@ -214,13 +214,15 @@ class _Batch:
         self.made_gc[idx] = self.cfg_bag[idx, 0]
         self.gc_drawn[idx] = 0
 
-    def _session(self, m: npt.NDArray[np.bool_], p: npt.NDArray[np.int64], n: npt.NDArray[np.int64],
+    def _session(self, idx: npt.NDArray[np.int64], pp: npt.NDArray[np.int64], n: npt.NDArray[np.int64],
                  src: str, depth: int = 0) -> None:
-        """Slayer ``p`` pulls ``n`` chips (one session) in games ``m``, then God Chances and Overdrive."""
-        idx = np.flatnonzero(m & self.alive & (n > 0))
+        """Slayers ``pp`` pull ``n`` chips (one session each) in games ``idx``; then God Chances and Overdrive."""
+        keep = (n > 0) & self.alive[idx]
+        if not keep.all():
+            idx, pp, n = idx[keep], pp[keep], n[keep]
         if idx.size == 0:
             return
-        left = n[idx].copy()
+        left = n.copy()
         self.pulls[idx, _SRC[src]] += left
         gc = np.zeros(idx.size, np.int64)
         ai, sel = idx, np.arange(idx.size)
@@ -228,16 +230,20 @@ class _Batch:
             bag = self.inbag[ai]
             take = np.minimum(left[sel], bag.sum(1))
             a = self.rng.hypergeometric(bag[:, 0], bag[:, 1], take)
-            self.inbag[ai] = bag - np.stack([a, take - a], axis=1)
+            bag[:, 0] -= a
+            bag[:, 1] -= take - a
+            self.inbag[ai] = bag
             gc[sel] += a
             self.gc_drawn[ai] += a
             left[sel] -= take
             more = left[sel] > 0
             ai, sel = ai[more], sel[more]
             self._make_bag(ai)  # emptied mid-session: remake and go on
-        end = (self.inbag[idx].sum(1) == 0) | (self.gc_drawn[idx] >= self.made_gc[idx])
+        bag = self.inbag[idx]
+        end = (bag[:, 0] + bag[:, 1] == 0) | (self.gc_drawn[idx] >= self.made_gc[idx])
         self._make_bag(idx[end])
-        self._god_chances(idx, p[idx], gc, depth)
+        if gc.any():
+            self._god_chances(idx, pp, gc, depth)
 
     def _god_chances(self, idx: npt.NDArray[np.int64], pp: npt.NDArray[np.int64], gc: npt.NDArray[np.int64],
                      depth: int) -> None:
@@ -263,73 +269,71 @@ class _Batch:
                 self.alive[dg] = False
         om = (od > 0) & self.alive[idx]
         if om.any() and depth < _MAX_DEPTH:
-            gi = idx[om]
-            mask = np.zeros(self.G, bool)
-            mask[gi] = True
-            pfull = np.zeros(self.G, np.int64)
-            pfull[gi] = pp[om]
-            icons = np.zeros((self.G, self.d.navi_overdrive.shape[1]), np.int64)
-            icons[gi] = self.d.navi_overdrive[self.navi[gi, pp[om]]] * od[om, None]
-            self._apply(mask, pfull, icons, "overdrive", depth + 1)
+            gi, pi = idx[om], pp[om]
+            icons = self.d.navi_overdrive[self.navi[gi, pi]] * od[om, None]
+            self._apply(gi, pi, icons, "overdrive", depth + 1)
 
     # -- effects -----------------------------------------------------------
-    def _reveal(self, m: npt.NDArray[np.bool_]) -> None:
-        """🐱: top of the raid boss deck to the bottom of the area (games ``m``)."""
-        m = m & (self.deck_ptr < self.deck.shape[1])
-        if not m.any():
+    def _reveal(self, idx: npt.NDArray[np.int64]) -> None:
+        """🐱: top of the raid boss deck to the bottom of the area (games ``idx``)."""
+        idx = idx[self.deck_ptr[idx] < self.deck.shape[1]]
+        if idx.size == 0:
             return
-        rows = self.rows[m]
-        card = self.deck[rows, self.deck_ptr[m]]
-        self.deck_ptr[m] += 1
-        empty = self.area_len[m] == 0
-        self.area[rows, self.area_len[m]] = card
-        self.area_len[m] += 1
-        self.health[rows[empty]] = self.d.boss_health[card[empty]]
+        card = self.deck[idx, self.deck_ptr[idx]]
+        self.deck_ptr[idx] += 1
+        ln = self.area_len[idx]
+        self.area[idx, ln] = card
+        self.area_len[idx] += 1
+        empty = ln == 0
+        self.health[idx[empty]] = self.d.boss_health[card[empty]]
 
-    def _attack(self, m: npt.NDArray[np.bool_], p: npt.NDArray[np.int64], kind: int, depth: int) -> None:
-        m = m & self.alive & (self.area_len > 0)
-        if not m.any():
+    def _attack(self, idx: npt.NDArray[np.int64], pp: npt.NDArray[np.int64], kind: int, depth: int) -> None:
+        keep = self.alive[idx] & (self.area_len[idx] > 0)
+        idx, pp = idx[keep], pp[keep]
+        if idx.size == 0:
             return
-        roll = self.rng.integers(1, 7, self.G)
+        roll = self.rng.integers(1, 7, idx.size)
         dmg = roll * 2 if kind == 2 else roll
-        pulls = np.minimum(dmg, self.health)
-        cap = pulls >= self.health
+        health = self.health[idx]
+        removed = np.minimum(dmg, health)
+        cap = removed >= health
+        pulls = removed
         if kind == 1:
             six = roll == 6
             cap |= six
-            pulls = np.where(six, 6, pulls)
-        cap &= m
-        self.health[m] -= np.minimum(dmg, self.health)[m]
+            pulls = np.where(six, 6, removed)
+        self.health[idx] = health - removed
         if cap.any():
-            rows = self.rows[cap]
-            self.owner[rows, self.area[rows, 0]] = p[cap]
-            self.area[rows, :-1] = self.area[rows, 1:]
-            self.area[rows, -1] = -1
-            self.area_len[cap] -= 1
-            nxt = cap & (self.area_len > 0)
+            ci = idx[cap]
+            self.owner[ci, self.area[ci, 0]] = pp[cap]
+            self.area[ci, :-1] = self.area[ci, 1:]
+            self.area[ci, -1] = -1
+            self.area_len[ci] -= 1
+            ln = self.area_len[ci]
+            nxt = ci[ln > 0]
             self.health[nxt] = self.d.boss_health[self.area[nxt, 0]]
-            self.health[cap & (self.area_len == 0)] = 0
+            self.health[ci[ln == 0]] = 0
             if self.cfg.boss_refill:
-                self._reveal(cap & (self.area_len == 0))
-        self._session(m, p, pulls, "boss", depth)
+                self._reveal(ci[ln == 0])
+        self._session(idx, pp, pulls, "boss", depth)
 
-    def _quest(self, m: npt.NDArray[np.bool_], p: npt.NDArray[np.int64], steps: npt.NDArray[np.int64],
+    def _quest(self, idx: npt.NDArray[np.int64], pp: npt.NDArray[np.int64], steps: npt.NDArray[np.int64],
                depth: int) -> None:
-        m = m & self.alive & (steps > 0)
-        if not m.any():
+        keep = (steps > 0) & self.alive[idx]
+        idx, pp, move = idx[keep], pp[keep], steps[keep].copy()
+        if idx.size == 0:
             return
-        d, rows, pp = self.d, self.rows[m], p[m]
+        d = self.d
         nsq = len(d.quest_stop)
-        pos, laps = self.qpos[rows, pp].copy(), self.laps[rows, pp].copy()
-        move = steps[m].copy()
-        pulls = np.zeros(rows.size, np.int64)
-        money = np.zeros(rows.size, np.int64)
-        rate = np.zeros(rows.size, np.int64)
+        pos, laps = self.qpos[idx, pp].copy(), self.laps[idx, pp].copy()
+        pulls = np.zeros(idx.size, np.int64)
+        money = np.zeros(idx.size, np.int64)
+        rate = np.zeros(idx.size, np.int64)
         for _ in range(MAX_QUEST_CHAIN):
             if not (move > 0).any():
                 break
-            lap_units = np.zeros(rows.size, np.int64)
-            extra = np.zeros(rows.size, np.int64)
+            lap_units = np.zeros(idx.size, np.int64)
+            extra = np.zeros(idx.size, np.int64)
             act = move > 0
             while act.any():
                 pos[act] = (pos[act] + 1) % nsq
@@ -341,34 +345,35 @@ class _Batch:
                 rate[act] += ic[:, Icon.RATE]
                 extra[act] += ic[:, Icon.QUEST]
                 lap_units[act] += d.quest_lap_pulls[sq]
-                move[act] -= 1
-                move[act] = np.where(d.quest_stop[sq], 0, move[act])
+                move[act] = np.where(d.quest_stop[sq], 0, move[act] - 1)
                 act = move > 0
             pulls += laps * lap_units
             move = extra
-        self.qpos[rows, pp], self.laps[rows, pp] = pos, laps
-        self.money[rows, pp] += money
-        self.rate[rows, pp] = np.minimum(self.rate[rows, pp] + rate, d.rate_length)
-        n = np.zeros(self.G, np.int64)
-        n[m] = pulls
-        self._session(m, p, n, "quest", depth)
+        self.qpos[idx, pp], self.laps[idx, pp] = pos, laps
+        self.money[idx, pp] += money
+        self.rate[idx, pp] = np.minimum(self.rate[idx, pp] + rate, d.rate_length)
+        self._session(idx, pp, pulls, "quest", depth)
 
-    def _apply(self, m: npt.NDArray[np.bool_], p: npt.NDArray[np.int64], icons: npt.NDArray[np.int64],
+    def _apply(self, idx: npt.NDArray[np.int64], pp: npt.NDArray[np.int64], icons: npt.NDArray[np.int64],
                src: str, depth: int = 0) -> None:
-        """Slayer ``p`` gains the effect ``icons`` (G, N_ICONS), icons in :class:`Icon` order."""
-        m = m & self.alive
-        if not m.any():
+        """Slayers ``pp`` in games ``idx`` gain the effects ``icons`` (len(idx), N_ICONS), in :class:`Icon` order."""
+        keep = self.alive[idx] & icons.any(axis=1)
+        if not keep.all():
+            idx, pp, icons = idx[keep], pp[keep], icons[keep]
+        if idx.size == 0:
             return
-        rows, pp = self.rows[m], p[m]
-        self.money[rows, pp] += icons[m, Icon.MONEY]
-        self.rate[rows, pp] = np.minimum(self.rate[rows, pp] + icons[m, Icon.RATE], self.d.rate_length)
-        for j in range(int(icons[m, Icon.BOSS_APPEAR].max(initial=0))):
-            self._reveal(m & (icons[:, Icon.BOSS_APPEAR] > j))
-        self._quest(m, p, icons[:, Icon.QUEST], depth)
+        self.money[idx, pp] += icons[:, Icon.MONEY]
+        self.rate[idx, pp] = np.minimum(self.rate[idx, pp] + icons[:, Icon.RATE], self.d.rate_length)
+        col = icons[:, Icon.BOSS_APPEAR]
+        for j in range(int(col.max())):
+            self._reveal(idx[col > j])
+        self._quest(idx, pp, icons[:, Icon.QUEST], depth)
         for kind, ic in enumerate((Icon.ATTACK, Icon.ATTACK_CRITICAL, Icon.ATTACK_DOUBLE)):
-            for j in range(int(icons[m, ic].max(initial=0))):
-                self._attack(m & (icons[:, ic] > j), p, kind, depth)
-        self._session(m, p, icons[:, Icon.PULLS], src, depth)
+            col = icons[:, ic]
+            for j in range(int(col.max())):
+                sel = col > j
+                self._attack(idx[sel], pp[sel], kind, depth)
+        self._session(idx, pp, icons[:, Icon.PULLS], src, depth)
 
     # -- phases ------------------------------------------------------------
     def seat(self, k: int) -> npt.NDArray[np.int64]:
@@ -383,7 +388,8 @@ class _Batch:
         self._make_bag(np.flatnonzero(self.alive & (has | (self.round == 0))))
         icons = d.event_effects[ev]
         for k in range(self.P):
-            self._apply(self.alive.copy(), self.seat(k), icons, "event")
+            idx = np.flatnonzero(self.alive)
+            self._apply(idx, self.seat(k)[idx], icons[idx], "event")
 
     def weekday(self) -> None:
         d, G, P = self.d, self.G, self.P
@@ -391,8 +397,9 @@ class _Batch:
         hand = deal.reshape(G, P, HAND_SIZE)
         if not self.cfg.expert:
             for k in range(P):
-                p = self.seat(k)
-                self._apply(self.alive.copy(), p, d.navi_weekday[self.navi[self.rows, p]], "navi")
+                idx = np.flatnonzero(self.alive)
+                p = self.seat(k)[idx]
+                self._apply(idx, p, d.navi_weekday[self.navi[idx, p]], "navi")
         for _turn in range(N_TURNS):
             if not self.alive.any():
                 return
@@ -443,7 +450,8 @@ class _Batch:
             for group in (first, ~first):
                 for k in range(P):
                     p = self.seat(k)
-                    self._apply(self.alive & group[self.rows, p], p, icons[self.rows, p], "weekday")
+                    idx = np.flatnonzero(self.alive & group[self.rows, p])
+                    self._apply(idx, p[idx], icons[idx, p[idx]], "weekday")
             hand = np.roll(hand, 1, axis=1)  # ⑥ pass the hand to the next seat
 
     def saturday(self) -> None:
@@ -454,7 +462,8 @@ class _Batch:
         per = d.saturday[d.rate_columns[top], n_lead - 1]
         for k in range(self.P):
             p = self.seat(k)
-            self._session(self.alive & lead[self.rows, p], p, per, "saturday")
+            idx = np.flatnonzero(self.alive & lead[self.rows, p])
+            self._session(idx, p[idx], per[idx], "saturday")
 
     def sunday(self) -> None:
         passes = np.zeros(self.G, np.int64)
@@ -472,7 +481,8 @@ class _Batch:
             n = np.where(buy, self.paid_pulls[capped], 0)
             self.money[self.rows[buy], p[buy]] -= self.paid_cost[capped][buy]
             passes = np.where(buy, 0, passes + act)
-            self._session(buy, p, n, "paid")
+            bi = np.flatnonzero(buy)
+            self._session(bi, p[bi], n[bi], "paid")
             k += 1
 
     def last_dance_phase(self) -> None:
