@@ -361,3 +361,48 @@ def test_benchmark_smoke(capsys):
     mod.main(["--quick", "--games", "300", "--ref-games", "20"])
     out = capsys.readouterr().out
     assert "games/s" in out and out.count("x** |") == 2
+
+
+def _deterministic_data():
+    """Every action card 👑1 on both sides, no God Chance chip, no event/navi/boss effects."""
+    from gamesim.games.gacha_game.data import parse_data
+    import tomllib
+
+    raw = tomllib.loads(ILLU.read_text(encoding="utf-8"))
+    raw["bag"] = [0, 5, 45]
+    for a in raw["action"]:
+        a["top"] = {"money": 1}
+        a["bottom"] = {"money": 1}
+    for e in raw["event"]:
+        e.pop("effect", None)
+        e.pop("bag", None)
+    for b in raw["boss"]:
+        b["effect"] = {}
+    for n in raw["navi"]:
+        n["weekday"], n["overdrive"] = {}, {}
+    return parse_data(raw, "deterministic.toml")
+
+
+@pytest.mark.parametrize("n_players", [2, 4])
+def test_whole_game_exact_with_deterministic_cards(n_players):
+    """A game whose only randomness is the ラストダンス: every slayer earns 👑5 a round, buys
+    課金ガチャ on Sunday (6 → 3 pulls, 5 → 2 pulls keeping 1: 3 + 2 + 3 + 2 = 10 pulls each), never
+    draws a God Chance chip, never moves on the quest or rate tracks, and so ties for first in
+    all three ラストダンス categories: 3 God Chances each, E[UR] = 5 (1 - (4/5)^3) = 2.44."""
+    cfg = make_config(n_players=n_players, data=_deterministic_data())
+    for r in (simulate_games(cfg, 4000, rng=np.random.default_rng()),
+              reference_games(cfg, 500, rng=np.random.default_rng())):
+        k = SOURCES.index("paid")
+        assert (r["pulls"][:, k] == 10 * n_players).all()
+        assert (np.delete(r["pulls"], k, axis=1) == 0).all()
+        assert (r["consolete_round"] == 0).all() and r["last_dance"].all()
+        assert (r["god_chances"] == 3 * n_players).all()
+        ur = r["ur"].ravel().astype(float)
+        exact = 5 * (1 - 0.8 ** 3)
+        # UR count after 3 draws: values 1, 2, 3 with P = 1/25, 12/25, 12/25
+        var = (1 * 1 + 4 * 12 + 9 * 12) / 25 - exact ** 2
+        se = math.sqrt(var / r["ur"].shape[0])  # per seat column, seats independent: use one column
+        for s in range(n_players):
+            assert abs(r["ur"][:, s].mean() - exact) <= 4.5 * se
+        assert set(np.unique(ur)) <= {1.0, 2.0, 3.0}
+        np.testing.assert_allclose(r["win"].sum(axis=1), 1.0)
