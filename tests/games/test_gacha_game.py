@@ -247,6 +247,8 @@ CONFIGS = [
     dict(n_players=3, policy="money_then_paid", policy_seat1="boss_hunter"),
     dict(n_players=4, policy="quest_rusher", boss_refill=False, navi_seat1="みやび"),
     dict(n_players=3, policy="boss_hunter", remove_action="レイド参戦", remove_boss="スライム"),
+    dict(n_players=4, policy="lookahead"),
+    dict(n_players=2, policy="greedy_pulls", policy_seat1="lookahead", doubtful=True),
 ]
 
 
@@ -406,3 +408,13 @@ def test_whole_game_exact_with_deterministic_cards(n_players):
             assert abs(r["ur"][:, s].mean() - exact) <= 4.5 * se
         assert set(np.unique(ur)) <= {1.0, 2.0, 3.0}
         np.testing.assert_allclose(r["win"].sum(axis=1), 1.0)
+
+
+def test_quest_tables_are_linear_in_laps(data):
+    from gamesim.games.gacha_game.policies import quest_tables
+
+    base, units = quest_tables(data)
+    for pos in range(len(data.quest_stop)):
+        for k in (0, 1, 2, 5):
+            for laps in (0, 2, 7):
+                assert quest_move(data, pos, laps, k).pulls == base[pos, k] + laps * units[pos, k]

@@ -7,6 +7,14 @@ played (first best slot on ties). ``random`` plays uniformly at random among leg
 choices. The same values serve the vectorized simulator (:func:`effect_values`) and the
 plain-Python reference (:func:`effect_value`).
 
+``lookahead`` (one-step lookahead): values each choice by its pulls-equivalent from the
+current state: its 🎰, the exact pulls of its 👣 move from the slayer's square and 周回数, the
+marginal 課金 pulls its 👑 buys at this Sunday's rates, the change in the slayer's Saturday
+pulls its ★ makes, and attacks at their exact expected pulls plus ``LOOKAHEAD_CAPTURE`` pulls
+per capture probability. The expected number of new UR cards is this times a factor common to
+all of one slayer's choices (God Chance chips per pull × unowned characters / 5), so the choice
+maximises the expected UR count of this one step, to first order.
+
 Sunday (課金ガチャ): every policy buys the best rate mix for all its money
 (:func:`.rules.paid_tables`), except ``money_then_paid``, which saves until it holds at
 least ``SAVE_UNTIL`` money or the last round.
@@ -19,12 +27,16 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from .data import Icon
+from .data import GameData, Icon
 
-__all__ = ["POLICIES", "PolicyWeights", "WEIGHTS", "SAVE_UNTIL", "effect_values", "effect_value", "buys"]
+__all__ = ["POLICIES", "LOOKAHEAD_CAPTURE", "QUEST_TABLE_STEPS", "quest_tables", "PolicyWeights", "WEIGHTS", "SAVE_UNTIL", "effect_values", "effect_value", "buys"]
 
 #: Policy names (task parameter ``policy``).
-POLICIES: tuple[str, ...] = ("random", "greedy_pulls", "money_then_paid", "quest_rusher", "boss_hunter")
+POLICIES: tuple[str, ...] = ("random", "greedy_pulls", "money_then_paid", "quest_rusher", "boss_hunter", "lookahead")
+#: ``lookahead``: pulls a capture is worth (a boss card's later effect, roughly).
+LOOKAHEAD_CAPTURE = 3.0
+#: Largest 👣 value tabulated by :func:`quest_tables` (larger values are capped).
+QUEST_TABLE_STEPS = 20
 #: ``money_then_paid`` buys only with at least this much money (the 15 → 25 rate), or in the last round.
 SAVE_UNTIL = 15
 
@@ -118,3 +130,27 @@ def buys(policy: str, money: int, min_cost: int, last_round: bool) -> bool:
     if policy == "money_then_paid" and not last_round:
         return money >= SAVE_UNTIL
     return True
+
+
+def quest_tables(data: GameData) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Pulls of a 👣 move as ``base[pos, steps] + 周回数 * units[pos, steps]`` (for ``lookahead``).
+
+    Parameters
+    ----------
+    data : GameData
+
+    Returns
+    -------
+    (base, units) : int64 arrays of shape (n_squares, QUEST_TABLE_STEPS + 1)
+        From :func:`.rules.quest_move`, which is linear in the starting 周回数.
+    """
+    from .rules import quest_move
+
+    n = len(data.quest_stop)
+    base = np.zeros((n, QUEST_TABLE_STEPS + 1), np.int64)
+    units = np.zeros_like(base)
+    for pos in range(n):
+        for k in range(QUEST_TABLE_STEPS + 1):
+            p0 = quest_move(data, pos, 0, k).pulls
+            base[pos, k], units[pos, k] = p0, quest_move(data, pos, 1, k).pulls - p0
+    return base, units

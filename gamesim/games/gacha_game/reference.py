@@ -23,7 +23,7 @@ import numpy as np
 from gamesim.core.validate import check_int
 
 from .data import Icon
-from .policies import SAVE_UNTIL, WEIGHTS, effect_value
+from .policies import LOOKAHEAD_CAPTURE, QUEST_TABLE_STEPS, SAVE_UNTIL, WEIGHTS, effect_value
 from .rules import (HAND_SIZE, N_ROUNDS, N_TURNS, attack_result, attack_tables, last_dance_chances,
                     paid_tables, quest_move, saturday_pulls)
 from .sim import SOURCES, GameConfig
@@ -179,7 +179,26 @@ class _Game:
         return [(self.start + k) % self.P for k in range(self.P)]
 
     def value(self, seat: int, icons: list[int]) -> float:
+        if self.cfg.policies[seat] == "lookahead":
+            return self.lookahead(seat, icons)
         return effect_value(WEIGHTS[self.cfg.policies[seat]], icons, self.health, self.e_pulls, self.p_cap)
+
+    def lookahead(self, s: int, icons: list[int]) -> float:
+        """Pulls-equivalent of an effect from the current state (see ``sim._Batch._lookahead``)."""
+        v = float(icons[Icon.PULLS])
+        k = min(icons[Icon.QUEST], QUEST_TABLE_STEPS)
+        if k:
+            v += quest_move(self.d, self.qpos[s], self.laps[s], k).pulls
+        cap = len(self.paid_pulls) - 1
+        v += self.paid_pulls[min(self.money[s] + icons[Icon.MONEY], cap)] - self.paid_pulls[min(self.money[s], cap)]
+        rates = list(self.rate)
+        now = saturday_pulls(self.d, rates)[s]
+        rates[s] = min(rates[s] + icons[Icon.RATE], self.d.rate_length)
+        v += saturday_pulls(self.d, rates)[s] - now
+        for kind, ic in enumerate((Icon.ATTACK, Icon.ATTACK_CRITICAL, Icon.ATTACK_DOUBLE)):
+            if icons[ic]:
+                v += icons[ic] * (self.e_pulls[kind][self.health] + LOOKAHEAD_CAPTURE * self.p_cap[kind][self.health])
+        return v
 
     # phases
     def event(self, ev: int) -> None:

@@ -25,7 +25,7 @@ from gamesim.core.registry import ParamError
 from gamesim.core.validate import check_bool, check_choice, check_int, check_int_list
 
 from .data import GameData, Icon, load_data
-from .policies import POLICIES, SAVE_UNTIL, WEIGHTS, effect_values
+from .policies import LOOKAHEAD_CAPTURE, POLICIES, SAVE_UNTIL, WEIGHTS, effect_values, quest_tables
 from .rules import HAND_SIZE, MAX_QUEST_CHAIN, N_ROUNDS, N_TURNS, attack_tables, paid_tables
 
 __all__ = ["SOURCES", "GameConfig", "make_config", "simulate_games", "MAX_GAMES", "CHUNK"]
@@ -182,7 +182,7 @@ class _Batch:
         hs = np.arange(self.e_pulls.shape[1])
         self.card_val, self.card_side, self.boss_val = [], [], []
         for pol in cfg.policies:
-            if pol == "random":
+            if pol in ("random", "lookahead"):
                 self.card_val.append(None), self.card_side.append(None), self.boss_val.append(None)
                 continue
             v = effect_values(WEIGHTS[pol], d.action_effects[:, :, None, :], hs[None, None, :],
@@ -193,6 +193,8 @@ class _Batch:
                                                self.e_pulls, self.p_cap))  # (bosses, H)
         self.paid_pulls, self.paid_cost = paid_tables(d.paid_rates, 400)
         self.min_cost = min(c for c, _ in d.paid_rates)
+        if "lookahead" in cfg.policies:
+            self.qbase, self.qunits = quest_tables(d)
         # outputs
         self.pulls = np.zeros((G, len(SOURCES)), np.int64)
         self.god_chances = np.zeros(G, np.int64)
@@ -391,6 +393,38 @@ class _Batch:
             idx = np.flatnonzero(self.alive)
             self._apply(idx, self.seat(k)[idx], icons[idx], "event")
 
+    def _lookahead(self, icons: npt.NDArray[np.int64], s: int) -> npt.NDArray[np.float64]:
+        """Pulls-equivalent of effects ``icons`` (G, ..., N) for seat ``s`` from the current state.
+
+        Exact quest outcome from the slayer's square and 周回数, marginal 課金 pulls of the money at
+        this Sunday's rates, the change of the slayer's Saturday pulls, attacks at their exact
+        expected pulls plus LOOKAHEAD_CAPTURE pulls per capture probability.
+        """
+        extra = (1,) * (icons.ndim - 2)
+        g = lambda a: a.reshape((self.G,) + extra)  # noqa: E731
+        pos, laps = g(self.qpos[:, s]), g(self.laps[:, s])
+        q = np.minimum(icons[..., Icon.QUEST], self.qbase.shape[1] - 1)
+        val = (icons[..., Icon.PULLS] + self.qbase[pos, q] + laps * self.qunits[pos, q]).astype(float)
+        cap = self.paid_pulls.size - 1
+        mon = self.money[:, s]
+        val += self.paid_pulls[np.minimum(g(mon) + icons[..., Icon.MONEY], cap)] - g(self.paid_pulls[np.minimum(mon, cap)])
+        others = np.delete(self.rate, s, axis=1)
+        top = others.max(axis=1)
+        tied = (others == top[:, None]).sum(axis=1)
+        d = self.d
+
+        def sat(r: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+            t, n = g(top), g(tied)
+            return np.where(r > t, d.saturday[d.rate_columns[r], 0],
+                            np.where(r == t, d.saturday[d.rate_columns[r], np.minimum(n, 3)], 0))
+
+        r0 = g(self.rate[:, s])
+        val += sat(np.minimum(r0 + icons[..., Icon.RATE], d.rate_length)) - sat(r0)
+        h = g(self.health)
+        for k, ic in enumerate((Icon.ATTACK, Icon.ATTACK_CRITICAL, Icon.ATTACK_DOUBLE)):
+            val += icons[..., ic] * (self.e_pulls[k][h] + LOOKAHEAD_CAPTURE * self.p_cap[k][h])
+        return val
+
     def weekday(self) -> None:
         d, G, P = self.d, self.G, self.P
         deal = np.argsort(self.rng.random((G, len(d.action_names))), axis=1)[:, : P * HAND_SIZE]
@@ -418,6 +452,15 @@ class _Batch:
                     bv = np.where(usable, self.rng.random((G, self.B)), -np.inf)
                     use = any_boss & (self.rng.random(G) < 0.5)
                     worst = best
+                elif self.cfg.policies[s] == "lookahead":
+                    v = self._lookahead(d.action_effects[hc[:, s]], s)  # (G, H, 2)
+                    side = np.argmax(v, axis=2)
+                    cv = np.where(valid[:, s], v.max(axis=2), -np.inf)
+                    best = np.argmax(cv, axis=1)
+                    bv = np.where(usable, self._lookahead(np.broadcast_to(d.boss_effects, (G,) + d.boss_effects.shape), s),
+                                  -np.inf)
+                    use = any_boss & (bv.max(axis=1) > cv[self.rows, best])
+                    worst = np.argmin(np.where(valid[:, s], cv, np.inf), axis=1)
                 else:
                     h = self.health[:, None]
                     side = self.card_side[s][hc[:, s], h]
