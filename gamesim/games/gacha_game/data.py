@@ -24,6 +24,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from gamesim.games.gacha.rules import BagConfig
+
 __all__ = [
     "Icon",
     "ICON_NAMES",
@@ -252,8 +254,10 @@ def parse_data(raw: dict[str, Any], source: str = "<data>") -> GameData:
     if not isinstance(bag, list) or len(bag) != 3:
         raise _err(fname, f"bag = {bag!r}, must be [god_chance, sr, n]")
     bag_t = tuple(_int(fname, f"bag[{i}]", b, 0, 1000) for i, b in enumerate(bag))
-    if sum(bag_t) < 1:
-        raise _err(fname, f"bag = {bag!r}, must hold at least 1 chip")
+    try:
+        BagConfig(*bag_t)  # the bag model's own check (gamesim.games.gacha)
+    except ValueError as exc:
+        raise _err(fname, f"bag = {bag!r}: {exc}") from None
 
     # action cards
     a_names, a_eff = [], []

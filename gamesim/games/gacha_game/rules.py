@@ -22,8 +22,6 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.validate import check_int, check_int_list
-from gamesim.games.gacha.rules import best_bundle_mix
-
 from .data import GameData, Icon
 
 __all__ = [
@@ -304,7 +302,7 @@ def paid_tables(rates: tuple[tuple[int, int], ...], max_money: int = 400
     (pulls, cost) : two int64 arrays of shape (max_money + 1,)
         ``pulls[m]``: most pulls for at most ``m`` money; ``cost[m]``: the least money that
         buys ``pulls[m]`` pulls. Equals :func:`gamesim.games.gacha.rules.best_bundle_mix`
-        (unbounded knapsack; the tests check every ``m``).
+        (its integer programme; the tests check every ``m`` up to 150).
 
     Raises
     ------
@@ -334,11 +332,6 @@ def paid_tables(rates: tuple[tuple[int, int], ...], max_money: int = 400
     pulls.setflags(write=False)
     cost.setflags(write=False)
     return pulls, cost
-
-
-def _check_against_milp(rates: tuple[tuple[int, int], ...], money: int) -> int:
-    """Pulls of :func:`best_bundle_mix` (used by the tests as the independent oracle)."""
-    return best_bundle_mix(money, rates).pulls
 
 
 def last_dance_chances(laps: Sequence[int], bosses: Sequence[int], rates: Sequence[int]) -> list[int]:
