@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=None, help="vectorized games")
     ap.add_argument("--ref-games", type=int, default=None, help="plain-Python games")
     args = ap.parse_args(argv)
-    n_vec = args.games or (2_000 if args.quick else 60_000)
+    n_vec = args.games or (2_000 if args.quick else 100_000)
     n_ref = args.ref_games or (100 if args.quick else 2_000)
     repeat = 1 if args.quick else 3
     print(f"python {platform.python_version()}, numpy {np.__version__}, chunk {CHUNK} games")

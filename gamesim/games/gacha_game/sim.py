@@ -36,7 +36,7 @@ _SRC = {s: i for i, s in enumerate(SOURCES)}
 #: Most games per call (memory and time bound).
 MAX_GAMES = 2_000_000
 #: Games per chunk.
-CHUNK = 20_000
+CHUNK = 50_000
 #: Most Overdrive chains followed (each needs a God Chance showing the navi: (1/5)^k).
 _MAX_DEPTH = 30
 #: Most 課金ガチャ turns in one Sunday per slayer.
