@@ -352,7 +352,7 @@ def reference_games(cfg: GameConfig, n_games: int, *, rng: Any = None) -> dict[s
     ----------
     cfg : GameConfig
     n_games : int
-        1..100_000 (slow: about a thousand games a second).
+        1..100_000 (slow: a few hundred games a second).
     rng : int, SeedSequence, Generator or None, keyword-only
 
     Returns
