@@ -255,8 +255,8 @@ CONFIGS = [
 @pytest.mark.parametrize("kw", CONFIGS)
 def test_simulator_agrees_with_reference(kw):
     cfg = make_config(**kw)
-    s = simulate_games(cfg, 3000, rng=np.random.default_rng())
-    r = reference_games(cfg, 800, rng=np.random.default_rng())
+    s = simulate_games(cfg, 6000, rng=np.random.default_rng())
+    r = reference_games(cfg, 1500, rng=np.random.default_rng())
     _check_invariants(s, cfg)
     _check_invariants(r, cfg)
     label = str(kw)
@@ -266,8 +266,10 @@ def test_simulator_agrees_with_reference(kw):
     assert_same_mean(s["win"][:, 0], r["win"][:, 0], label=label + " win seat 1")
     assert_same_mean(s["god_chances"], r["god_chances"], label=label + " god chances")
     assert_same_mean(s["bosses"], r["bosses"], label=label + " bosses")
+    assert_same_mean(s["ld_god_chances"], r["ld_god_chances"], label=label + " last-dance God Chances")
     for k, src in enumerate(SOURCES):
         assert_same_mean(s["pulls"][:, k], r["pulls"][:, k], label=f"{label} pulls_{src}")
+        assert_same_mean(s["gc_by_source"][:, k], r["gc_by_source"][:, k], label=f"{label} God Chance chips {src}")
 
 
 def test_reproducible_and_navi_seat1():

@@ -77,6 +77,7 @@ class _Game:
         self.boss_eff = d.boss_effects.tolist()
         self.pulls = [0] * len(SOURCES)
         self.god_chances = 0
+        self.gc_src = [0] * len(SOURCES)
         self.win = [0.0] * P
         self.consolete_round = 0
 
@@ -116,9 +117,12 @@ class _Game:
                 self.gc_drawn += 1
         if sum(self.inbag) == 0 or self.gc_drawn >= self.made_gc:
             self.make_bag()
+        self.gc_src[_SRC[src]] += gc
         self.god_chance(p, gc, depth)
 
     def god_chance(self, p: int, gc: int, depth: int) -> None:
+        if not self.alive:  # the game ended (コンスリート): nothing left to resolve or count
+            return
         od = 0
         self.god_chances += gc
         for _ in range(gc):
@@ -303,10 +307,12 @@ class _Game:
         ur0 = [sum(o) for o in self.owned]
         lead0 = [u == max(ur0) for u in ur0]
         decides = False
+        ld_chances = 0
         if ld:
             self.last_dance = True
             bosses = [sum(1 for o in self.owner if o == s) for s in range(self.P)]
             ch = last_dance_chances(self.laps, bosses, self.rate)
+            ld_chances = sum(ch)
             for p in self.order():
                 self.god_chance(p, ch[p], _MAX_DEPTH)
             if self.alive:
@@ -318,7 +324,8 @@ class _Game:
         return dict(win=self.win, ur=[sum(o) for o in self.owned], navi=self.navi,
                     consolete_round=self.consolete_round, last_dance=ld, ld_decides=decides,
                     pulls=self.pulls, god_chances=self.god_chances,
-                    bosses=sum(1 for o in self.owner if o >= 0))
+                    bosses=sum(1 for o in self.owner if o >= 0), ld_god_chances=ld_chances,
+                    gc_by_source=self.gc_src)
 
 
 def reference_game(cfg: GameConfig, rand: Callable[[], float]) -> dict[str, Any]:

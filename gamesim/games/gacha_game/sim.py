@@ -198,6 +198,7 @@ class _Batch:
         # outputs
         self.pulls = np.zeros((G, len(SOURCES)), np.int64)
         self.god_chances = np.zeros(G, np.int64)
+        self.gc_src = np.zeros((G, len(SOURCES)), np.int64)
         self.win = np.zeros((G, P))
         self.consolete_round = np.zeros(G, np.int64)
 
@@ -244,6 +245,7 @@ class _Batch:
         bag = self.inbag[idx]
         end = (bag[:, 0] + bag[:, 1] == 0) | (self.gc_drawn[idx] >= self.made_gc[idx])
         self._make_bag(idx[end])
+        self.gc_src[idx, _SRC[src]] += gc
         if gc.any():
             self._god_chances(idx, pp, gc, depth)
 
@@ -534,6 +536,7 @@ class _Batch:
         bosses = np.stack([(self.owner == s).sum(axis=1) for s in range(self.P)], axis=1)
         for arr in (self.laps, bosses, self.rate):
             firsts += arr == arr.max(axis=1, keepdims=True)
+        self.ld_chances = np.where(self.alive, firsts.sum(axis=1), 0)
         for k in range(self.P):
             p = self.seat(k)
             idx = np.flatnonzero(self.alive)
@@ -592,7 +595,9 @@ def simulate_games(cfg: GameConfig, n_games: int, *, rng: Any = None) -> dict[st
         コンスリート, 0 if none; ``last_dance`` (n,) bool: the game reached the
         ラストダンス; ``ld_decides`` (n,) bool: the ラストダンス changed who leads;
         ``pulls`` (n, len(SOURCES)) int: pulls per source, all slayers; ``god_chances``
-        (n,) int; ``bosses`` (n,) int: boss cards captured.
+        (n,) int; ``bosses`` (n,) int: boss cards captured; ``ld_god_chances`` (n,) int: God
+        Chances given by the ラストダンス (0 if the game ended before it); ``gc_by_source``
+        (n, len(SOURCES)) int: God Chance chips drawn per source of pulls.
 
     Raises
     ------
@@ -609,5 +614,6 @@ def simulate_games(cfg: GameConfig, n_games: int, *, rng: Any = None) -> dict[st
         res = b.play(ev)
         parts.append(dict(win=b.win, ur=res["ur"], navi=b.navi, consolete_round=b.consolete_round,
                           last_dance=res["ld"], ld_decides=res["decides"], pulls=b.pulls,
-                          god_chances=b.god_chances, bosses=(b.owner >= 0).sum(axis=1)))
+                          god_chances=b.god_chances, bosses=(b.owner >= 0).sum(axis=1),
+                          ld_god_chances=b.ld_chances, gc_by_source=b.gc_src))
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}

@@ -77,7 +77,8 @@ def _game_metrics(params: Mapping[str, Any]) -> tuple[Metric, ...]:
     out += [Metric(f"ur_seat{i}", "mean", doc=f"UR cards of seat {i} at the end (cards)") for i in range(1, P + 1)]
     out.append(Metric("ur_winner", "mean", doc="UR cards of the winner at the end (cards; most among the slayers)"))
     out += [Metric(f"pulls_{s}", "mean", doc=_SOURCE_DOC[s] + " (pulls per game, all slayers)") for s in SOURCES]
-    out.append(Metric("god_chances", "mean", doc="God Chances per game, all slayers, ラストダンス included"))
+    out.append(Metric("god_chances", "mean", doc="God Chances per game, all slayers: God Chance chips drawn plus "
+                      "ラストダンス God Chances performed"))
     out.append(Metric("bosses", "mean", doc="boss cards captured per game"))
     return tuple(out)
 
