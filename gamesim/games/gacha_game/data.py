@@ -1,0 +1,449 @@
+"""Card lists and tracks of ガッチャ ~God Chance~ as data (TOML), validated at load.
+
+The rulebook shows the action, event, boss and navi cards, the quest track and the
+rate-battle / Saturday table as pictures only; :file:`data/illustrative.toml` holds an
+invented, clearly labelled stand-in set that a designer replaces with the real lists
+(or copies and points a scenario at with the task parameter ``data``).
+
+Every problem raises :class:`DataError` naming the file, the card and the field, e.g.
+``illustrative.toml: action "ヨフカシ".top.pulse: unknown icon; allowed: pulls, money, ...``.
+
+Source: ``shared/seeds/gacha_god_chance_rules_ja.txt``, sections 内容物, ゲームの準備,
+アイコンの詳細, 土曜ガチャの例, クエスト処理の例.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from enum import IntEnum
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from gamesim.games.gacha.rules import BagConfig
+
+__all__ = [
+    "Icon",
+    "ICON_NAMES",
+    "DataError",
+    "GameData",
+    "DATA_DIR",
+    "BUILTIN_DATA",
+    "load_data",
+    "resolve_data_path",
+]
+
+#: Folder of the built-in data files.
+DATA_DIR: Path = Path(__file__).resolve().parent / "data"
+#: Name of the built-in (illustrative) data set; ``data = "illustrative"`` in a scenario.
+BUILTIN_DATA: str = "illustrative"
+
+
+class Icon(IntEnum):
+    """Effect icons (アイコンの詳細), index into an effect vector, in resolution order."""
+
+    START_SLAYER = 0  #: 「スタートスレイヤーになる。」 (handled in turn step ④)
+    MONEY = 1  #: 👑:○ マネーアイコン
+    RATE = 2  #: ★:○ レートアイコン
+    BOSS_APPEAR = 3  #: 🐱:1 ボス出現アイコン
+    QUEST = 4  #: 👣:○ クエストアイコン
+    ATTACK = 5  #: 💥 ボス攻撃アイコン(通常)
+    ATTACK_CRITICAL = 6  #: 💥 ボス攻撃アイコン(クリティカル)
+    ATTACK_DOUBLE = 7  #: 💥 ボス攻撃アイコン(ダブル)
+    PULLS = 8  #: 🎰:○ 平日ガチャアイコン
+
+
+#: Icon names as written in data files, indexed by :class:`Icon`.
+ICON_NAMES: tuple[str, ...] = tuple(i.name.lower() for i in Icon)
+N_ICONS = len(Icon)
+_QUEST_SQUARE_ICONS = ("pulls", "money", "quest", "rate")
+_EVENT_KINDS = ("start_dash", "weekly", "climax")
+_BOSS_PLACES = ("deck", "bottom", "aside")
+#: Largest value of one icon on a card (keeps every loop bounded).
+MAX_ICON_VALUE = 60
+
+
+class DataError(ValueError):
+    """A card list or track file that cannot be used (names file, card and field)."""
+
+
+@dataclass(frozen=True, eq=False)
+class GameData:
+    """Compiled card lists and tracks (arrays indexed by card id).
+
+    Attributes
+    ----------
+    source : str
+        File the data came from.
+    illustrative : bool
+        Whether the file says its cards are invented stand-ins.
+    characters : tuple of str
+        UR characters (= God Chance cards), e.g. 5.
+    paid_rates : tuple of (int, int)
+        課金ガチャ rates ``(money, pulls)``.
+    start_money : int
+    bag : tuple of 3 int
+        Default bag ``(god_chance, sr, n)``.
+    action_names : tuple of str, length n_action (copies expanded)
+    action_effects : ndarray of int64, shape (n_action, 2, N_ICONS)
+        Top (0) and bottom (1) effects.
+    event_names, event_kind : tuple of str
+    event_effects : ndarray, shape (n_event, N_ICONS)
+    event_bag : ndarray, shape (n_event, 3); ``-1`` rows = no bag change
+    boss_names : tuple of str
+    boss_health : ndarray, shape (n_boss,)
+    boss_effects : ndarray, shape (n_boss, N_ICONS)
+    boss_first : ndarray of bool, shape (n_boss,)
+    boss_place : tuple of str ("deck", "bottom", "aside")
+    navi_names : tuple of str (each one of ``characters``)
+    navi_character : ndarray, shape (n_navi,), index into ``characters``
+    navi_weekday, navi_overdrive : ndarray, shape (n_navi, N_ICONS)
+    quest_stop, quest_lap : ndarray of bool, shape (n_squares,)
+    quest_icons : ndarray, shape (n_squares, N_ICONS) (pulls, money, quest, rate)
+    quest_lap_pulls : ndarray, shape (n_squares,)
+    rate_length : int
+    rate_columns : ndarray, shape (rate_length + 1,)
+    saturday : ndarray, shape (n_columns, 4)
+        Pulls per leader by column and number of tied leaders (1..4).
+    """
+
+    source: str
+    illustrative: bool
+    characters: tuple[str, ...]
+    paid_rates: tuple[tuple[int, int], ...]
+    start_money: int
+    bag: tuple[int, int, int]
+    action_names: tuple[str, ...]
+    action_effects: npt.NDArray[np.int64]
+    event_names: tuple[str, ...]
+    event_kind: tuple[str, ...]
+    event_effects: npt.NDArray[np.int64]
+    event_bag: npt.NDArray[np.int64]
+    boss_names: tuple[str, ...]
+    boss_health: npt.NDArray[np.int64]
+    boss_effects: npt.NDArray[np.int64]
+    boss_first: npt.NDArray[np.bool_]
+    boss_place: tuple[str, ...]
+    navi_names: tuple[str, ...]
+    navi_character: npt.NDArray[np.int64]
+    navi_weekday: npt.NDArray[np.int64]
+    navi_overdrive: npt.NDArray[np.int64]
+    quest_stop: npt.NDArray[np.bool_]
+    quest_lap: npt.NDArray[np.bool_]
+    quest_icons: npt.NDArray[np.int64]
+    quest_lap_pulls: npt.NDArray[np.int64]
+    rate_length: int
+    rate_columns: npt.NDArray[np.int64]
+    saturday: npt.NDArray[np.int64]
+
+    @property
+    def n_characters(self) -> int:
+        """UR characters to collect."""
+        return len(self.characters)
+
+    def events_of(self, kind: str) -> npt.NDArray[np.int64]:
+        """Event ids of one kind (``start_dash``, ``weekly``, ``climax``)."""
+        return np.array([i for i, k in enumerate(self.event_kind) if k == kind], dtype=np.int64)
+
+    @property
+    def boss_deck(self) -> npt.NDArray[np.int64]:
+        """Boss ids shuffled into the raid boss deck."""
+        return np.array([i for i, p in enumerate(self.boss_place) if p == "deck"], dtype=np.int64)
+
+    @property
+    def boss_bottom(self) -> npt.NDArray[np.int64]:
+        """Boss ids put face up at the bottom of the deck (in file order)."""
+        return np.array([i for i, p in enumerate(self.boss_place) if p == "bottom"], dtype=np.int64)
+
+
+def _err(where: str, what: str) -> DataError:
+    return DataError(f"{where}: {what}")
+
+
+def _int(where: str, field: str, v: Any, lo: int, hi: int) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise _err(where, f"{field} = {v!r}, must be an integer in [{lo}, {hi}]")
+    return v
+
+
+def _bool(where: str, field: str, v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise _err(where, f"{field} = {v!r}, must be true or false")
+    return v
+
+
+def _name(where: str, field: str, v: Any) -> str:
+    if not isinstance(v, str) or not v.strip():
+        raise _err(where, f"{field} = {v!r}, must be a non-empty string")
+    return v
+
+
+def _effect(where: str, field: str, raw: Any, allowed: tuple[str, ...] = ICON_NAMES) -> npt.NDArray[np.int64]:
+    """An effect table ``{icon = value}`` as a vector indexed by :class:`Icon`."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise _err(where, f"{field} = {raw!r}, must be a table of icons, e.g. {{ pulls = 2 }}")
+    vec = np.zeros(N_ICONS, dtype=np.int64)
+    for k, v in raw.items():
+        if k not in allowed:
+            raise _err(where, f"{field}.{k}: unknown icon {k!r}; allowed: {', '.join(allowed)}")
+        vec[Icon[k.upper()]] = _int(where, f"{field}.{k}", v, 0, MAX_ICON_VALUE)
+    return vec
+
+
+def _keys(where: str, raw: dict[str, Any], allowed: set[str]) -> None:
+    for k in raw:
+        if k not in allowed:
+            raise _err(where, f"unknown field {k!r}; allowed: {', '.join(sorted(allowed))}")
+
+
+def _table_list(fname: str, raw: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    items = raw.get(key)
+    if not isinstance(items, list) or not items or not all(isinstance(x, dict) for x in items):
+        raise _err(fname, f"[[{key}]] must be a non-empty array of tables")
+    return items
+
+
+def parse_data(raw: dict[str, Any], source: str = "<data>") -> GameData:
+    """Validate a parsed data file and compile it to :class:`GameData`.
+
+    Parameters
+    ----------
+    raw : dict
+        The parsed TOML document.
+    source : str
+        File name used in error messages.
+
+    Returns
+    -------
+    GameData
+
+    Raises
+    ------
+    DataError
+        For any unknown key, unknown icon, value out of range, duplicate name, or lists
+        that cannot make a game (fewer than 20 action cards, a navi that is not a
+        character, no START-DASH / WEEKLY / CLIMAX card, an empty boss deck ...); the
+        message names the file, the card and the field.
+    """
+    fname = source
+    _keys(fname, raw, {"illustrative", "title", "characters", "paid_rates", "start_money", "bag",
+                       "action", "event", "boss", "navi", "quest", "rate"})
+    illustrative = _bool(fname, "illustrative", raw.get("illustrative", False))
+    chars = raw.get("characters")
+    if not isinstance(chars, list) or not 1 <= len(chars) <= 10:
+        raise _err(fname, f"characters = {chars!r}, must be a list of 1 to 10 names")
+    chars = [_name(fname, f"characters[{i}]", c) for i, c in enumerate(chars)]
+    if len(set(chars)) != len(chars):
+        raise _err(fname, f"characters = {chars!r}, names must be unique")
+    rates = raw.get("paid_rates", [[2, 1], [10, 12], [15, 25]])
+    if not isinstance(rates, list) or not rates:
+        raise _err(fname, f"paid_rates = {rates!r}, must be a non-empty list of [money, pulls] pairs")
+    pr = []
+    for i, r in enumerate(rates):
+        if not isinstance(r, list) or len(r) != 2:
+            raise _err(fname, f"paid_rates[{i}] = {r!r}, must be a [money, pulls] pair")
+        pr.append((_int(fname, f"paid_rates[{i}][0]", r[0], 1, 1000), _int(fname, f"paid_rates[{i}][1]", r[1], 1, 1000)))
+    start_money = _int(fname, "start_money", raw.get("start_money", 1), 0, 1000)
+    bag = raw.get("bag", [1, 5, 44])
+    if not isinstance(bag, list) or len(bag) != 3:
+        raise _err(fname, f"bag = {bag!r}, must be [god_chance, sr, n]")
+    bag_t = tuple(_int(fname, f"bag[{i}]", b, 0, 1000) for i, b in enumerate(bag))
+    try:
+        BagConfig(*bag_t)  # the bag model's own check (gamesim.games.gacha)
+    except ValueError as exc:
+        raise _err(fname, f"bag = {bag!r}: {exc}") from None
+
+    # action cards
+    a_names, a_eff = [], []
+    seen: set[str] = set()
+    for i, a in enumerate(_table_list(fname, raw, "action")):
+        nm = _name(fname, f"action[{i}].name", a.get("name"))
+        where = f'{fname}: action "{nm}"'
+        if nm in seen:
+            raise _err(where, "duplicate name (use copies = n for several copies)")
+        seen.add(nm)
+        _keys(where, a, {"name", "copies", "top", "bottom"})
+        copies = _int(where, "copies", a.get("copies", 1), 1, 30)
+        top = _effect(where, "top", a.get("top"))
+        bottom = _effect(where, "bottom", a.get("bottom", a.get("top")))
+        for _ in range(copies):
+            a_names.append(nm)
+            a_eff.append(np.stack([top, bottom]))
+    if len(a_names) < 20:
+        raise _err(fname, f"{len(a_names)} action cards, must be at least 20 (4 slayers x 5 cards)")
+
+    # events
+    e_names, e_kind, e_eff, e_bag = [], [], [], []
+    for i, e in enumerate(_table_list(fname, raw, "event")):
+        nm = _name(fname, f"event[{i}].name", e.get("name"))
+        where = f'{fname}: event "{nm}"'
+        _keys(where, e, {"name", "kind", "effect", "bag"})
+        kind = e.get("kind")
+        if kind not in _EVENT_KINDS:
+            raise _err(where, f"kind = {kind!r}, must be one of {', '.join(_EVENT_KINDS)}")
+        eff = _effect(where, "effect", e.get("effect"))
+        if eff[Icon.START_SLAYER]:
+            raise _err(where, "effect.start_slayer: not allowed on an event card")
+        b = e.get("bag")
+        if b is None:
+            bb = (-1, -1, -1)
+        else:
+            if not isinstance(b, list) or len(b) != 3:
+                raise _err(where, f"bag = {b!r}, must be [god_chance, sr, n]")
+            bb = tuple(_int(where, f"bag[{j}]", x, 0, 1000) for j, x in enumerate(b))
+            if sum(bb) < 1:
+                raise _err(where, f"bag = {b!r}, must hold at least 1 chip")
+        e_names.append(nm), e_kind.append(kind), e_eff.append(eff), e_bag.append(bb)
+    need = {"start_dash": 1, "weekly": 2, "climax": 1}
+    for k, n in need.items():
+        if e_kind.count(k) < n:
+            raise _err(fname, f"{e_kind.count(k)} event cards of kind {k!r}, must be at least {n}")
+
+    # bosses
+    b_names, b_health, b_eff, b_first, b_place = [], [], [], [], []
+    for i, b in enumerate(_table_list(fname, raw, "boss")):
+        nm = _name(fname, f"boss[{i}].name", b.get("name"))
+        where = f'{fname}: boss "{nm}"'
+        if nm in b_names:
+            raise _err(where, "duplicate name")
+        _keys(where, b, {"name", "health", "effect", "first", "place"})
+        b_names.append(nm)
+        b_health.append(_int(where, "health", b.get("health"), 1, 60))
+        eff = _effect(where, "effect", b.get("effect"))
+        if eff[Icon.START_SLAYER]:
+            raise _err(where, "effect.start_slayer: not allowed on a boss card")
+        b_eff.append(eff)
+        b_first.append(_bool(where, "first", b.get("first", False)))
+        place = b.get("place", "deck")
+        if place not in _BOSS_PLACES:
+            raise _err(where, f"place = {place!r}, must be one of {', '.join(_BOSS_PLACES)}")
+        b_place.append(place)
+    if "deck" not in b_place:
+        raise _err(fname, "no boss card with place = \"deck\"")
+
+    # navi
+    n_names, n_char, n_wd, n_od = [], [], [], []
+    for i, n in enumerate(_table_list(fname, raw, "navi")):
+        nm = _name(fname, f"navi[{i}].name", n.get("name"))
+        where = f'{fname}: navi "{nm}"'
+        _keys(where, n, {"name", "weekday", "overdrive"})
+        if nm not in chars:
+            raise _err(where, f"name must be one of the characters: {', '.join(chars)}")
+        if nm in n_names:
+            raise _err(where, "duplicate name")
+        wd = _effect(where, "weekday", n.get("weekday"))
+        od = _effect(where, "overdrive", n.get("overdrive"))
+        for f, v in (("weekday", wd), ("overdrive", od)):
+            if v[Icon.START_SLAYER]:
+                raise _err(where, f"{f}.start_slayer: not allowed on a navi card")
+        n_names.append(nm), n_char.append(chars.index(nm)), n_wd.append(wd), n_od.append(od)
+    if len(n_names) < 4:
+        raise _err(fname, f"{len(n_names)} navi cards, must be at least 4 (one per slayer)")
+
+    # quest track
+    q_stop, q_lap, q_icons, q_lp = [], [], [], []
+    for i, q in enumerate(_table_list(fname, raw, "quest")):
+        where = f"{fname}: quest square {i}"
+        for k in q:
+            if k not in set(_QUEST_SQUARE_ICONS) | {"stop", "lap", "lap_pulls"}:
+                raise _err(where, f"{k}: unknown icon or field {k!r} on a quest square; allowed: "
+                           f"{', '.join(_QUEST_SQUARE_ICONS)}, lap_pulls, stop, lap")
+        q_stop.append(_bool(where, "stop", q.get("stop", False)))
+        q_lap.append(_bool(where, "lap", q.get("lap", False)))
+        q_icons.append(_effect(where, "bonus", {k: v for k, v in q.items() if k in _QUEST_SQUARE_ICONS},
+                               _QUEST_SQUARE_ICONS))
+        q_lp.append(_int(where, "lap_pulls", q.get("lap_pulls", 0), 0, MAX_ICON_VALUE))
+    if len(q_stop) < 2:
+        raise _err(fname, "the quest track must have at least 2 squares")
+    if not any(q_lap):
+        raise _err(fname, "no quest square has lap = true (周回数アイコン)")
+
+    # rate track
+    rate = raw.get("rate")
+    if not isinstance(rate, dict):
+        raise _err(fname, "[rate] table missing")
+    where = f"{fname}: rate"
+    _keys(where, rate, {"length", "columns", "saturday"})
+    length = _int(where, "length", rate.get("length"), 1, 100)
+    cols = rate.get("columns")
+    if not isinstance(cols, list) or len(cols) != length + 1:
+        raise _err(where, f"columns = {cols!r}, must list a column for each square 0..{length} ({length + 1} values)")
+    sat = rate.get("saturday")
+    if not isinstance(sat, list) or not sat:
+        raise _err(where, f"saturday = {sat!r}, must be a list of rows of 4 pull counts")
+    for j, row in enumerate(sat):
+        if not isinstance(row, list) or len(row) != 4:
+            raise _err(where, f"saturday[{j}] = {row!r}, must be 4 pull counts (1, 2, 3, 4 leaders)")
+    sat_arr = np.array([[_int(where, f"saturday[{j}][{k}]", x, 0, MAX_ICON_VALUE) for k, x in enumerate(row)]
+                        for j, row in enumerate(sat)], dtype=np.int64)
+    col_arr = np.array([_int(where, f"columns[{j}]", c, 0, len(sat) - 1) for j, c in enumerate(cols)], dtype=np.int64)
+
+    return GameData(
+        source=str(source), illustrative=illustrative, characters=tuple(chars), paid_rates=tuple(pr),
+        start_money=start_money, bag=bag_t,  # type: ignore[arg-type]
+        action_names=tuple(a_names), action_effects=np.array(a_eff, dtype=np.int64),
+        event_names=tuple(e_names), event_kind=tuple(e_kind), event_effects=np.array(e_eff, dtype=np.int64),
+        event_bag=np.array(e_bag, dtype=np.int64),
+        boss_names=tuple(b_names), boss_health=np.array(b_health, dtype=np.int64),
+        boss_effects=np.array(b_eff, dtype=np.int64), boss_first=np.array(b_first, dtype=bool),
+        boss_place=tuple(b_place),
+        navi_names=tuple(n_names), navi_character=np.array(n_char, dtype=np.int64),
+        navi_weekday=np.array(n_wd, dtype=np.int64), navi_overdrive=np.array(n_od, dtype=np.int64),
+        quest_stop=np.array(q_stop, dtype=bool), quest_lap=np.array(q_lap, dtype=bool),
+        quest_icons=np.array(q_icons, dtype=np.int64), quest_lap_pulls=np.array(q_lp, dtype=np.int64),
+        rate_length=length, rate_columns=col_arr, saturday=sat_arr,
+    )
+
+
+def resolve_data_path(data: str | Path) -> Path:
+    """The file a ``data`` parameter names: ``"illustrative"`` (built in) or a path.
+
+    Raises
+    ------
+    DataError
+        If the file does not exist.
+    """
+    if str(data) == BUILTIN_DATA:
+        return DATA_DIR / "illustrative.toml"
+    p = Path(data)
+    if not p.is_file():
+        raise DataError(f"data = {str(data)!r}: no such file (give \"{BUILTIN_DATA}\" or a path to a .toml file)")
+    return p.resolve()
+
+
+@lru_cache(maxsize=16)
+def _load_cached(path: str, mtime: float) -> GameData:
+    with open(path, "rb") as f:
+        try:
+            raw = tomllib.load(f)
+        except tomllib.TOMLDecodeError as exc:
+            raise DataError(f"{Path(path).name}: not valid TOML: {exc}") from exc
+    return parse_data(raw, Path(path).name)
+
+
+def load_data(data: str | Path = BUILTIN_DATA) -> GameData:
+    """Load and validate a card-list file.
+
+    Parameters
+    ----------
+    data : str or Path, default "illustrative"
+        ``"illustrative"`` for the built-in illustrative set, or a path to a TOML file
+        in the format of :file:`gamesim/games/gacha_game/data/illustrative.toml`.
+
+    Returns
+    -------
+    GameData
+
+    Raises
+    ------
+    DataError
+        If the file is missing, not TOML, or fails validation (see :func:`parse_data`).
+    """
+    p = resolve_data_path(data)
+    return _load_cached(str(p), p.stat().st_mtime)

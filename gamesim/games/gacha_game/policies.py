@@ -1,0 +1,156 @@
+"""Player strategies of the whole game: how a slayer values an effect.
+
+A policy scores every legal choice (card and side, or a boss card) by a linear value of
+its icons, the boss attacks valued by their exact expected pulls and capture probability
+at the current raid boss's health (:func:`.rules.attack_tables`); the best choice is
+played (first best slot on ties). ``random`` plays uniformly at random among legal
+choices. The same values serve the vectorized simulator (:func:`effect_values`) and the
+plain-Python reference (:func:`effect_value`).
+
+``lookahead`` (one-step lookahead): values each choice by its pulls-equivalent from the
+current state: its 🎰, the exact pulls of its 👣 move from the slayer's square and 周回数, the
+marginal 課金 pulls its 👑 buys at this Sunday's rates, the change in the slayer's Saturday
+pulls its ★ makes, and attacks at their exact expected pulls plus ``LOOKAHEAD_CAPTURE`` pulls
+per capture probability. The expected number of new UR cards is this times a factor common to
+all of one slayer's choices (God Chance chips per pull × unowned characters / 5), so the choice
+maximises the expected UR count of this one step, to first order.
+
+Sunday (課金ガチャ): every policy buys the best rate mix for all its money
+(:func:`.rules.paid_tables`), except ``money_then_paid``, which saves until it holds at
+least ``SAVE_UNTIL`` money or the last round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from .data import GameData, Icon
+
+__all__ = ["POLICIES", "LOOKAHEAD_CAPTURE", "QUEST_TABLE_STEPS", "quest_tables", "PolicyWeights", "WEIGHTS", "SAVE_UNTIL", "effect_values", "effect_value", "buys"]
+
+#: Policy names (task parameter ``policy``).
+POLICIES: tuple[str, ...] = ("random", "greedy_pulls", "money_then_paid", "quest_rusher", "boss_hunter", "lookahead")
+#: ``lookahead``: pulls a capture is worth (a boss card's later effect, roughly).
+LOOKAHEAD_CAPTURE = 3.0
+#: Largest 👣 value tabulated by :func:`quest_tables` (larger values are capped).
+QUEST_TABLE_STEPS = 20
+#: ``money_then_paid`` buys only with at least this much money (the 15 → 25 rate), or in the last round.
+SAVE_UNTIL = 15
+
+
+@dataclass(frozen=True)
+class PolicyWeights:
+    """Linear value of an effect: weight per icon, plus attack pulls and capture."""
+
+    pulls: float = 1.0
+    money: float = 0.6
+    quest: float = 0.8
+    rate: float = 0.5
+    boss_appear: float = 0.3
+    attack_pulls: float = 1.0
+    capture: float = 1.0
+    start_slayer: float = 0.1
+
+    def icon_vector(self) -> npt.NDArray[np.float64]:
+        """Weights indexed by :class:`.data.Icon` (attacks get 0: valued separately)."""
+        v = np.zeros(len(Icon))
+        v[Icon.PULLS], v[Icon.MONEY], v[Icon.QUEST] = self.pulls, self.money, self.quest
+        v[Icon.RATE], v[Icon.BOSS_APPEAR], v[Icon.START_SLAYER] = self.rate, self.boss_appear, self.start_slayer
+        return v
+
+
+#: Weights of each policy (``random`` has none).
+WEIGHTS: dict[str, PolicyWeights] = {
+    "greedy_pulls": PolicyWeights(),
+    "money_then_paid": PolicyWeights(pulls=0.5, money=1.5, quest=0.3, rate=0.2, attack_pulls=0.5, capture=0.5),
+    "quest_rusher": PolicyWeights(pulls=0.5, money=0.3, quest=3.0, rate=0.2, attack_pulls=0.5, capture=0.5),
+    "boss_hunter": PolicyWeights(pulls=0.5, money=0.3, quest=0.3, rate=0.2, boss_appear=1.0,
+                                 attack_pulls=1.0, capture=6.0),
+}
+
+_ATTACKS = (Icon.ATTACK, Icon.ATTACK_CRITICAL, Icon.ATTACK_DOUBLE)
+
+
+def effect_values(w: PolicyWeights, icons: npt.NDArray[np.int64], health: npt.NDArray[np.int64],
+                  e_pulls: npt.NDArray[np.float64], p_cap: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Values of effects (vectorized).
+
+    Parameters
+    ----------
+    w : PolicyWeights
+    icons : ndarray of int, shape (..., N_ICONS)
+    health : ndarray of int, broadcastable to ``icons.shape[:-1]``
+        Health of the raid boss under attack (0 = none).
+    e_pulls, p_cap : ndarray, shape (3, max_health + 1)
+        :func:`.rules.attack_tables`.
+
+    Returns
+    -------
+    ndarray of float64, shape ``icons.shape[:-1]``
+    """
+    v = icons @ w.icon_vector()
+    for k, ic in enumerate(_ATTACKS):
+        v = v + icons[..., ic] * (w.attack_pulls * e_pulls[k][health] + w.capture * p_cap[k][health])
+    return v
+
+
+def effect_value(w: PolicyWeights, icons: list[int], health: int, e_pulls: list[list[float]],
+                 p_cap: list[list[float]]) -> float:
+    """Scalar twin of :func:`effect_values` (plain Python, for the reference)."""
+    v = (icons[Icon.PULLS] * w.pulls + icons[Icon.MONEY] * w.money + icons[Icon.QUEST] * w.quest
+         + icons[Icon.RATE] * w.rate + icons[Icon.BOSS_APPEAR] * w.boss_appear
+         + icons[Icon.START_SLAYER] * w.start_slayer)
+    for k, ic in enumerate(_ATTACKS):
+        if icons[ic]:
+            v += icons[ic] * (w.attack_pulls * e_pulls[k][health] + w.capture * p_cap[k][health])
+    return v
+
+
+def buys(policy: str, money: int, min_cost: int, last_round: bool) -> bool:
+    """Whether a slayer with ``money`` buys 課金ガチャ now (else passes).
+
+    Parameters
+    ----------
+    policy : str
+        One of :data:`POLICIES`.
+    money : int
+    min_cost : int
+        Cheapest rate's money.
+    last_round : bool
+
+    Returns
+    -------
+    bool
+    """
+    if money < min_cost:
+        return False
+    if policy == "money_then_paid" and not last_round:
+        return money >= SAVE_UNTIL
+    return True
+
+
+def quest_tables(data: GameData) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Pulls of a 👣 move as ``base[pos, steps] + 周回数 * units[pos, steps]`` (for ``lookahead``).
+
+    Parameters
+    ----------
+    data : GameData
+
+    Returns
+    -------
+    (base, units) : int64 arrays of shape (n_squares, QUEST_TABLE_STEPS + 1)
+        From :func:`.rules.quest_move`, which is linear in the starting 周回数.
+    """
+    from .rules import quest_move
+
+    n = len(data.quest_stop)
+    base = np.zeros((n, QUEST_TABLE_STEPS + 1), np.int64)
+    units = np.zeros_like(base)
+    for pos in range(n):
+        for k in range(QUEST_TABLE_STEPS + 1):
+            p0 = quest_move(data, pos, 0, k).pulls
+            base[pos, k], units[pos, k] = p0, quest_move(data, pos, 1, k).pulls - p0
+    return base, units

@@ -1,0 +1,387 @@
+"""Plain-Python reference of whole games (one game at a time, lists and a float source).
+
+An independent formulation of the rules the vectorized simulator (:mod:`.sim`) implements:
+chips are drawn one at a time, God Chance cards one at a time, the quest track through
+:func:`.rules.quest_move`, the boss attack through :func:`.rules.attack_result`, the
+Saturday pulls through :func:`.rules.saturday_pulls`, the ラストダンス through
+:func:`.rules.last_dance_chances`. The tests compare both with two-sample tests
+(``tests.conftest.assert_same_mean``); the benchmark runs it with ``random.Random().random``
+as the plain-Python baseline.
+
+Randomness comes from ``rand``, a function returning floats uniform on [0, 1) (a
+``numpy.random.Generator.random`` in the package and tests; the benchmark passes the
+``random`` module's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from gamesim.core.validate import check_int
+
+from .data import Icon
+from .policies import LOOKAHEAD_CAPTURE, QUEST_TABLE_STEPS, SAVE_UNTIL, WEIGHTS, effect_value
+from .rules import (HAND_SIZE, N_ROUNDS, N_TURNS, attack_result, attack_tables, last_dance_chances,
+                    paid_tables, quest_move, saturday_pulls)
+from .sim import SOURCES, GameConfig
+
+__all__ = ["reference_game", "reference_games"]
+
+_SRC = {s: i for i, s in enumerate(SOURCES)}
+_MAX_DEPTH = 30
+_MAX_SUNDAY = 200
+
+
+class _Game:
+    def __init__(self, cfg: GameConfig, rand: Callable[[], float]):
+        d = self.d = cfg.data
+        self.cfg, self.rand = cfg, rand
+        P = self.P = cfg.n_players
+        self.C = d.n_characters
+        self.alive, self.round, self.last_dance = True, 0, False
+        self.bag_cfg = list(d.bag)
+        self.inbag, self.made_gc, self.gc_drawn = [0, 0, 0], 0, 0
+        self.owned = [[False] * self.C for _ in range(P)]
+        self.money = [d.start_money] * P
+        self.rate, self.qpos, self.laps = [0] * P, [0] * P, [0] * P
+        self.start = 0
+        if cfg.expert:
+            self.navi = [-1] * P
+        else:
+            ids = list(range(len(d.navi_names)))
+            if cfg.navi_seat1 is not None:
+                ids.remove(cfg.navi_seat1)
+                self._shuffle(ids)
+                ids = [cfg.navi_seat1] + ids
+            else:
+                self._shuffle(ids)
+            self.navi = ids[:P]
+        self.owner = [-1] * len(d.boss_names)
+        self.used = [False] * len(d.boss_names)
+        deck = [int(b) for b in d.boss_deck]
+        self._shuffle(deck)
+        self.deck = deck + [int(b) for b in d.boss_bottom]
+        self.area: list[int] = []
+        self.health = 0
+        self.reveal()
+        e, p = attack_tables(int(max(d.boss_health.max(), 1)))
+        self.e_pulls, self.p_cap = e.tolist(), p.tolist()
+        pp, pc = paid_tables(d.paid_rates, 400)
+        self.paid_pulls, self.paid_cost = pp.tolist(), pc.tolist()
+        self.min_cost = min(c for c, _ in d.paid_rates)
+        self.health_list = [int(h) for h in d.boss_health]
+        self.action = d.action_effects.tolist()
+        self.boss_eff = d.boss_effects.tolist()
+        self.pulls = [0] * len(SOURCES)
+        self.god_chances = 0
+        self.gc_src = [0] * len(SOURCES)
+        self.win = [0.0] * P
+        self.consolete_round = 0
+
+    def _int(self, n: int) -> int:
+        return min(int(self.rand() * n), n - 1)
+
+    def _shuffle(self, xs: list[Any]) -> None:
+        for i in range(len(xs) - 1, 0, -1):
+            j = self._int(i + 1)
+            xs[i], xs[j] = xs[j], xs[i]
+
+    # bag
+    def make_bag(self) -> None:
+        bag = list(self.bag_cfg)
+        if self.cfg.doubtful_k is not None:
+            k = self.cfg.doubtful_k[self._int(len(self.cfg.doubtful_k))]
+            for _ in range(k):
+                bag[self._draw_index(bag)] -= 1
+        self.inbag, self.made_gc, self.gc_drawn = bag, self.bag_cfg[0], 0
+
+    def _draw_index(self, bag: list[int]) -> int:
+        u = self._int(sum(bag))
+        return 0 if u < bag[0] else (1 if u < bag[0] + bag[1] else 2)
+
+    def session(self, p: int, n: int, src: str, depth: int = 0) -> None:
+        if not self.alive or n <= 0:
+            return
+        self.pulls[_SRC[src]] += n
+        gc = 0
+        for _ in range(n):
+            if sum(self.inbag) == 0:
+                self.make_bag()
+            i = self._draw_index(self.inbag)
+            self.inbag[i] -= 1
+            if i == 0:
+                gc += 1
+                self.gc_drawn += 1
+        if sum(self.inbag) == 0 or self.gc_drawn >= self.made_gc:
+            self.make_bag()
+        self.gc_src[_SRC[src]] += gc
+        self.god_chance(p, gc, depth)
+
+    def god_chance(self, p: int, gc: int, depth: int) -> None:
+        if not self.alive:  # the game ended (コンスリート): nothing left to resolve or count
+            return
+        od = 0
+        self.god_chances += gc
+        for _ in range(gc):
+            if not self.alive:
+                return
+            card = self._int(self.C)
+            self.owned[p][card] = True
+            if not self.last_dance and not self.cfg.expert and card == self.d.navi_character[self.navi[p]]:
+                od += 1
+            if all(self.owned[p]):
+                self.win[p] = 1.0
+                if not self.last_dance:
+                    self.consolete_round = self.round + 1
+                self.alive = False
+                return
+        if od and depth < _MAX_DEPTH:
+            self.apply(p, [v * od for v in self.d.navi_overdrive[self.navi[p]].tolist()], "overdrive", depth + 1)
+
+    # effects
+    def reveal(self) -> None:
+        if self.deck:
+            self.area.append(self.deck.pop(0))
+            if len(self.area) == 1:
+                self.health = int(self.d.boss_health[self.area[0]])
+
+    def attack(self, p: int, kind: int, depth: int) -> None:
+        if not self.alive or not self.area:
+            return
+        roll = 1 + self._int(6)
+        pulls, cap = attack_result(kind, self.health, roll)
+        self.health -= min(2 * roll if kind == 2 else roll, self.health)
+        if cap:
+            self.owner[self.area.pop(0)] = p
+            self.health = self.health_list[self.area[0]] if self.area else 0
+            if not self.area and self.cfg.boss_refill:
+                self.reveal()
+        self.session(p, pulls, "boss", depth)
+
+    def apply(self, p: int, icons: list[int], src: str, depth: int = 0) -> None:
+        if not self.alive:
+            return
+        self.money[p] += icons[Icon.MONEY]
+        self.rate[p] = min(self.rate[p] + icons[Icon.RATE], self.d.rate_length)
+        for _ in range(icons[Icon.BOSS_APPEAR]):
+            self.reveal()
+        if icons[Icon.QUEST] and self.alive:
+            q = quest_move(self.d, self.qpos[p], self.laps[p], icons[Icon.QUEST])
+            self.qpos[p], self.laps[p] = q.pos, q.laps
+            self.money[p] += q.money
+            self.rate[p] = min(self.rate[p] + q.rate, self.d.rate_length)
+            self.session(p, q.pulls, "quest", depth)
+        for kind, ic in enumerate((Icon.ATTACK, Icon.ATTACK_CRITICAL, Icon.ATTACK_DOUBLE)):
+            for _ in range(icons[ic]):
+                self.attack(p, kind, depth)
+        self.session(p, icons[Icon.PULLS], src, depth)
+
+    def order(self) -> list[int]:
+        return [(self.start + k) % self.P for k in range(self.P)]
+
+    def value(self, seat: int, icons: list[int]) -> float:
+        if self.cfg.policies[seat] == "lookahead":
+            return self.lookahead(seat, icons)
+        return effect_value(WEIGHTS[self.cfg.policies[seat]], icons, self.health, self.e_pulls, self.p_cap)
+
+    def lookahead(self, s: int, icons: list[int]) -> float:
+        """Pulls-equivalent of an effect from the current state (see ``sim._Batch._lookahead``)."""
+        v = float(icons[Icon.PULLS])
+        k = min(icons[Icon.QUEST], QUEST_TABLE_STEPS)
+        if k:
+            v += quest_move(self.d, self.qpos[s], self.laps[s], k).pulls
+        cap = len(self.paid_pulls) - 1
+        v += self.paid_pulls[min(self.money[s] + icons[Icon.MONEY], cap)] - self.paid_pulls[min(self.money[s], cap)]
+        rates = list(self.rate)
+        now = saturday_pulls(self.d, rates)[s]
+        rates[s] = min(rates[s] + icons[Icon.RATE], self.d.rate_length)
+        v += saturday_pulls(self.d, rates)[s] - now
+        for kind, ic in enumerate((Icon.ATTACK, Icon.ATTACK_CRITICAL, Icon.ATTACK_DOUBLE)):
+            if icons[ic]:
+                v += icons[ic] * (self.e_pulls[kind][self.health] + LOOKAHEAD_CAPTURE * self.p_cap[kind][self.health])
+        return v
+
+    # phases
+    def event(self, ev: int) -> None:
+        bag = self.d.event_bag[ev].tolist()
+        self.bag_cfg = bag if bag[0] >= 0 else list(self.d.bag)
+        if bag[0] >= 0 or self.round == 0:
+            self.make_bag()
+        icons = self.d.event_effects[ev].tolist()
+        for p in self.order():
+            self.apply(p, icons, "event")
+
+    def weekday(self) -> None:
+        d, P = self.d, self.P
+        deck = list(range(len(d.action_names)))
+        self._shuffle(deck)
+        hands: list[list[int | None]] = [list(deck[s * HAND_SIZE:(s + 1) * HAND_SIZE]) for s in range(P)]
+        if not self.cfg.expert:
+            for p in self.order():
+                self.apply(p, d.navi_weekday[self.navi[p]].tolist(), "navi")
+        for _turn in range(N_TURNS):
+            if not self.alive:
+                return
+            plays: list[tuple[list[int], int, bool, bool]] = []  # icons, boss, first, start_slayer
+            for s in range(P):
+                hand = hands[s]
+                slots = [i for i, c in enumerate(hand) if c is not None]
+                usable = [b for b in range(len(self.owner)) if self.owner[b] == s and not self.used[b]]
+                if self.cfg.policies[s] == "random":
+                    slot = slots[self._int(len(slots))]
+                    side = self._int(2)
+                    boss = usable[self._int(len(usable))] if usable and self.rand() < 0.5 else -1
+                else:
+                    best_v, slot, side, worst_v, worst = -1e300, -1, 0, 1e300, -1
+                    for i in slots:
+                        vs = [self.value(s, self.action[hand[i]][0]), self.value(s, self.action[hand[i]][1])]
+                        sd = 0 if vs[0] >= vs[1] else 1
+                        if vs[sd] > best_v:
+                            best_v, slot, side = vs[sd], i, sd
+                        if vs[sd] < worst_v:
+                            worst_v, worst = vs[sd], i
+                    boss, bv = -1, -1e300
+                    for b in usable:
+                        v = self.value(s, self.boss_eff[b])
+                        if v > bv:
+                            boss, bv = b, v
+                    if boss >= 0 and bv > best_v:
+                        slot = worst
+                    else:
+                        boss = -1
+                card = hand[slot]
+                hand[slot] = None
+                if boss >= 0:
+                    self.used[boss] = True
+                    plays.append((self.boss_eff[boss], boss, bool(d.boss_first[boss]), False))
+                else:
+                    icons = self.action[card][side]
+                    plays.append((icons, -1, False, icons[Icon.START_SLAYER] > 0))
+            for p in self.order():
+                if plays[p][3]:
+                    self.start = p
+            for group in (True, False):
+                for p in self.order():
+                    if plays[p][2] == group:
+                        self.apply(p, plays[p][0], "weekday")
+            hands = [hands[(s - 1) % P] for s in range(P)]
+
+    def saturday(self) -> None:
+        per = saturday_pulls(self.d, self.rate)
+        for p in self.order():
+            self.session(p, per[p], "saturday")
+
+    def sunday(self) -> None:
+        passes, k = 0, 0
+        last = self.round == N_ROUNDS - 1
+        while self.alive and passes < self.P and k < _MAX_SUNDAY * self.P:
+            p = (self.start + k) % self.P
+            mon = self.money[p]
+            buy = mon >= self.min_cost
+            if self.cfg.policies[p] == "money_then_paid" and not last:
+                buy = buy and mon >= SAVE_UNTIL
+            if buy:
+                m = min(mon, len(self.paid_pulls) - 1)
+                self.money[p] -= self.paid_cost[m]
+                passes = 0
+                self.session(p, self.paid_pulls[m], "paid")
+            else:
+                passes += 1
+            k += 1
+
+    def play(self, events: list[int]) -> dict[str, Any]:
+        for r in range(N_ROUNDS):
+            self.round = r
+            if not self.alive:
+                break
+            self.event(events[r])
+            self.weekday()
+            if self.alive:
+                self.saturday()
+            if self.alive:
+                self.sunday()
+        ld = self.alive
+        ur0 = [sum(o) for o in self.owned]
+        lead0 = [u == max(ur0) for u in ur0]
+        decides = False
+        ld_chances = 0
+        if ld:
+            self.last_dance = True
+            bosses = [sum(1 for o in self.owner if o == s) for s in range(self.P)]
+            ch = last_dance_chances(self.laps, bosses, self.rate)
+            ld_chances = sum(ch)
+            for p in self.order():
+                self.god_chance(p, ch[p], _MAX_DEPTH)
+            if self.alive:
+                ur = [sum(o) for o in self.owned]
+                top = max(ur)
+                k = ur.count(top)
+                self.win = [1.0 / k if u == top else 0.0 for u in ur]
+            decides = [w > 0 for w in self.win] != lead0
+        return dict(win=self.win, ur=[sum(o) for o in self.owned], navi=self.navi,
+                    consolete_round=self.consolete_round, last_dance=ld, ld_decides=decides,
+                    pulls=self.pulls, god_chances=self.god_chances,
+                    bosses=sum(1 for o in self.owner if o >= 0), ld_god_chances=ld_chances,
+                    gc_by_source=self.gc_src)
+
+
+def reference_game(cfg: GameConfig, rand: Callable[[], float]) -> dict[str, Any]:
+    """Play one whole game in plain Python.
+
+    Parameters
+    ----------
+    cfg : GameConfig
+        From :func:`.sim.make_config`.
+    rand : callable () -> float
+        Uniform floats on [0, 1).
+
+    Returns
+    -------
+    dict
+        The keys of :func:`.sim.simulate_games` for one game (lists and scalars).
+    """
+    g = _Game(cfg, rand)
+    d = cfg.data
+    sd, wk, cl = d.events_of("start_dash").tolist(), d.events_of("weekly").tolist(), d.events_of("climax").tolist()
+    ev0 = sd[g._int(len(sd))]
+    g._shuffle(wk)
+    ev3 = cl[g._int(len(cl))]
+    return g.play([ev0, wk[0], wk[1], ev3])
+
+
+def reference_games(cfg: GameConfig, n_games: int, *, rng: Any = None) -> dict[str, np.ndarray]:
+    """Play ``n_games`` games with :func:`reference_game` and stack the results like :func:`.sim.simulate_games`.
+
+    Parameters
+    ----------
+    cfg : GameConfig
+    n_games : int
+        1..100_000 (slow: a few hundred games a second).
+    rng : int, SeedSequence, Generator or None, keyword-only
+
+    Returns
+    -------
+    dict of ndarray, axis 0 = game
+
+    Raises
+    ------
+    ParamError, ParamTypeError
+        If ``n_games`` is out of range.
+    """
+    n_games = check_int("n_games", n_games, min=1, max=100_000)
+    gen = np.random.default_rng(rng)
+    buf = gen.random(1 << 16).tolist()
+    pos = [0]
+
+    def rand() -> float:
+        if pos[0] >= len(buf):
+            buf[:] = gen.random(1 << 16).tolist()
+            pos[0] = 0
+        pos[0] += 1
+        return buf[pos[0] - 1]
+
+    rows = [reference_game(cfg, rand) for _ in range(n_games)]
+    return {k: np.array([r[k] for r in rows]) for k in rows[0]}

@@ -1,0 +1,369 @@
+"""Pure rules of ガッチャ ~God Chance~ as a whole game (no random numbers drawn here).
+
+Chance points list their outcomes (the d6 of a boss attack); everything else is a pure
+function of a state. The batch simulator (:mod:`.sim`) and the plain-Python reference
+(:mod:`.reference`) implement the same reading, documented in ``docs/rules/gacha_game.md``;
+the bag itself (ガチャ袋, God Chance, 課金ガチャ rates) is the one of
+:mod:`gamesim.games.gacha.rules`, reused here.
+
+Source: ``shared/seeds/gacha_god_chance_rules_ja.txt``, sections アイコンの詳細 (ボス攻撃,
+クエスト, レート, 土曜ガチャ), 課金ガチャの例, ラストダンス.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from gamesim.core.validate import check_int, check_int_list
+from .data import GameData, Icon
+
+__all__ = [
+    "N_ROUNDS",
+    "N_TURNS",
+    "HAND_SIZE",
+    "DIE_FACES",
+    "MAX_QUEST_CHAIN",
+    "MAX_MONEY_TABLE",
+    "Attack",
+    "attack_result",
+    "attack_outcomes",
+    "exact_attack",
+    "attack_tables",
+    "QuestResult",
+    "quest_move",
+    "saturday_pulls",
+    "paid_tables",
+    "last_dance_chances",
+]
+
+#: Rounds in a game (これを4回繰り返して).
+N_ROUNDS = 4
+#: Weekday turns per round (ターンを5回行います).
+N_TURNS = 5
+#: Action cards dealt to each slayer (5枚ずつ).
+HAND_SIZE = 5
+#: Faces of the die (サイコロ：1個).
+DIE_FACES = 6
+#: Most chained quest moves (👣 bonuses that move again) resolved for one 👣 icon.
+MAX_QUEST_CHAIN = 64
+#: Largest money for which the 課金ガチャ table is precomputed (money above is capped).
+MAX_MONEY_TABLE = 2000
+
+
+class Attack(IntEnum):
+    """Boss attack icons (💥)."""
+
+    NORMAL = 0  #: ボス攻撃アイコン(通常)
+    CRITICAL = 1  #: ボス攻撃アイコン(クリティカル)
+    DOUBLE = 2  #: ボス攻撃アイコン(ダブル)
+
+
+def attack_result(kind: Attack | int, health: int, roll: int) -> tuple[int, bool]:
+    """Pulls gained and whether the boss is captured, for one attack with die ``roll``.
+
+    Parameters
+    ----------
+    kind : Attack
+        Normal, critical or double attack.
+    health : int
+        The raid boss's remaining health (体力), >= 1.
+    roll : int
+        The die, 1..6.
+
+    Returns
+    -------
+    (int, bool)
+        ``(pulls, captured)``: pulls = health removed (critical 6: counted as 6).
+
+    Raises
+    ------
+    ValueError
+        If ``kind``, ``health`` or ``roll`` is out of range.
+
+    Notes
+    -----
+    ボス攻撃アイコン(通常): ダイス目の値をダメージ…減らした体力の数値分、ガチャを引きます。
+    体力が0になったら、そのカードを表向きで獲得します。残っていた体力以上のダメージは無効.
+    (クリティカル): ダイス目が6のとき、レイドボスの体力に関係なく、そのカードを獲得できます。
+    減らした体力は6として扱います. (ダブル): ダイス目の…2倍をダメージ.
+    """
+    kind = Attack(check_int("kind", int(kind), min=0, max=2))
+    health = check_int("health", health, min=1, max=10_000)
+    roll = check_int("roll", roll, min=1, max=DIE_FACES)
+    damage = 2 * roll if kind == Attack.DOUBLE else roll
+    removed = min(damage, health)
+    if kind == Attack.CRITICAL and roll == DIE_FACES:
+        return DIE_FACES, True
+    return removed, removed >= health
+
+
+def attack_outcomes(kind: Attack | int, health: int) -> list[tuple[int, Fraction, int, bool]]:
+    """The chance point of one attack: ``(roll, probability, pulls, captured)`` per die face.
+
+    Parameters
+    ----------
+    kind : Attack
+    health : int
+        Remaining health, >= 1.
+
+    Returns
+    -------
+    list of (int, Fraction, int, bool)
+        Six outcomes with probability 1/6 each.
+    """
+    return [(r, Fraction(1, DIE_FACES), *attack_result(kind, health, r)) for r in range(1, DIE_FACES + 1)]
+
+
+def exact_attack(kind: Attack | int, health: int) -> tuple[Fraction, Fraction]:
+    """Exact expected pulls and capture probability of one attack on a boss with ``health``.
+
+    Parameters
+    ----------
+    kind : Attack
+    health : int
+        Remaining health, >= 1.
+
+    Returns
+    -------
+    (Fraction, Fraction)
+        ``(E[pulls], P(captured))``. E.g. normal, health 3: E = (1+2+3+3+3+3)/6 = 5/2,
+        P = 4/6.
+    """
+    outs = attack_outcomes(kind, health)
+    return sum((p * pulls for _, p, pulls, _c in outs), Fraction(0)), sum(
+        (p for _, p, _pl, c in outs if c), Fraction(0))
+
+
+@lru_cache(maxsize=8)
+def attack_tables(max_health: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Expected pulls and capture probability per attack kind and health.
+
+    Parameters
+    ----------
+    max_health : int
+        Largest health tabulated, >= 1.
+
+    Returns
+    -------
+    (ndarray, ndarray), each float64 of shape (3, max_health + 1)
+        ``[kind, health]``; column 0 (no boss) is 0.
+    """
+    max_health = check_int("max_health", max_health, min=1, max=10_000)
+    e = np.zeros((3, max_health + 1))
+    p = np.zeros((3, max_health + 1))
+    for k in Attack:
+        for h in range(1, max_health + 1):
+            ev, pc = exact_attack(k, h)
+            e[k, h], p[k, h] = float(ev), float(pc)
+    e.setflags(write=False)
+    p.setflags(write=False)
+    return e, p
+
+
+@dataclass(frozen=True)
+class QuestResult:
+    """The result of one 👣 icon (:func:`quest_move`).
+
+    Attributes
+    ----------
+    pos : int
+        Square of the quest chip after the move (0 = start).
+    laps : int
+        周回数 after the move.
+    pulls, money, rate : int
+        Bonuses gained (pulls include 周回数 × lap_pulls).
+    """
+
+    pos: int
+    laps: int
+    pulls: int
+    money: int
+    rate: int
+
+
+def quest_move(data: GameData, pos: int, laps: int, steps: int) -> QuestResult:
+    """Move a quest chip ``steps`` squares and collect the bonuses of the squares passed.
+
+    Parameters
+    ----------
+    data : GameData
+        The quest track.
+    pos : int
+        Current square, ``0 <= pos < len(track)``.
+    laps : int
+        Current 周回数, >= 0.
+    steps : int
+        The 👣 value, >= 0.
+
+    Returns
+    -------
+    QuestResult
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
+
+    Notes
+    -----
+    Reading (docs/rules/gacha_game.md, クエスト): the chip enters the next square ``steps``
+    times, stopping on a 🛑 square whatever is left (「進めることができません」); entering a
+    周回数 square adds a lap. *After* the move (「チップスを進めた後、通過したボーナスの効果を
+    得ます」) the bonuses of every square entered are gained: pulls, money, rate, lap pulls =
+    周回数 (after the move) × lap_pulls, and a 👣 bonus moves again (all 👣 bonuses of one
+    move add up to one further move), up to :data:`MAX_QUEST_CHAIN` moves. Pattern ①: 周回数 3,
+    👣2 passing the lap-bonus square: 9 pulls. Pattern ②: 👣2 with 🛑 one square ahead: move 1,
+    then its bonus 👣1 and 🎰1.
+    """
+    n = len(data.quest_stop)
+    pos = check_int("pos", pos, min=0, max=n - 1)
+    laps = check_int("laps", laps, min=0, max=10_000)
+    steps = check_int("steps", steps, min=0, max=10_000)
+    pulls = money = rate = 0
+    move = steps
+    for _ in range(MAX_QUEST_CHAIN):
+        if move <= 0:
+            break
+        entered = []
+        for _s in range(move):
+            pos = (pos + 1) % n
+            laps += int(data.quest_lap[pos])
+            entered.append(pos)
+            if data.quest_stop[pos]:
+                break
+        lap_units = extra = 0
+        for sq in entered:
+            ic = data.quest_icons[sq]
+            pulls += int(ic[Icon.PULLS])
+            money += int(ic[Icon.MONEY])
+            rate += int(ic[Icon.RATE])
+            extra += int(ic[Icon.QUEST])
+            lap_units += int(data.quest_lap_pulls[sq])
+        pulls += laps * lap_units
+        move = extra
+    return QuestResult(pos, laps, pulls, money, rate)
+
+
+def saturday_pulls(data: GameData, rates: Sequence[int]) -> list[int]:
+    """Pulls each slayer takes in the 土曜フェイズ (土曜ガチャ).
+
+    Parameters
+    ----------
+    data : GameData
+        The rate track and Saturday table.
+    rates : sequence of int
+        Each slayer's rate-battle square (0..rate_length), 1 to 4 slayers.
+
+    Returns
+    -------
+    list of int
+        Pulls per slayer: ``saturday[column(top), k - 1]`` for the ``k`` slayers sharing the
+        top square, 0 for the others.
+
+    Raises
+    ------
+    ValueError
+        If a rate is out of range or there are not 1..4 slayers.
+
+    Notes
+    -----
+    土曜ガチャの例: パターン① レートバトル1位が1人で1列目 → 6 pulls; パターン② 1位が2人で2列目
+    → each of them 6 pulls. Leaders pull in turn order from the start slayer (the order
+    matters only to the bag, see the simulator).
+    """
+    rs = check_int_list("rates", list(rates), min=0, max=data.rate_length, min_len=1, max_len=4)
+    top = max(rs)
+    k = rs.count(top)
+    per = int(data.saturday[data.rate_columns[top], k - 1])
+    return [per if r == top else 0 for r in rs]
+
+
+@lru_cache(maxsize=16)
+def paid_tables(rates: tuple[tuple[int, int], ...], max_money: int = 400
+                ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Best 課金ガチャ purchase for every amount of money (dynamic programme).
+
+    Parameters
+    ----------
+    rates : tuple of (int, int)
+        ``(money, pulls)`` bundles, each usable any number of times.
+    max_money : int, default 400
+        Largest money tabulated, 0..:data:`MAX_MONEY_TABLE`.
+
+    Returns
+    -------
+    (pulls, cost) : two int64 arrays of shape (max_money + 1,)
+        ``pulls[m]``: most pulls for at most ``m`` money; ``cost[m]``: the least money that
+        buys ``pulls[m]`` pulls. Equals :func:`gamesim.games.gacha.rules.best_bundle_mix`
+        (its integer programme; the tests check every ``m`` up to 150).
+
+    Raises
+    ------
+    ValueError
+        If ``max_money`` is out of range or a rate is not a positive pair.
+
+    Notes
+    -----
+    課金ガチャの例: 8 → 4 pulls, 10 → 12, 25 → 37.
+    """
+    max_money = check_int("max_money", max_money, min=0, max=MAX_MONEY_TABLE)
+    for c, p in rates:
+        check_int("rate cost", c, min=1, max=10_000)
+        check_int("rate pulls", p, min=1, max=10_000)
+    exact = np.full(max_money + 1, -1, dtype=np.int64)  # most pulls spending exactly m
+    exact[0] = 0
+    for m in range(1, max_money + 1):
+        best = -1
+        for c, p in rates:
+            if c <= m and exact[m - c] >= 0:
+                best = max(best, int(exact[m - c]) + p)
+        exact[m] = best
+    pulls = np.maximum.accumulate(exact)
+    cost = np.zeros(max_money + 1, dtype=np.int64)
+    for m in range(max_money + 1):
+        cost[m] = int(np.flatnonzero(exact[: m + 1] == pulls[m])[0])
+    pulls.setflags(write=False)
+    cost.setflags(write=False)
+    return pulls, cost
+
+
+def last_dance_chances(laps: Sequence[int], bosses: Sequence[int], rates: Sequence[int]) -> list[int]:
+    """God Chances each slayer gets in the ラストダンス.
+
+    Parameters
+    ----------
+    laps, bosses, rates : sequence of int
+        Per slayer: quest 周回数, boss cards held, rate-battle square.
+
+    Returns
+    -------
+    list of int
+        Number of first places (ties included) per slayer, 0..3.
+
+    Raises
+    ------
+    ValueError
+        If the sequences differ in length or are empty.
+
+    Notes
+    -----
+    ラストダンス: クエスト周回数 1位, ボスカード保有数 1位, レートバトル 1位; 「同率1位が複数人
+    いた場合は、全員が「God Chance」を行います」. Read literally, a tie at 0 (nobody has a boss)
+    makes everybody first.
+    """
+    if not (len(laps) == len(bosses) == len(rates)) or not laps:
+        raise ValueError(f"laps, bosses, rates must have one equal, non-zero length; got "
+                         f"{len(laps)}, {len(bosses)}, {len(rates)}")
+    out = [0] * len(laps)
+    for seq in (laps, bosses, rates):
+        top = max(seq)
+        for i, v in enumerate(seq):
+            out[i] += int(v == top)
+    return out
