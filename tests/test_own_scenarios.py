@@ -408,22 +408,50 @@ def test_list_shows_defaults_ranges_and_filters_by_game():
     assert bad.returncode == 2 and "unknown game 'chess'" in bad.stderr
 
 
-@pytest.mark.parametrize("game,task", [("gacha", "schedule"), ("godtear", "knockout"), ("dqz", "battle"),
-                                       ("qftnw", "game")])
-def test_new_prints_a_template_that_runs_as_is(game, task, tmp_path):
-    proc = run_cli("new", game, task)
-    assert proc.returncode == 0, proc.stderr
-    path = tmp_path / f"my_{game}.toml"
-    path.write_text(proc.stdout, encoding="utf-8")
+def _all_tasks() -> list[tuple[str, str]]:
+    import gamesim
+
+    return [(g, t) for g, game in sorted(gamesim.all_games().items()) for t in game.tasks]
+
+
+@pytest.mark.parametrize("game,task", _all_tasks())
+def test_new_prints_a_template_that_runs_as_is(game, task, tmp_path, capsys):
+    import numpy as np
+
+    from gamesim.cli import main
+
+    assert main(["new", game, task]) == 0  # in process (the command line itself is run below)
+    text = capsys.readouterr().out
+    path = tmp_path / f"my_{game}_{task}.toml"
+    path.write_text(text, encoding="utf-8")
     sc = load_scenario(path)
-    assert sc.game.name == game and sc.parts[0].task.name == task and sc.notebook is None
-    for p in sc.parts[0].task.params:
-        assert f"# {p.name} = " in proc.stdout
-    if game == "gacha":  # one end-to-end run of a template (the others only load: same code path)
+    part = sc.parts[0]
+    assert sc.game.name == game and part.task.name == task and sc.notebook is None
+    for p in part.task.params:
+        assert f"# {p.name} = " in text
+    # the template sweeps one parameter, and one the default settings do not ignore: its cells differ
+    assert len(part.grid) == 1 and len(part.cells()) >= 2
+    outs = [part.task.simulate(cell, 64, rng=np.random.default_rng(0)) for cell in part.cells()]
+    assert any(not np.array_equal(np.asarray(o[k]), np.asarray(outs[0][k]), equal_nan=True)
+               for o in outs[1:] for k in outs[0] if k in o), text
+    if (game, task) == ("gacha", "schedule"):  # the command line end to end; every template in the slow test below
+        proc = run_cli("new", game, task)
+        assert proc.returncode == 0 and proc.stdout == text, proc.stderr
         run = run_cli("run", str(path), "--out-dir", str(tmp_path / "o"), "--quiet")
         assert run.returncode == 0, run.stderr
-    bad = run_cli("new", game, "no_such_task")
-    assert bad.returncode == 2 and "unknown task" in bad.stderr
+        bad = run_cli("new", game, "no_such_task")
+        assert bad.returncode == 2 and "unknown task" in bad.stderr
+
+
+@pytest.mark.slow
+def test_every_template_runs_as_is(tmp_path):
+    for game, task in _all_tasks():
+        path = tmp_path / f"my_{game}_{task}.toml"
+        path.write_text(run_cli("new", game, task).stdout, encoding="utf-8")
+        run = run_cli("run", str(path), "--out-dir", str(tmp_path / "o"), "--quiet")
+        assert run.returncode == 0, (game, task, run.stderr)
+        res = Results.load(tmp_path / "o" / f"my_{game}_{task}.parquet")
+        assert res.frame["cell"].nunique() == len(load_scenario(path).parts[0].cells())
 
 
 def test_example_scenarios_load():
