@@ -116,7 +116,8 @@ img { max-width: 100%; height: auto; }
 table { font-size: 9pt; }
 table.gamesim-table { font-size: 7.5pt; }
 table.gamesim-table td { white-space: nowrap; }
-h1, h2, h3, h4 { break-after: avoid; page-break-after: avoid; }
+table[id^="gamesim-compare-"] { font-size: 6.5pt; }  /* the widest tables: keep them on the page */
+h1, h2, h3, h4, p.gamesim-caption { break-after: avoid; page-break-after: avoid; }
 p.gamesim-series { font-size: 8pt; color: #555; }
 </style>
 """
