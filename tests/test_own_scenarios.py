@@ -258,13 +258,17 @@ def _series_caption(page: str, what: str, after: str) -> list[str]:
 def test_own_scenario_report_shows_every_combination(game, tmp_path):
     path = tmp_path / f"own_{game}.toml"
     path.write_text(OWN[game], encoding="utf-8")
+    check_generic_report(path, tmp_path / "out", exact_expected=game in EXACT_GAMES)
+
+
+def check_generic_report(path: Path, out: Path, *, exact_expected: bool) -> tuple[str, Results]:
+    """``gamesim report PATH`` (a scenario without a notebook) and every check of its HTML; returns it and the results."""
     sc = load_scenario(path)
     assert sc.notebook is None
-    out = tmp_path / "out"
     proc = run_cli("report", str(path), "--out-dir", str(out), "--quiet", timeout=900)
     assert proc.returncode == 0, proc.stderr
-    page = (out / f"own_{game}.html").read_text(encoding="utf-8")
-    pdf = (out / f"own_{game}.pdf").read_bytes()
+    page = (out / f"{sc.name}.html").read_text(encoding="utf-8")
+    pdf = (out / f"{sc.name}.pdf").read_bytes()
     assert pdf.startswith(b"%PDF") and len(pdf) > 20_000
     for phrase in BUILTIN_WORDING:
         assert phrase not in page, phrase
@@ -273,7 +277,7 @@ def test_own_scenario_report_shows_every_combination(game, tmp_path):
     assert "load_results(" not in page and ".report()" not in page  # code hidden
     assert sc.title in page and sc.question in page
 
-    res = Results.load(out / f"own_{game}.parquet", path)
+    res = Results.load(out / f"{sc.name}.parquet", path)
     n_exact = 0
     for part in sc.parts:
         cells = part.labels()
@@ -341,10 +345,30 @@ def test_own_scenario_report_shows_every_combination(game, tmp_path):
                             pv, pb = ex[r["cell"]], ex[r["baseline_cell"]]
                             se = max(se, ((pv * (1 - pv) + pb * (1 - pb)) / r["n"]) ** 0.5)
                         assert abs(r["estimate"] - r["exact"]) <= 4.5 * se + 1e-9, r.to_dict()
-    if game in EXACT_GAMES:  # the games with exact solvers show exact values for these scenarios
-        assert n_exact > 0, game
+    if exact_expected:  # the games with exact solvers show exact values for these scenarios
+        assert n_exact > 0, sc.name
     # seeds and reproduction recorded in the report
     assert str(sc.seed) in page and "seed entropy" in page
+    return page, res
+
+
+@pytest.mark.slow
+def test_two_chip_example_report_answers_its_question(tmp_path):
+    """The shipped example: P(コンスリート by 200 pulls) for both bags, exact values, the difference with its interval."""
+    path = ROOT / "scenarios" / "examples" / "gacha_two_god_chance_chips.toml"
+    page, res = check_generic_report(path, tmp_path, exact_expected=True)
+    rows = res.rows("complete", part="bag_variants", statistic="proportion")
+    at200 = rows[rows["total_pulls"] == 200]
+    assert set(at200["case"]) == {"1 God Chance / 44 N", "2 God Chance / 43 N"} and len(at200) == 4
+    assert at200["exact"].notna().all()  # checked against the estimates and placed in their rows above
+    shown = _table_rows(_table_html(page, table_id("bag_variants", "complete", "compare")), 3)
+    comp = res.to_frame("compare")
+    diff = comp[(comp["metric"] == "complete") & (comp["statistic"] == "difference") & (comp["total_pulls"] == 200)]
+    assert len(diff) == 2  # single pulls and sessions of 10
+    for _, d in diff.iterrows():
+        row = shown[(d["variant"], str(d["session_size"]), "200")]
+        assert row["difference [95% CI]"] == f"{d['estimate']:.3f} [{d['ci_low']:.3f}, {d['ci_high']:.3f}]"
+        assert row["exact"] == f"{d['exact']:.3f}" and d["ci_low"] > 0  # two chips complete more often
 
 
 def test_python_api_matches_the_command_line(tmp_path):
