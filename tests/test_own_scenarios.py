@@ -513,3 +513,20 @@ def test_builtin_study_notebooks_render_the_generic_report_first():
         code = [c.source for c in nb.cells if c.cell_type == "code"]
         assert "parameters" in nb.cells[0].metadata.get("tags", []), path.name
         assert ".report()" in code[1], f"{path.name}: the generic report must come right after the parameters"
+
+
+@pytest.mark.slow
+def test_readme_python_cells_run_as_written(tmp_path):
+    """The README's "same from Python" cells, run as a notebook would (in order, one namespace)."""
+    import os
+    import subprocess
+    import sys
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("### The same from Python"):text.index("## Hit a target")]
+    cells = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(cells) >= 2 and "gamesim.sweep(" in cells[0] and "gamesim.estimate(" in cells[1]
+    proc = subprocess.run([sys.executable, "-c", "\n".join(cells)], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=600, env=dict(os.environ, MPLBACKEND="Agg"))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert (tmp_path / "reports" / ".chunks").is_dir()  # the CLI's chunk cache, relative to the working folder
