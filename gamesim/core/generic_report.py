@@ -19,6 +19,7 @@ import html
 import re
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pandas as pd
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -103,6 +104,11 @@ def render(results: Results, *, heading_level: int = 1) -> None:
         "Wilson score intervals for proportions, Student-t intervals for means, distribution-free "
         "order-statistic intervals for quantiles. *exact* is the exact solver's value, where the game has "
         "one for the cell."
+        + (" An interval with an infinite end (*inf*) belongs to a mean whose trials all gave the same value: "
+           "such a sample cannot measure its own spread, so the interval is not collapsed to that value "
+           "(docs/reliability.md)."
+           if np.isinf(pd.to_numeric(results.frame["ci_low"], errors="coerce")).any()
+           or np.isinf(pd.to_numeric(results.frame["ci_high"], errors="coerce")).any() else "")
     )
 
     if sc is not None:
