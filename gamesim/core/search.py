@@ -497,6 +497,9 @@ class _Evaluator:
         self.decided_at: dict[int, dict[str, Any]] = {}
         self.last_look: dict[int, int] = {}
         self.kept = {c.metric for c in target.constraints}
+        #: Decisions a setting's label can rest on (bisection: one midpoint per level of the search, see
+        #: :func:`_bisect_1d`); the intervals are split over them too.
+        self.depth = 1
         self.metric_kind = {m.name: m.kind for m in self.task.metrics_for(self.base)}
 
     def cell(self, i: int) -> dict[str, Any]:
@@ -531,7 +534,7 @@ class _Evaluator:
     def alpha_interval(self) -> float:
         m = max(1, len(self.target.constraints))
         family = len(self.settings) if self.target.familywise else 1
-        return self.target.alpha / (len(self.looks) * m * family)
+        return self.target.alpha / (len(self.looks) * m * family * self.depth)
 
     def ensure(self, i: int, n: int) -> None:
         have = self.n.get(i, 0)
@@ -673,6 +676,7 @@ class SearchResult:
             f"{100 * (1 - self.alpha_interval):.4g}% (alpha = {t.alpha:g} "
             + ("over the whole box, Bonferroni over settings x looks x constraints"
                if t.familywise else "per setting, Bonferroni over looks x constraints")
+            + (f" x {math.ceil(math.log2(len(self.settings) + 1))} bisection levels" if self.method == "bisect" else "")
             + f"); trials used: {self.trials_used}",
             "Settings: " + ", ".join(f"{k} {v}" for k, v in self.counts().items()),
         ]
@@ -1005,7 +1009,16 @@ def search(
     notes: list[str] = []
     if tgt.method != "grid" and len(tgt.params) == 1 and all(c.monotone for c in tgt.constraints):
         method = "bisect"
+        ev.depth = max(1, math.ceil(math.log2(n_set + 1)))
         recs = _bisect_1d(ev)
+        for i, rec in recs.items():  # feasible by inference: give them values to show and rank
+            if rec["basis"] == "inferred" and rec["status"] == "feasible":
+                got = ev.at_look(i, 0)
+                if got["basis"] == "exact":
+                    recs[i] = got
+                elif tgt.prefer == "closest":  # first-look estimate for the ranking; the status stays inferred
+                    recs[i] = dict(rec, cons=[dict(g, decision=r["decision"]) for g, r in zip(got["cons"],
+                                                                                              rec["cons"])])
     elif (tgt.use_exact and ev.task.exact is not None and not ev.needs_sampling(0)
           and not any(ev.needs_sampling(i) for i in range(n_set))):
         method = "exact"
@@ -1050,7 +1063,10 @@ def _recommend(df: pd.DataFrame, tgt: Target) -> tuple[dict[str, Any] | None, pd
         best = min(keep, key=lambda i: (p[i].sum(), tuple(p[i])))
         return feas.iloc[best].to_dict(), frontier.reset_index(drop=True)
     score = np.zeros(len(feas))
-    for c in tgt.constraints:
+    # Two-sided bands have a centre to aim for; one-sided constraints only need to be met (aiming at
+    # their bound would recommend the least safe setting), unless no constraint is two-sided.
+    two_sided = [c for c in tgt.constraints if math.isfinite(c.low) and math.isfinite(c.high)]
+    for c in two_sided or tgt.constraints:
         width = (c.high - c.low) if math.isfinite(c.high - c.low) and c.high > c.low else 1.0
         score += np.abs(feas[f"{c.label}: estimate"].to_numpy(dtype=float) - c.centre) / width
     best = int(np.nanargmin(score)) if np.isfinite(score).any() else 0
@@ -1068,6 +1084,12 @@ def _fig_html(fig: Any) -> str:
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
     plt.close(fig)
     return f'<img src="data:image/png;base64,{base64.b64encode(buf.getvalue()).decode()}"/>'
+
+
+_REPORT_CSS = ("@page { size: A4; margin: 1.5cm } body { font-family: sans-serif; font-size: 10pt } "
+               "img { max-width: 100%; height: auto } pre { white-space: pre-wrap; word-break: break-word; "
+               "font-size: 8.5pt } table { border-collapse: collapse; font-size: 8.5pt } "
+               "th, td { padding: 1px 6px; border-bottom: 1px solid #ddd; text-align: right }")
 
 
 def write_report(result: SearchResult, path: str | Path, *, sensitivity: Any = None, pdf: bool = False) -> Path:
@@ -1096,6 +1118,17 @@ def write_report(result: SearchResult, path: str | Path, *, sensitivity: Any = N
     parts = [f"<h1>{html.escape(sc.title)}</h1>", f"<p>{html.escape(sc.question)}</p>",
              "<h2>Target search</h2>", f"<pre>{html.escape(result.summary())}</pre>",
              _fig_html(result.plot())]
+    if result.recommended is not None:
+        rec = result.recommended
+        row = {k: rec[k] for k in result.param_names}
+        row.update(status=rec["status"], basis=rec["basis"], n=rec["n"])
+        for c in result.target.constraints:
+            e, lo, hi, ex = (rec[f"{c.label}: {k}"] for k in ("estimate", "ci_low", "ci_high", "exact"))
+            row[c.label] = (f"{e:.4g} (exact)" if not math.isnan(ex) else
+                            f"{e:.4g} [{lo:.4g}, {hi:.4g}]" if not math.isnan(e) else "inferred (not sampled)")
+        parts += [f"<h3>Recommended setting ({html.escape(result.target.prefer)})</h3>",
+                  f"<p>Intervals at {100 * (1 - result.alpha_interval):.4g}% (the decision level).</p>",
+                  pd.DataFrame([row]).to_html(index=False)]
     if not result.frontier.empty and result.target.prefer != "closest":
         parts += [f"<h3>Pareto-{result.target.prefer} feasible settings</h3>",
                   result.frontier[result.param_names].to_html(index=False)]
@@ -1106,7 +1139,7 @@ def write_report(result: SearchResult, path: str | Path, *, sensitivity: Any = N
     parts.append(f"<p>seed entropy {result.seed_entropy}</p>")
     body = "\n".join(parts)
     path.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(sc.title)}</title>"
-                    f"</head><body style='font-family:sans-serif'>{body}</body></html>", encoding="utf-8")
+                    f"<style>{_REPORT_CSS}</style></head><body>{body}</body></html>", encoding="utf-8")
     if pdf:
         from gamesim.core.report import html_to_pdf
 

@@ -168,6 +168,44 @@ def test_false_feasible_rate_at_most_alpha(p_true, bernoulli_game):
     assert false_feasible <= sps.binom.ppf(0.999, reps, alpha), false_feasible
 
 
+def test_bisection_false_feasible_rate_at_most_alpha(bernoulli_game):
+    """The noisy bisection (inferred settings included): over fresh seeds, every setting whose true value
+    lies outside the band is declared feasible at most alpha of the time."""
+    alpha, reps = 0.2, 200
+    ps = [0.44, 0.447, 0.449, 0.5, 0.551, 0.553, 0.56]
+    sc = {"game": "bernoulli_oracle_test", "n_trials": 100, "chunk_size": 100,
+          "parts": [{"name": "b", "task": "draw"}],
+          "target": {"params": {"p": ps}, "alpha": alpha, "n_start": 100, "max_trials": 1600,
+                     "constraints": [{"metric": "hit", "low": 0.45, "high": 0.55, "monotone": "increasing"}]}}
+    feasible = np.zeros(len(ps), dtype=int)
+    for _ in range(reps):
+        res = search(sc)  # fresh entropy each time
+        assert res.method == "bisect"
+        feasible += (res.settings["status"] == "feasible").to_numpy()
+    limit = sps.binom.ppf(1 - 0.001 / len(ps), reps, alpha)  # one-sided binomial test per setting
+    for p, k in zip(ps, feasible):
+        if not 0.45 <= p <= 0.55:
+            assert k <= limit, (p, k)
+    assert feasible[ps.index(0.5)] >= reps // 2  # and the rule has power inside the band
+
+
+def test_recommendation_aims_at_two_sided_bands_only():
+    """One-sided constraints need only be met: 'closest' aims at the centre of the two-sided band."""
+    from gamesim.core.search import Constraint, SearchParam, Target, _recommend
+
+    import pandas as pd
+
+    one = Constraint("bankruptcies", "mean", -math.inf, 1.0)
+    two = Constraint("rounds", "mean", 10.0, 14.0)
+    tgt = Target("g", (SearchParam("x", (1, 2)),), (one, two))
+    df = pd.DataFrame({"x": [1, 2], "status": ["feasible", "feasible"],
+                       f"{one.label}: estimate": [0.2, 0.95], f"{two.label}: estimate": [12.0, 12.5]})
+    rec, _ = _recommend(df, tgt)
+    assert rec["x"] == 1  # rounds at 12; few bankruptcies (far from the bound 1) do not count against it
+    tgt1 = Target("g", (SearchParam("x", (1, 2)),), (one,))
+    assert _recommend(df, tgt1)[0]["x"] == 2  # only one-sided constraints: closest to the bound (as before)
+
+
 def test_true_inside_is_often_feasible(bernoulli_game):
     """Power sanity check: well inside the band, most runs end feasible."""
     sc = {"game": "bernoulli_oracle_test", "n_trials": 200, "chunk_size": 200,
