@@ -1026,23 +1026,35 @@ def search(
     else:
         method = "grid"
         recs, notes = _staged_grid(ev)
-    rows = []
-    for i, s in enumerate(ev.settings):
-        row: dict[str, Any] = dict(zip([p.name for p in tgt.params], s))
-        rec = recs.get(i)
-        if rec is None:
-            row.update(status="not evaluated", basis="-", n=0)
-            cons = [{"estimate": math.nan, "ci_low": math.nan, "ci_high": math.nan, "exact": math.nan,
-                     "decision": "not evaluated"}] * len(tgt.constraints)
-        else:
-            row.update(status=rec["status"], basis=rec["basis"], n=int(ev.n.get(i, 0)) if rec["basis"] != "exact" else 0)
-            cons = rec["cons"]
-        for c, r in zip(tgt.constraints, cons):
-            for k in ("estimate", "ci_low", "ci_high", "exact", "decision"):
-                row[f"{c.label}: {k}"] = r[k]
-        rows.append(row)
-    df = pd.DataFrame(rows)
+    def table_of(recs: dict[int, dict[str, Any]]) -> pd.DataFrame:
+        rows = []
+        for i, s in enumerate(ev.settings):
+            row: dict[str, Any] = dict(zip([p.name for p in tgt.params], s))
+            rec = recs.get(i)
+            if rec is None:
+                row.update(status="not evaluated", basis="-", n=0)
+                cons = [{"estimate": math.nan, "ci_low": math.nan, "ci_high": math.nan, "exact": math.nan,
+                         "decision": "not evaluated"}] * len(tgt.constraints)
+            else:
+                row.update(status=rec["status"], basis=rec["basis"],
+                           n=int(ev.n.get(i, 0)) if rec["basis"] != "exact" else 0)
+                cons = rec["cons"]
+            for c, r in zip(tgt.constraints, cons):
+                for k in ("estimate", "ci_low", "ci_high", "exact", "decision"):
+                    row[f"{c.label}: {k}"] = r[k]
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    df = table_of(recs)
     recommended, frontier = _recommend(df, tgt)
+    # A recommended setting that is feasible only by inference (first-look estimate, not decisive) is
+    # sampled sequentially on its own, and its direct decision replaces the inferred one; repeat until
+    # the recommendation stands on its own intervals.
+    while recommended is not None and recommended["basis"] == "inferred":
+        i = ev.index[tuple(recommended[p.name] for p in tgt.params)]
+        recs[i] = ev.sequential(i, start_look=min(1, len(ev.looks) - 1))
+        df = table_of(recs)
+        recommended, frontier = _recommend(df, tgt)
     return SearchResult(df, recommended, frontier, tgt, sc, method, int(sum(ev.n.values())), ev.alpha_interval(),
                         entropy, notes)
 

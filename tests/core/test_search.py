@@ -206,6 +206,22 @@ def test_recommendation_aims_at_two_sided_bands_only():
     assert _recommend(df, tgt1)[0]["x"] == 2  # only one-sided constraints: closest to the bound (as before)
 
 
+def test_recommended_setting_stands_on_its_own_intervals(bernoulli_game):
+    """The bisection may label settings feasible by inference; the recommended one is sampled and decided."""
+    ps = [0.3, 0.4, 0.47, 0.48, 0.49, 0.5, 0.51, 0.52, 0.53, 0.6, 0.7]
+    sc = {"game": "bernoulli_oracle_test", "n_trials": 400, "chunk_size": 400,
+          "parts": [{"name": "b", "task": "draw"}],
+          "target": {"params": {"p": ps}, "alpha": 0.05, "n_start": 400, "max_trials": 25600,
+                     "constraints": [{"metric": "hit", "low": 0.45, "high": 0.55, "monotone": "increasing"}]}}
+    for _ in range(3):
+        res = search(sc)
+        rec = res.recommended
+        assert rec is not None and rec["basis"] == "sampled" and rec["status"] == "feasible"
+        lab = res.target.constraints[0].label
+        assert 0.45 <= rec[f"{lab}: ci_low"] <= rec[f"{lab}: ci_high"] <= 0.55
+        assert "inferred" not in res.table(status="feasible").query(f"p == {rec['p']}")["basis"].tolist()
+
+
 def test_true_inside_is_often_feasible(bernoulli_game):
     """Power sanity check: well inside the band, most runs end feasible."""
     sc = {"game": "bernoulli_oracle_test", "n_trials": 200, "chunk_size": 200,
