@@ -763,6 +763,9 @@ class SearchResult:
                 for st, col in colors.items():
                     d = df[df["status"] == st]
                     ax_.scatter(d[names[0]], np.full(len(d), 0.02), marker="|", color=col, transform=rug, s=60)
+                xv = [float(v) for v in self.target.params[0].values]  # the whole box, not only sampled points
+                xpad = 0.02 * (max(xv) - min(xv) or 1)
+                ax_.set_xlim(min(xv) - xpad, max(xv) + xpad)
                 ax_.set_xlabel(names[0] + "  (ticks at the bottom: every setting's status, inferred ones included)")
                 ax_.set_ylabel(f"{c.metric} ({c.statistic})")
                 ax_.set_title(lab)

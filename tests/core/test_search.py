@@ -286,7 +286,9 @@ def test_plots_render():
 
     matplotlib.use("Agg")
     res = search(TARGETS / "gacha_bag_n.toml")
-    assert res.plot() is not None
+    fig = res.plot()
+    lo, hi = fig.axes[0].get_xlim()
+    assert lo < 10 and hi > 80  # the whole box is shown (the status rug of inferred settings too)
     sc = _godtear_dict(params={"accuracy": [3, 5], "damage": [3, 5, 7]},
                        constraints=[{"metric": "knockout", "low": 0.5}])
     assert search(sc).plot() is not None
