@@ -351,3 +351,12 @@ def test_familywise_narrows_each_interval_level():
     fam = search(sc, seed=3)
     assert fam.alpha_interval == pytest.approx(per.alpha_interval / 4)
     assert "over the whole box" in fam.summary()
+
+
+def test_report_points_target_scenarios_to_search(tmp_path):
+    """`gamesim report` ignores [target]; it says so and names the search command (helper used by the CLI)."""
+    from gamesim.cli import _has_target
+
+    assert _has_target(TARGETS / "gacha_bag_n.toml")
+    assert not _has_target(ROOT / "scenarios" / "gacha_god_chance.toml")
+    assert not _has_target(tmp_path / "missing.toml")
