@@ -32,7 +32,8 @@ at every look each sampled constraint gets a two-sided interval at confidence
 Student-t for means). A constraint is met when its interval lies inside
 ``[low, high]`` and violated when the interval lies outside it; a setting is
 feasible when every constraint is met, infeasible when one is violated. By
-Bonferroni over the ``K m`` intervals, a setting whose true value violates the
+Bonferroni over the ``K m`` intervals (``K m D`` in a bisection of ``D``
+levels), a setting whose true value violates the
 target is declared feasible with probability at most ``alpha`` (and a truly
 feasible one declared infeasible with at most ``alpha``), whatever the
 stopping. Where the game's exact solver covers a cell (``Task.exact``), its
@@ -981,9 +982,13 @@ def search(
     setting is solved exactly (``exact``).
 
     Error rate: ``alpha`` per reported setting (Bonferroni over the ``K`` looks
-    and ``m`` constraints: each interval at ``1 - alpha/(K m)``). For an
-    inferred setting the error is that of the decision it was inferred from
-    (at most ``alpha``), provided the declared monotonicity holds.
+    and ``m`` constraints: each interval at ``1 - alpha/(K m)``). The bisection
+    also splits over its ``D = ceil(log2(settings + 1))`` levels (a setting's
+    label rests on at most one midpoint decision per level): intervals at
+    ``1 - alpha/(K m D)``, so an inferred setting too is wrongly declared
+    feasible with probability at most ``alpha``, provided the declared
+    monotonicity holds. The recommended setting is always decided on its own
+    intervals (an inferred one is sampled sequentially first).
     """
     from gamesim.core.validate import check_bool, check_int
 
