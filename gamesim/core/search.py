@@ -861,6 +861,8 @@ def _bisect_1d(ev: _Evaluator) -> dict[int, dict[str, Any]]:
             rec = dict(ev.decided_at[i])
             rec["cons"] = [dict(r, decision=d) for r, d in zip(rec["cons"], decs)]
             rec["status"] = decide(decs)
+            if rec["status"] != ev.decided_at[i]["status"]:  # e.g. one bound decided here, the other inferred
+                rec["basis"] = "inferred"
         else:
             rec = {"n": 0, "cons": [{"estimate": math.nan, "ci_low": math.nan, "ci_high": math.nan, "exact": math.nan,
                                      "n": 0, "decision": d} for d in decs], "status": decide(decs)}
@@ -1021,6 +1023,8 @@ def search(
         recs = _bisect_1d(ev)
         for i, rec in recs.items():  # feasible by inference: give them values to show and rank
             if rec["basis"] == "inferred" and rec["status"] == "feasible":
+                if i in ev.decided_at and ev.decided_at[i]["basis"] != "exact":
+                    continue  # sampled here (one bound decided here): its own values are shown
                 got = ev.at_look(i, 0)
                 if got["basis"] == "exact":
                     recs[i] = got

@@ -213,7 +213,7 @@ def test_recommended_setting_stands_on_its_own_intervals(bernoulli_game):
           "parts": [{"name": "b", "task": "draw"}],
           "target": {"params": {"p": ps}, "alpha": 0.05, "n_start": 400, "max_trials": 25600,
                      "constraints": [{"metric": "hit", "low": 0.45, "high": 0.55, "monotone": "increasing"}]}}
-    for _ in range(3):
+    for _ in range(10):
         res = search(sc)
         rec = res.recommended
         assert rec is not None and rec["basis"] == "sampled" and rec["status"] == "feasible"
