@@ -550,3 +550,16 @@ def test_resolve_with_placed_cell_equals_full_search(seed: int) -> None:
     for k in full:
         np.testing.assert_array_equal(full[k], fast[k], err_msg=k)
     assert full["waves"].sum() > 40  # about 130 expected: the comparison does cover clears
+
+
+def test_scalar_resolve_with_placed_cell_equals_full_search(seed: int) -> None:
+    # the same first-wave filter in the scalar rules core (used by the reference and the benchmark's plain loop)
+    rng = np.random.default_rng(seed)
+    n_clear = 0
+    for s in _random_states(rng, 600, P):
+        for c in legal_columns(s.board):
+            b, row = place(s.board, c, s.card)
+            full = resolve(b, P)
+            assert resolve(b, P, pos=row * 3 + c) == full
+            n_clear += full.waves > 0
+    assert n_clear > 40  # the comparison does cover clears

@@ -87,7 +87,7 @@ def draw_card(deck: list[int], u: float) -> int:
 def advance_state(s: State, col: int, p: IceCreamParams, uniform: Uniform | None) -> Any:
     """Place the card in hand into ``col`` and apply the rules (as :func:`.sim.advance`); draw if ``uniform``."""
     b, row = place(s.board, col, s.card)
-    res = resolve(b, p)
+    res = resolve(b, p, pos=row * COLS + col)
     s.board = res.board
     for v in range(N_VALUES):
         s.disc[v] += res.removed[v]
@@ -130,7 +130,7 @@ def greedy_keys(board: Board, card: int, p: IceCreamParams) -> list[float]:
             keys.append(-np.inf)
             continue
         b, row = place(board, c, card)
-        res = resolve(b, p)
+        res = resolve(b, p, pos=row * COLS + c)
         if is_game_over(res):
             keys.append(_OVER)
             continue
