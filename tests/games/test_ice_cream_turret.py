@@ -316,6 +316,34 @@ def test_playing_on_wins_when_the_crush_ice_is_gone(extra_win: str) -> None:
     assert s.status == want and g.status[0] == want
 
 
+@pytest.mark.parametrize("deck_out", ["empty_draw", "last_card"])
+def test_deck_out_when_the_last_card_is_turned(deck_out: str) -> None:
+    # cycle 5, one card (a 3) left in the deck: under "last_card" turning it ends the deck, so the
+    # win check comes before that card is placed; under "empty_draw" the 3 is placed first
+    p = IceCreamParams(deck_out=deck_out)
+    s0 = _state(["...", "12."], cycle=5, deck=counts(v3=1), disc=counts(v4=6), card=8, p=p)
+    g = _batch([s0])
+    advance(g, np.array([2]), p, np.random.default_rng(0))
+    s = s0.clone()
+    advance_state(s, 2, p, lambda: 0.5)
+    want = 1 if deck_out == "last_card" else 0
+    assert s.status == want and g.status[0] == want and s.card == 3 and g.card[0] == 3
+    assert s.placed == 1 and g.placed[0] == 1
+    # crush ice on the board when the last card is turned: the next deck is built at once, without
+    # the discarded crush ice, and the 3 in hand is still to be placed
+    s0 = _state(["...", "1C."], cycle=5, deck=counts(v3=1), disc=counts(v4=6, C=2), card=8, p=p)
+    g = _batch([s0])
+    advance(g, np.array([2]), p, np.random.default_rng(0))
+    s = s0.clone()
+    advance_state(s, 2, p, lambda: 0.5)
+    assert s.status == 0 and g.status[0] == 0 and s.card == 3 and g.card[0] == 3
+    if deck_out == "last_card":
+        assert s.cycle == 6 and s.deck == list(counts(v4=6)) and s.disc == [0] * N_VALUES
+    else:
+        assert s.cycle == 5 and s.deck == [0] * N_VALUES and s.disc == list(counts(v4=6, C=2))
+    assert g.cycle[0] == s.cycle and g.deck[0].tolist() == s.deck and g.disc[0].tolist() == s.disc
+
+
 def test_game_over_in_both_implementations() -> None:
     s, g = _both(_state(["7..", "5..", "3..", "1.."], cycle=1, deck=counts(v2=3), disc=counts(), card=9), 0)
     assert s.status == 2 and g.status[0] == 2
@@ -393,7 +421,7 @@ def test_card_conservation_over_whole_games(seed: int) -> None:
     rng = np.random.default_rng(seed)
     from gamesim.games.ice_cream_turret.sim import new_games, tables
 
-    for p in (P, SA):
+    for p in (P, SA, IceCreamParams(deck_out="last_card")):
         t = tables(p)
         g = new_games(p, 300, rng=rng)
         pol = make_policy("greedy")
@@ -424,7 +452,9 @@ _KEYS = ("won", "game_over", "cycle", "placed", "score", "max_chain", "chain_wav
 
 @pytest.mark.parametrize("p,policy,n_ref", [(P, "random", 600), (SA, "random", 600), (P, "greedy", 100),
                                             (SA, "greedy", 100),
-                                            (IceCreamParams(copies_7=8, crush_count=1), "greedy", 80)])
+                                            (IceCreamParams(copies_7=8, crush_count=1), "greedy", 80),
+                                            (IceCreamParams(deck_out="last_card", n_cycles=2), "greedy", 100),
+                                            (IceCreamParams(deck_out="last_card", mode="score_attack"), "random", 400)])
 def test_simulator_matches_reference(p: IceCreamParams, policy: str, n_ref: int, seed: int) -> None:
     ss = np.random.SeedSequence(seed)
     a, b = ss.spawn(2)
@@ -478,7 +508,7 @@ def test_max_placements_cuts_games_off() -> None:
     (dict(copies_7=2.0), TypeError), (dict(copies_7=True), TypeError), (dict(copies_7=-1), ValueError),
     (dict(n_cycles=0), ValueError), (dict(n_cycles=10**6), ValueError), (dict(mode="hard"), ValueError),
     (dict(base_copies=0), ValueError), (dict(crush_cascade=1), TypeError), (dict(max_placements=10**9), ValueError),
-    (dict(extra_win="never"), ValueError), (dict(line_bonus="x"), ValueError),
+    (dict(extra_win="never"), ValueError), (dict(line_bonus="x"), ValueError), (dict(deck_out="x"), ValueError),
 ])
 def test_params_refuse_bad_values(kw: dict, exc: type) -> None:
     with pytest.raises(exc) as info:

@@ -110,6 +110,7 @@ WINDOWS_THROUGH: tuple[tuple[int, ...], ...] = tuple(
 
 Mode = Literal["normal", "score_attack"]
 ExtraWin = Literal["immediate", "deck_end"]
+DeckOut = Literal["empty_draw", "last_card"]
 LineBonus = Literal["cap", "double"]
 
 
@@ -142,6 +143,12 @@ class IceCreamParams:
     extra_win : {"immediate", "deck_end"}, default "immediate"
         Normal mode after the last cycle (crush ice left): win as soon as the board holds
         no crush ice (``immediate``), or only when a rebuilt deck runs out (``deck_end``).
+    deck_out : {"empty_draw", "last_card"}, default "empty_draw"
+        When the deck has run out (山が切れた時): ``empty_draw``, after its last card has been
+        placed, when the next card is to be drawn (the win check of 5巡目 and the rebuild see
+        the board and discards after that placement); ``last_card``, the moment its last card
+        is turned: the win check (won without placing that card) and the rebuild happen
+        then, and the cards the last card clears join the next discard pile.
     line_bonus : {"cap", "double"}, default "cap"
         Score attack, 4 or more lines cleared at once: +4 like 3 lines (``cap``) or
         doubling per extra line (+8, +16, ``double``).
@@ -168,6 +175,7 @@ class IceCreamParams:
     n_cycles: int = 5
     crush_cascade: bool = False
     extra_win: ExtraWin = "immediate"
+    deck_out: DeckOut = "empty_draw"
     line_bonus: LineBonus = "cap"
     equal_runs_score: bool = False
     max_placements: int = 3000
@@ -181,6 +189,7 @@ class IceCreamParams:
         check_int("n_cycles", self.n_cycles, min=1, max=MAX_CYCLES)
         check_bool("crush_cascade", self.crush_cascade)
         check_choice("extra_win", self.extra_win, ("immediate", "deck_end"))
+        check_choice("deck_out", self.deck_out, ("empty_draw", "last_card"))
         check_choice("line_bonus", self.line_bonus, ("cap", "double"))
         check_bool("equal_runs_score", self.equal_runs_score)
         check_int("max_placements", self.max_placements, min=1, max=MAX_PLACEMENTS)

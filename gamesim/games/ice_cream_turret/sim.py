@@ -51,7 +51,7 @@ from .rules import (
 
 __all__ = [
     "CHUNK_SIZE", "MAX_GAMES", "STATUS", "GameBatch", "Tables", "tables", "resolve_batch", "advance",
-    "new_games", "run_games", "GAME_KEYS", "rowsum", "heights", "draw", "place_batch",
+    "new_games", "run_games", "GAME_KEYS", "rowsum", "heights", "draw", "place_batch", "deck_out",
 ]
 
 #: Games simulated at once (the greedy policy resolves 3 boards per game and step).
@@ -378,6 +378,8 @@ def new_games(p: IceCreamParams, n: int, *, rng: np.random.Generator, t: Tables 
                   clears=z.copy(), cleared=z.copy(), max_chain=np.zeros(n, np.int16),
                   status=np.zeros(n, np.int8), gid=np.arange(n, dtype=np.int64))
     draw(g, np.arange(n), rng)
+    if p.deck_out == "last_card":
+        deck_out(g, p, t)
     return g
 
 
@@ -397,8 +399,9 @@ def advance(g: GameBatch, cols: np.ndarray, p: IceCreamParams, rng: np.random.Ge
 
     Places the card in hand, resolves, scores, checks game over (then, in normal mode,
     the extended-play win), rebuilds the deck when it ran out (or wins at the end of the
-    last cycle), cuts off games at ``max_placements`` and draws the next card
-    (``draw_next``; with the uniforms ``u``, one per game, if given). ``resolved``: the
+    last cycle: :func:`deck_out`), cuts off games at ``max_placements`` and draws the next
+    card (``draw_next``; with the uniforms ``u``, one per game, if given; with
+    ``deck_out = "last_card"`` the deck-out step follows the draw instead). ``resolved``: the
     placement's :func:`resolve_batch` result with ``pos``, when the policy has computed it already. Returns the :func:`resolve_batch` result of the
     placement (with ``pos``).
     """
@@ -419,19 +422,37 @@ def advance(g: GameBatch, cols: np.ndarray, p: IceCreamParams, rng: np.random.Ge
     g.placed += 1
     top = rowsum(g.board[:, (ROWS - 1) * COLS:]) != 0  # a card in row 5 (5段目)
     g.status[top] = 2
+    if p.mode == "normal" and p.extra_win == "immediate":
+        no_crush = rowsum(g.board == CRUSH) == 0
+        g.status[(g.status == 0) & (g.cycle > p.n_cycles) & no_crush] = 1
+    if p.deck_out == "empty_draw":
+        deck_out(g, p, t)
     run = g.status == 0
-    no_crush = rowsum(g.board == CRUSH) == 0
+    g.status[run & (g.placed >= p.max_placements)] = 3
+    if draw_next:
+        draw(g, np.flatnonzero(g.status == 0), rng, u)
+        if p.deck_out == "last_card":
+            deck_out(g, p, t)
+    res["pos"] = pos
+    return res
+
+
+def deck_out(g: GameBatch, p: IceCreamParams, t: Tables) -> None:
+    """The running games of ``g`` whose deck is empty: the win check, else the next deck (山が切れたら), in place.
+
+    Normal mode: at the end of cycle ``n_cycles`` or later, no crush ice on the board wins
+    (勝利条件). Otherwise the discards plus the next cycle's new cards become the deck
+    (crush ice taken out of the discards after the last cycle); an empty new deck stalls
+    the game. Called after the placement (``deck_out = "empty_draw"``) or after the draw
+    (``"last_card"``: the card in hand is the deck's last).
+    """
+    out = (g.status == 0) & (rowsum(g.deck) == 0)
+    if not out.any():
+        return
     if p.mode == "normal":
-        if p.extra_win == "immediate":
-            g.status[run & (g.cycle > p.n_cycles) & no_crush] = 1
-            run = g.status == 0
-        out = run & (rowsum(g.deck) == 0)
-        if out.any():
-            won = out & (g.cycle >= p.n_cycles) & no_crush
-            g.status[won] = 1
-            out &= ~won
-    else:
-        out = run & (rowsum(g.deck) == 0)
+        won = out & (g.cycle >= p.n_cycles) & (rowsum(g.board == CRUSH) == 0)
+        g.status[won] = 1
+        out &= ~won
     rows = np.flatnonzero(out)
     if rows.size:
         nxt = np.minimum(g.cycle[rows].astype(np.intp) + 1, t.add.shape[0] - 1)
@@ -442,12 +463,6 @@ def advance(g: GameBatch, cols: np.ndarray, p: IceCreamParams, rng: np.random.Ge
         g.cycle[rows] += 1
         stalled = rowsum(d) == 0
         g.status[rows[stalled]] = 4
-    run = g.status == 0
-    g.status[run & (g.placed >= p.max_placements)] = 3
-    if draw_next:
-        draw(g, np.flatnonzero(g.status == 0), rng, u)
-    res["pos"] = pos
-    return res
 
 
 def run_games(p: IceCreamParams, policy: Any, n_games: int, *, rng: RngLike = None,
