@@ -139,6 +139,26 @@ def test_rulebook_example_four_consecutive_in_a_column() -> None:
     assert res.score == 1 + 1  # score attack: 4枚続き +1, 全消し +1
 
 
+def test_column_shapes_in_any_order_and_blocked() -> None:
+    res, _ = drop(["7..", "5.."], 0, 6)  # column 5,7,6: consecutive in any order
+    assert res.removed == counts(v5=1, v6=1, v7=1)
+    for rows, v in ((["9..", "8.."], 1), (["1..", "9.."], 2)):  # 端の数字同士は繋がらない, in a column too
+        res, _ = drop(rows, 0, v)
+        assert res.waves == 0
+    res, _ = drop(["C..", "2..", "1.."], 0, 3)  # crush ice between 1,2 and the 3: no run
+    assert res.waves == 0
+    res, _ = drop(["2..", "C..", "1.."], 0, 3)  # 1, crush, 2, 3: the 2-3 pair is too short
+    assert res.waves == 0
+
+
+def test_equal_runs_of_four_clear_whole() -> None:
+    # four equal cards in a column (only after a fall in play) all clear, scoring no 4枚続き by default
+    b = board_from_rows(["5..", "5..", "5..", "5.."])
+    res = resolve(b, P)
+    assert res.removed == counts(v5=4) and res.waves == 1 and res.score == 1  # 全消し only
+    assert resolve(b, IceCreamParams(equal_runs_score=True)).score == 1 + 1  # + 4枚続き
+
+
 def test_longer_run_clears_only_its_consecutive_part() -> None:
     res, _ = drop(["2..", "1..", "7.."], 0, 3)  # column 7,1,2,3: the 7 stays
     assert res.removed == counts(v1=1, v2=1, v3=1) and board_to_rows(res.board)[-1] == "7.."
