@@ -435,6 +435,15 @@ def test_greedy_and_lookahead_values_equal_scalar(seed: int) -> None:
     for i, s in enumerate(states):
         np.testing.assert_allclose(kb[i], greedy_keys(s.board, s.card, P))
         np.testing.assert_allclose(lb[i], lookahead_values(s, P))
+    # boards with full columns (not a choice: -inf) and cards in row 5, greedy keys only
+    boards = _random_board(rng, 300)
+    boards[:, 12:][rng.random((300, 3)) < 0.5] = 0
+    boards = np.array([resolve(gravity(tuple(int(x) for x in b)), P).board for b in boards], np.int8)
+    cards = rng.integers(1, 11, size=300).astype(np.int8)
+    kb = greedy_keys_batch(boards, cards, P)
+    assert np.isinf(kb).any()
+    for i in range(300):
+        np.testing.assert_allclose(kb[i], greedy_keys(tuple(boards[i].tolist()), int(cards[i]), P))
 
 
 def test_card_conservation_over_whole_games(seed: int) -> None:

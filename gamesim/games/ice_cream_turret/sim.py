@@ -78,6 +78,8 @@ class Tables:
     run_bonus: np.ndarray    # (6,) bonus by longest scoring run of a column
     add: np.ndarray          # (MAX_CYCLES + 3, 11) int16 new cards per cycle
     strip_crush: np.ndarray  # (MAX_CYCLES + 3,) bool: crush removed from discards at rebuild
+    thru: np.ndarray         # (15, 14) cells of the lines through each cell: column, row, 2 diagonals
+    thru_diag: np.ndarray    # (15, 2) int32 1 where that diagonal exists (its cells in thru are padding else)
 
 
 def _digits(L: int) -> np.ndarray:
@@ -131,9 +133,19 @@ def tables(p: IceCreamParams) -> Tables:
     n_rows = MAX_CYCLES + 3
     add = np.array([cycle_additions(p, c) if c >= 1 else (0,) * N_VALUES for c in range(n_rows)], np.int16)
     strip = np.array([p.mode == "normal" and c > p.n_cycles for c in range(n_rows)])
-    for a in (col, tri, diag, cell_diag, lb, rb, add, strip):
+    thru = np.zeros((N_CELLS, 14), np.intp)
+    thru_diag = np.zeros((N_CELLS, 2), np.int32)
+    for i in range(N_CELLS):
+        r, c = divmod(i, COLS)
+        thru[i, :5] = [k * COLS + c for k in range(ROWS)]
+        thru[i, 5:8] = [r * COLS + k for k in range(COLS)]
+        for j, dj in enumerate(cell_diag[i]):
+            if dj < len(diag):
+                thru[i, 8 + 3 * j:11 + 3 * j] = diag[dj]
+                thru_diag[i, j] = 1
+    for a in (col, tri, diag, cell_diag, lb, rb, add, strip, thru, thru_diag):
         a.setflags(write=False)
-    return Tables(col, tri, diag, cell_diag, lb, rb, add, strip)
+    return Tables(col, tri, diag, cell_diag, lb, rb, add, strip, thru, thru_diag)
 
 
 def rowsum(a: np.ndarray) -> np.ndarray:
@@ -180,14 +192,13 @@ def _line_codes(b: np.ndarray, t: Tables) -> tuple[np.ndarray, np.ndarray, np.nd
 
 def _clears_through(b: np.ndarray, pos: np.ndarray, t: Tables) -> np.ndarray:
     """Whether boards ``b`` (m, 15) have a clearing run through cell ``pos`` (m,) (the lines through it only)."""
-    cc, rr, dd = _codes(b, t)
-    ar = np.arange(b.shape[0])
-    row, col = np.divmod(pos, COLS)
-    hit = (t.col[cc[ar, col]] & 31) != 0
-    hit |= t.tri[rr[ar, row]] != 0
-    dd = np.concatenate([dd, np.zeros((b.shape[0], 1), dd.dtype)], axis=1)  # column 6: no diagonal
-    cd = t.cell_diag[pos]
-    hit |= (t.tri[dd[ar, cd[:, 0]]] | t.tri[dd[ar, cd[:, 1]]]) != 0
+    # the 14 cells of the lines through pos, gathered from the flat boards
+    x = b.reshape(-1)[(np.arange(b.shape[0]) * N_CELLS)[:, None] + t.thru[pos]].astype(np.int32)
+    hit = (t.col[x[:, 0] + 11 * x[:, 1] + 121 * x[:, 2] + 1331 * x[:, 3] + 14641 * x[:, 4]] & 31) != 0
+    hit |= t.tri[x[:, 5] + 11 * x[:, 6] + 121 * x[:, 7]] != 0
+    has = t.thru_diag[pos]  # a missing diagonal gets code 0 (empty cells: no clear)
+    hit |= t.tri[(x[:, 8] + 11 * x[:, 9] + 121 * x[:, 10]) * has[:, 0]] != 0
+    hit |= t.tri[(x[:, 11] + 11 * x[:, 12] + 121 * x[:, 13]) * has[:, 1]] != 0
     return hit
 
 
