@@ -240,6 +240,7 @@ class _Batch:
         self.qpos = np.zeros(G * P, np.int64)
         self.laps = np.zeros(G * P, np.int64)
         self.start = np.zeros(G, np.int64)  # seat 0 is the first start slayer
+        self._seats: list[npt.NDArray[np.int64]] | None = None
         if cfg.expert:
             self.navi = np.full((G, P), -1, np.int64)
         else:
@@ -351,7 +352,7 @@ class _Batch:
         self.gcb[idx], self.otb[idx], self.gc_drawn[idx] = g, o, drawn
         left = n - take
         if left.any():  # the bag emptied mid-session: remake it and go on
-            sel = np.flatnonzero(left)
+            sel = np.nonzero(left)[0]
             ai = idx[sel]
             while ai.size:
                 self._make_bag(ai)
@@ -369,7 +370,7 @@ class _Batch:
         if end.any():
             self._make_bag(idx[end])
         self.gc_src[src][idx] += gc
-        hit = np.flatnonzero(gc)
+        hit = np.nonzero(gc)[0]
         if hit.size:
             self._god_chances(idx[hit], f[hit], gc[hit], depth)
 
@@ -380,7 +381,7 @@ class _Batch:
         overdrive = not self.last_dance and not self.cfg.expert
         od = np.zeros(idx.size, np.int64)
         for j in range(int(gc.max(initial=0))):
-            si = np.flatnonzero((gc > j) & self.alive[idx])
+            si = np.nonzero((gc > j) & self.alive[idx])[0]
             if si.size == 0:
                 break
             fi = f[si]
@@ -397,7 +398,7 @@ class _Batch:
                     self.consolete_round[dg] = self.round + 1
                 self.alive[dg] = False
         if overdrive and depth < _MAX_DEPTH:
-            om = np.flatnonzero((od > 0) & self.alive[idx])
+            om = np.nonzero((od > 0) & self.alive[idx])[0]
             if om.size:
                 fo = f[om]
                 self._apply(idx[om], fo, self.navi_od_T[:, self.navi_f[fo]] * od[om], _OVERDRIVE, depth + 1)
@@ -474,25 +475,25 @@ class _Batch:
         if idx.size == 0:
             return
         col = icons[Icon.MONEY]
-        nz = np.flatnonzero(col)
+        nz = np.nonzero(col)[0]
         if nz.size:
             self.money[f[nz]] += col[nz]
         col = icons[Icon.RATE]
-        nz = np.flatnonzero(col)
+        nz = np.nonzero(col)[0]
         if nz.size:
             fr = f[nz]
             self.rate[fr] = np.minimum(self.rate[fr] + col[nz], self.d.rate_length)
         col = icons[Icon.BOSS_APPEAR]
-        nz = np.flatnonzero(col)
+        nz = np.nonzero(col)[0]
         for j in range(int(col.max()) if nz.size else 0):
             self._reveal(idx[nz[col[nz] > j]])
         col = icons[Icon.QUEST]
-        nz = np.flatnonzero(col)
+        nz = np.nonzero(col)[0]
         if nz.size:
             self._quest(idx[nz], f[nz], col[nz], depth)
         for kind, ic in enumerate((Icon.ATTACK, Icon.ATTACK_CRITICAL, Icon.ATTACK_DOUBLE)):
             col = icons[ic]
-            nz = np.flatnonzero(col)
+            nz = np.nonzero(col)[0]
             if nz.size:
                 c = col[nz]
                 for j in range(int(c.max())):
@@ -503,7 +504,10 @@ class _Batch:
     # -- phases ------------------------------------------------------------
     def seat(self, k: int) -> npt.NDArray[np.int64]:
         """Seat acting ``k``-th in turn order (from the start slayer, seat order)."""
-        return (self.start + k) % self.P
+        if self._seats is None:  # cached until the start slayer changes
+            self._seats = [np.where(self.start + j >= self.P, self.start + j - self.P, self.start + j)
+                           for j in range(self.P)]
+        return self._seats[k]
 
     def _each_seat(self, table_T: npt.NDArray[np.int64], which: npt.NDArray[np.int64], src: int,
                    mask: list[npt.NDArray[np.bool_]] | None = None) -> None:
@@ -516,7 +520,7 @@ class _Batch:
             ok = self.alive & nonempty[w]
             if mask is not None:
                 ok &= mask[k]
-            idx = np.flatnonzero(ok)
+            idx = np.nonzero(ok)[0]
             self._apply(idx, f[idx], table_T[:, w[idx]], src, checked=True)
 
     def event(self, ev: npt.NDArray[np.int64]) -> None:
@@ -567,7 +571,7 @@ class _Batch:
         d, G, rows, A = self.d, self.G, self.rows, self.A
         nv = hs.shape[1]
         pol = self.cfg.policies[s]
-        gi = np.flatnonzero(self.nboss.reshape(G, self.P)[:, s])  # games where s has a usable boss card
+        gi = np.nonzero(self.nboss.reshape(G, self.P)[:, s])[0]  # games where s has a usable boss card
         if pol == "random":
             slot = self.rng.integers(0, nv, G)
             code = 2 * hs.reshape(-1)[rows * nv + slot] + self.rng.integers(0, 2, G)
@@ -605,11 +609,12 @@ class _Batch:
         d, G, P, A = self.d, self.G, self.P, self.A
         # deal: the first P * HAND_SIZE cards of a shuffled deck (partial Fisher-Yates)
         deck = np.tile(np.arange(A), (G, 1))
+        flat, rowa = deck.reshape(-1), self.rows * A
         for i in range(P * HAND_SIZE):
-            j = self.rng.integers(i, A, G)
+            j = rowa + self.rng.integers(i, A, G)
             top = deck[:, i].copy()
-            deck[:, i] = deck[self.rows, j]
-            deck[self.rows, j] = top
+            deck[:, i] = flat[j]
+            flat[j] = top
         # hands[h]: hand h, held by seat (h + turn) % P; its cards in the first HAND_SIZE - turn
         # slots, in dealt order (a played card's slot is closed up, keeping the order)
         hands = np.ascontiguousarray(deck[:, : P * HAND_SIZE].reshape(G, P, HAND_SIZE).transpose(1, 0, 2))
@@ -637,6 +642,7 @@ class _Batch:
                     hit = ss[self.rows, p]
                     new_start[hit] = p[hit]
                 self.start = np.where(self.alive, new_start, self.start)
+                self._seats = None
             gb, sb = np.nonzero(code >= 2 * A)
             if gb.size:
                 self.used[gb, code[gb, sb] - 2 * A] = True
@@ -659,7 +665,7 @@ class _Batch:
         per = d.saturday[d.rate_columns[top], lead.sum(axis=1) - 1]
         for k in range(P):
             p = self.seat(k)
-            idx = np.flatnonzero(self.alive & lead[self.rows, p])
+            idx = np.nonzero(self.alive & lead[self.rows, p])[0]
             self._session(idx, idx * P + p[idx], per[idx], _SATURDAY)
 
     def sunday(self) -> None:
@@ -677,7 +683,7 @@ class _Batch:
                 if pol == "money_then_paid" and not last:
                     buy &= (p != s) | (mon >= SAVE_UNTIL)
             passes = np.where(buy, 0, passes + act)
-            bi = np.flatnonzero(buy)
+            bi = np.nonzero(buy)[0]
             capped = np.minimum(mon[bi], self.paid_pulls.size - 1)
             self.money[f[bi]] -= self.paid_cost[capped]
             self._session(bi, f[bi], self.paid_pulls[capped], _PAID)
@@ -697,7 +703,7 @@ class _Batch:
         self.ld_chances = np.where(self.alive, firsts.sum(axis=1), 0)
         firsts_f = firsts.reshape(-1)
         for k in range(P):
-            idx = np.flatnonzero(self.alive)
+            idx = np.nonzero(self.alive)[0]
             f = idx * P + self.seat(k)[idx]
             self._god_chances(idx, f, firsts_f[f], _MAX_DEPTH)
 
