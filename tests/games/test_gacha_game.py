@@ -420,3 +420,35 @@ def test_quest_tables_are_linear_in_laps(data):
         for k in (0, 1, 2, 5):
             for laps in (0, 2, 7):
                 assert quest_move(data, pos, laps, k).pulls == base[pos, k] + laps * units[pos, k]
+
+
+def test_held_effects_rows_and_a_strong_boss():
+    """Win share when a card is held: one row per card, and a boss card made much stronger
+    (🎰40 instead of 👑2) must show a clearly larger holder advantage than the original."""
+    import tomllib
+
+    from gamesim.games.gacha_game.data import parse_data
+    from gamesim.games.gacha_game.study import held_effects
+
+    cfg = make_config()
+    rows = held_effects(cfg, 20000, rng=np.random.default_rng())
+    assert sorted(r["card"] for r in rows if r["kind"] == "boss") == sorted(cfg.data.boss_names)
+    assert sorted(r["card"] for r in rows if r["kind"] == "action") == sorted(set(cfg.data.action_names))
+    for r in rows:
+        if r["card"] == "魔術王 ケレゲンハイト":  # set aside: never held
+            assert r["n"] == 0 and math.isnan(r["diff"])
+        else:
+            assert r["n"] > 0 and -1 <= r["ci_low"] <= r["diff"] <= r["ci_high"] <= 1
+    raw = tomllib.loads(ILLU.read_text(encoding="utf-8"))
+    for b in raw["boss"]:
+        if b["name"] == "スライム":
+            b["effect"] = {"pulls": 40}
+    strong = held_effects(make_config(data=parse_data(raw, "strong.toml")), 20000, rng=np.random.default_rng())
+    before = next(r for r in rows if r["card"] == "スライム")
+    after = next(r for r in strong if r["card"] == "スライム")
+    assert after["ci_low"] > before["ci_high"]
+
+
+def test_held_flag_is_validated():
+    with pytest.raises(Exception, match="held"):
+        simulate_games(make_config(), 10, rng=0, held=1)

@@ -39,7 +39,7 @@ _WEEKDAY, _QUEST, _BOSS, _SATURDAY, _PAID, _EVENT, _NAVI, _OVERDRIVE = range(len
 #: Most games per call (memory and time bound).
 MAX_GAMES = 2_000_000
 #: Games per chunk.
-CHUNK = 50_000
+CHUNK = 100_000
 #: Most Overdrive chains followed (each needs a God Chance showing the navi: (1/5)^k).
 _MAX_DEPTH = 30
 #: Most 課金ガチャ turns in one Sunday per slayer.
@@ -216,9 +216,11 @@ class _Batch:
     are a bit mask. Effects are columns of ``(N_ICONS, n)`` arrays gathered from tables.
     """
 
-    def __init__(self, cfg: GameConfig, G: int, rng: np.random.Generator):
+    def __init__(self, cfg: GameConfig, G: int, rng: np.random.Generator, held: bool = False):
         d = self.d = cfg.data
         self.cfg, self.G, self.rng = cfg, G, rng
+        # held=True: record which action cards each slayer plays face up (for "win rate when held")
+        self.played = np.zeros((G, cfg.n_players, len(d.action_names)), bool) if held else None
         P, C, B = cfg.n_players, d.n_characters, len(d.boss_names)
         self.P, self.C, self.B = P, C, B
         self.rows = np.arange(G)
@@ -643,6 +645,10 @@ class _Batch:
                     new_start[hit] = p[hit]
                 self.start = np.where(self.alive, new_start, self.start)
                 self._seats = None
+            if self.played is not None:
+                face_up = self.alive[:, None] & (code < 2 * A)
+                gp, sp = np.nonzero(face_up)
+                self.played[gp, sp, code[gp, sp] // 2] = True
             gb, sb = np.nonzero(code >= 2 * A)
             if gb.size:
                 self.used[gb, code[gb, sb] - 2 * A] = True
@@ -739,7 +745,7 @@ def _events(d: GameData, G: int, rng: np.random.Generator) -> npt.NDArray[np.int
     return out
 
 
-def simulate_games(cfg: GameConfig, n_games: int, *, rng: Any = None) -> dict[str, npt.NDArray[Any]]:
+def simulate_games(cfg: GameConfig, n_games: int, *, rng: Any = None, held: bool = False) -> dict[str, npt.NDArray[Any]]:
     """Play ``n_games`` whole games (vectorized across games, in chunks).
 
     Parameters
@@ -750,6 +756,10 @@ def simulate_games(cfg: GameConfig, n_games: int, *, rng: Any = None) -> dict[st
         Games, 1..:data:`MAX_GAMES`.
     rng : int, SeedSequence, Generator or None, keyword-only
         Randomness, normalized by ``np.random.default_rng``.
+    held : bool, default False, keyword-only
+        Also return ``boss_owner`` (n, n_bosses) int: seat holding each boss card at the end
+        (-1: nobody), and ``played`` (n, P, n_action_cards) bool: the slayer played the card
+        face up at least once (a card id is a row of ``cfg.data.action_names``).
 
     Returns
     -------
@@ -770,15 +780,18 @@ def simulate_games(cfg: GameConfig, n_games: int, *, rng: Any = None) -> dict[st
         If ``n_games`` is not an integer in range.
     """
     n_games = check_int("n_games", n_games, min=1, max=MAX_GAMES)
+    held = check_bool("held", held)
     gen = np.random.default_rng(rng)
     parts: list[dict[str, Any]] = []
     for start in range(0, n_games, CHUNK):
         G = min(CHUNK, n_games - start)
-        b = _Batch(cfg, G, gen)
+        b = _Batch(cfg, G, gen, held)
         ev = _events(cfg.data, G, gen)
         res = b.play(ev)
         parts.append(dict(win=b.win, ur=res["ur"], navi=b.navi, consolete_round=b.consolete_round,
                           last_dance=res["ld"], ld_decides=res["decides"], pulls=b.pulls.T,
                           god_chances=b.god_chances, bosses=(b.owner >= 0).sum(axis=1),
                           ld_god_chances=b.ld_chances, gc_by_source=b.gc_src.T))
+        if held:
+            parts[-1].update(boss_owner=b.owner, played=b.played)
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
