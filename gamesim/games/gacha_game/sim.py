@@ -27,7 +27,8 @@ from gamesim.core.registry import ParamError
 from gamesim.core.validate import check_bool, check_choice, check_int, check_int_list
 
 from .data import GameData, Icon, load_data
-from .policies import LOOKAHEAD_CAPTURE, POLICIES, SAVE_UNTIL, WEIGHTS, effect_values, quest_tables
+from .policies import (LOOKAHEAD_CAPTURE, PLAN_MAX_MONEY, POLICIES, SAVE_UNTIL, WEIGHTS, effect_values, paid_plan_tables,
+                       quest_tables)
 from .rules import HAND_SIZE, MAX_QUEST_CHAIN, N_ROUNDS, N_TURNS, attack_tables, paid_tables
 
 __all__ = ["SOURCES", "GameConfig", "make_config", "simulate_games", "MAX_GAMES", "CHUNK"]
@@ -233,6 +234,8 @@ class _Batch:
         self.gcb = np.zeros(G, np.int64)
         self.otb = np.zeros(G, np.int64)
         self.made_gc = np.zeros(G, np.int64)
+        self.made_tot = np.zeros(G, np.int64)  # chips in the bag when it was made
+        self.plan_id: npt.NDArray[np.int64] | None = None  # paid_plan: plan of the bag config, per game
         self.gc_drawn = np.zeros(G, np.int64)
         # slayers, flat index game * P + seat
         self.owned = np.zeros(G * P, np.int64)  # bit c: owns UR character c
@@ -300,6 +303,20 @@ class _Batch:
         self.min_cost = min(c for c, _ in d.paid_rates)
         if "lookahead" in cfg.policies:
             self.qbase, self.qunits = quest_tables(d)
+        if "paid_plan" in cfg.policies:  # per-purchase plans, one per bag the game can make
+            self.plan_bags = list(dict.fromkeys([tuple(d.bag)] + [tuple(b) for b in d.event_bag.tolist() if b[0] >= 0]))
+            tabs = [paid_plan_tables(b, cfg.doubtful_k, d.paid_rates) for b in self.plan_bags]
+            nc = max(t[0].shape[1] for t in tabs)
+            dr, gg = max(t[1].shape[0] for t in tabs), max(t[1].shape[1] for t in tabs)
+            self.plan_act = np.full((len(tabs), PLAN_MAX_MONEY + 1, nc), -1, np.int64)
+            self.plan_cls = np.full((len(tabs), dr, gg), -1, np.int64)
+            for i, (a, c) in enumerate(tabs):
+                self.plan_act[i, :, : a.shape[1]] = a
+                self.plan_cls[i, : c.shape[0], : c.shape[1]] = c
+            self.plan_id = np.zeros(G, np.int64)
+            self.bag_plan = np.zeros(G, np.int64)
+            self.rate_cost = np.array([c for c, _ in d.paid_rates], np.int64)
+            self.rate_pulls = np.array([p for _, p in d.paid_rates], np.int64)
         # outputs
         self.pulls = np.zeros((len(SOURCES), G), np.int64)
         self.god_chances = np.zeros(G, np.int64)
@@ -320,6 +337,9 @@ class _Batch:
             g, o = g - r0, o - (ks - r0)
         self.gcb[idx] = g
         self.otb[idx] = o
+        self.made_tot[idx] = g + o
+        if self.plan_id is not None:  # paid_plan: the plan of the bag in play
+            self.bag_plan[idx] = self.plan_id[idx]
         self.gc_drawn[idx] = 0
 
     def _hyper(self, g: npt.NDArray[np.int64], o: npt.NDArray[np.int64],
@@ -531,7 +551,10 @@ class _Batch:
         has = bag[:, 0] >= 0
         self.cfg_gc = np.where(has, bag[:, 0], d.bag[0])
         self.cfg_ot = np.where(has, bag[:, 1] + bag[:, 2], d.bag[1] + d.bag[2])
-        self._make_bag(np.flatnonzero(self.alive & (has | (self.round == 0))))
+        if "paid_plan" in self.cfg.policies:
+            ids = np.array([self.plan_bags.index(tuple(b)) if b[0] >= 0 else 0 for b in d.event_bag.tolist()])
+            self.plan_id = ids[ev]
+        self._make_bag(np.nonzero(self.alive & (has | (self.round == 0)))[0])
         self._each_seat(self.event_T, np.repeat(ev, self.P), _EVENT)
 
     def _lookahead(self, icons: npt.NDArray[np.int64], s: int) -> npt.NDArray[np.float64]:
@@ -688,11 +711,23 @@ class _Batch:
             for s, pol in enumerate(self.cfg.policies):
                 if pol == "money_then_paid" and not last:
                     buy &= (p != s) | (mon >= SAVE_UNTIL)
+            capped = np.minimum(mon, self.paid_pulls.size - 1)
+            n, cost = self.paid_pulls[capped], self.paid_cost[capped]
+            for s, pol in enumerate(self.cfg.policies):
+                if pol == "paid_plan":  # one bundle per turn, from the per-purchase plan
+                    gi = np.nonzero(act & (p == s))[0]
+                    drawn = self.made_tot[gi] - self.gcb[gi] - self.otb[gi]
+                    c = self.plan_cls[self.bag_plan[gi], drawn, self.gc_drawn[gi]]
+                    a = self.plan_act[self.bag_plan[gi], np.minimum(mon[gi], PLAN_MAX_MONEY), c]
+                    planned = c >= 0  # a bag state the plan has no entry for: buy as the others do
+                    gp, ap = gi[planned], a[planned]
+                    buy[gp] = ap >= 0
+                    n[gp] = self.rate_pulls[np.maximum(ap, 0)]
+                    cost[gp] = self.rate_cost[np.maximum(ap, 0)]
             passes = np.where(buy, 0, passes + act)
             bi = np.nonzero(buy)[0]
-            capped = np.minimum(mon[bi], self.paid_pulls.size - 1)
-            self.money[f[bi]] -= self.paid_cost[capped]
-            self._session(bi, f[bi], self.paid_pulls[capped], _PAID)
+            self.money[f[bi]] -= cost[bi]
+            self._session(bi, f[bi], n[bi], _PAID)
             k += 1
 
     def ur(self) -> npt.NDArray[np.int64]:
