@@ -35,7 +35,6 @@ __all__ = ["SOURCES", "GameConfig", "make_config", "simulate_games", "MAX_GAMES"
 
 #: Where pulls come from (metric ``pulls_<source>``).
 SOURCES: tuple[str, ...] = ("weekday", "quest", "boss", "saturday", "paid", "event", "navi", "overdrive")
-_SRC = {s: i for i, s in enumerate(SOURCES)}
 _WEEKDAY, _QUEST, _BOSS, _SATURDAY, _PAID, _EVENT, _NAVI, _OVERDRIVE = range(len(SOURCES))
 #: Most games per call (memory and time bound).
 MAX_GAMES = 2_000_000
