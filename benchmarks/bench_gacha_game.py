@@ -7,8 +7,9 @@ illustrative cards, 4 slayers) it times
     (all games of a chunk advance turn by turn with masks), best of ``repeat`` runs;
 (b) the plain-Python one-game-at-a-time reference
     :func:`gamesim.games.gacha_game.reference.reference_game`, driven by the ``random``
-    module (``random.Random(seed).random``; lists, one chip at a time), one run: the
-    baseline of the goal,
+    module (``random.Random().random``; lists, one chip at a time), best of ``repeat`` runs
+    (both sides take the best of the same number of runs, so load spikes on a shared machine
+    do not favour one side): the baseline of the goal,
 (b2) the package's :func:`gamesim.games.gacha_game.reference.reference_games` as it is
     (the same loop fed numpy uniforms fetched in blocks of 65,536), one run,
 
@@ -49,7 +50,8 @@ def main(argv: list[str] | None = None) -> None:
         t_vec = min(timeit.repeat(lambda: simulate_games(cfg, n_vec, rng=np.random.default_rng()),
                                   number=1, repeat=repeat))
         rnd = random.Random()
-        t_ref = timeit.timeit(lambda: [reference_game(cfg, rnd.random) for _ in range(n_ref)], number=1)
+        t_ref = min(timeit.repeat(lambda: [reference_game(cfg, rnd.random) for _ in range(n_ref)],
+                                  number=1, repeat=repeat))
         t_np = timeit.timeit(lambda: reference_games(cfg, n_ref, rng=np.random.default_rng()), number=1)
         g_vec, g_ref, g_np = n_vec / t_vec, n_ref / t_ref, n_ref / t_np
         print(f"| {label} | {n_vec:,} games in {t_vec:.3f} s: {g_vec:,.0f} games/s "
