@@ -37,7 +37,7 @@ from gamesim.core.registry import ParamError
 from gamesim.core.validate import check_choice, check_int
 
 from .rules import COLS, N_VALUES, ROWS, IceCreamParams
-from .sim import GameBatch, advance, heights, place_batch, resolve_batch, rowsum, tables
+from .sim import GameBatch, advance, heights, resolve_batch, rowsum, tables
 
 __all__ = ["POLICY_NAMES", "OVER", "WIN", "Policy", "RandomPolicy", "GreedyPolicy", "LookaheadPolicy",
            "RolloutPolicy", "make_policy", "greedy_keys_batch", "lookahead_values_batch", "pick"]
@@ -84,17 +84,24 @@ def greedy_keys_batch(board: np.ndarray, card: np.ndarray, p: IceCreamParams,
     m = board.shape[0]
     t = tables(p)
     h = heights(board)  # (m, 3)
-    b3 = np.repeat(board, COLS, axis=0)
+    hr = h.ravel()  # candidate 3 i + c: the height of column c of board i
     cols = np.tile(np.arange(COLS), m)
-    legal = (h < ROWS).ravel()
+    legal = hr < ROWS
     keys = np.full(m * COLS, -np.inf)
     res = None
     if legal.any():
-        li = np.flatnonzero(legal)
-        pb, pos = place_batch(b3[li], cols[li], np.repeat(card, COLS)[li])
+        li = np.arange(m * COLS) if legal.all() else np.flatnonzero(legal)
+        src = li // COLS
+        pos = hr[li] * COLS + cols[li]
+        pb = board[src]
+        pb[np.arange(li.size), pos] = card[src]
         res = resolve_batch(pb, p, t, pos=pos)
         res["pos"] = pos
-        hc = heights(res["board"])
+        hc = h[src]  # heights after the placement: +1 in its column, recounted where something cleared
+        hc[np.arange(li.size), cols[li]] += 1
+        cl = np.flatnonzero(res["waves"])
+        if cl.size:
+            hc[cl] = heights(res["board"][cl])
         hmax = np.maximum(np.maximum(hc[:, 0], hc[:, 1]), hc[:, 2])
         k = 100.0 * res["n_removed"] - 10.0 * hmax - pos // COLS
         keys[li] = np.where(_over(res), OVER, k)
