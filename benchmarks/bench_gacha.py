@@ -144,9 +144,9 @@ class _Recorder:
     def __init__(self, rng: np.random.Generator):
         self.rng, self.sizes = rng, []  # type: ignore[var-annotated]
 
-    def random(self, size: int) -> np.ndarray:
-        self.sizes.append(int(size))
-        return self.rng.random(size)
+    def random(self, size: int | None = None, *, out: np.ndarray | None = None) -> np.ndarray:
+        self.sizes.append(int(size) if out is None else out.size)
+        return self.rng.random(size, out=out)
 
     def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
         raise AttributeError(f"the benchmark workload should only need Generator.random, not {name}")

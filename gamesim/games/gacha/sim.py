@@ -484,6 +484,11 @@ _CYCLE_BAG_MAX: int = 20_000
 _END_TABLE_MAX: int = 2_000_000
 #: Largest (T + 1) * outcomes table of per-cycle bookkeeping (see :func:`_schedule_table`).
 _STATE_TABLE_MAX: int = 1_000_000
+#: The schedule kernel tallies SR + (God Chances << shift) in one integer: shift 14
+#: (int16 table, int32 tally) for fewer than 2**14 pulls, else 20 (int32, int64; the
+#: tabulated kernel needs fewer than 2**20 pulls).
+_TALLY_SHIFT: int = 14
+_TALLY_SHIFT_WIDE: int = 20
 #: Finished trials stay in the arrays (they draw nothing that changes them) until the
 #: live ones fall below this fraction; then the arrays are compacted.
 _COMPACT: float = 0.25
@@ -581,6 +586,7 @@ class _Cycles:
     n_sr: int
     n_n: int
     sr_guide: _Guide | None  # guide table of hypergeometric(n_sr, n_n, o), one row per o = 0..n_ot
+    key: tuple[BagConfig, DoubtfulConfig | None]  # the arguments of _cycles
 
 
 @lru_cache(maxsize=32)
@@ -616,7 +622,7 @@ def _cycles(bag: BagConfig, doubtful: DoubtfulConfig | None) -> _Cycles:
         sr_guide = _guide_table(
             hypergeom.pmf(np.arange(bag.n_sr + 1)[None, :], n_ot, bag.n_sr, np.arange(n_ot + 1)[:, None]), bins)
     return _Cycles(tot if (g == 1 and doubtful is None) else 0, prob, alias, col(1), col(2), col(3), col(4),
-                   col(5), bag.n_sr, bag.n_n, sr_guide)
+                   col(5), bag.n_sr, bag.n_n, sr_guide, (bag, doubtful))
 
 
 def _sr_counts(o: np.ndarray, rng: np.random.Generator, cy: _Cycles) -> np.ndarray | int:
@@ -657,56 +663,116 @@ def _owned_counts(gcount: np.ndarray, rng: np.random.Generator, n_characters: in
     return np.bincount(np.unique(key) // n, minlength=gcount.size).astype(_I64)
 
 
+@lru_cache(maxsize=8)
+def _sr_gc_guide(bag: BagConfig, doubtful: DoubtfulConfig | None, wide: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The SR guide table of ``_cycles(bag, doubtful)`` with the cycle's God Chance folded in.
+
+    Row ``2 o + g`` (``o`` others drawn, ``g`` God Chances of the cycle, 0 or 1) holds
+    the SR outcome plus ``g << shift`` (-1 where the bin is ambiguous, as in
+    :class:`_Guide`), so one gather and one add tally both counts; ``shift`` is
+    :data:`_TALLY_SHIFT` (int16 entries) or, if ``wide``, :data:`_TALLY_SHIFT_WIDE`
+    (int32 entries). Also returns the
+    CDF rows scaled by ``bins`` (exact: ``bins`` is a power of two), for comparing
+    with ``u * bins``.
+    """
+    g = _cycles(bag, doubtful).sr_guide
+    assert g is not None
+    q = g.q.reshape(-1, g.bins)
+    shift = _TALLY_SHIFT_WIDE if wide else _TALLY_SHIFT
+    dt = np.int32 if wide else np.int16
+    q2 = np.empty((q.shape[0], 2, g.bins), dtype=dt)
+    q2[:, 0] = q
+    q2[:, 1] = np.where(q < 0, -1, q.astype(dt) + (1 << shift))
+    return q2.ravel(), g.cdf * g.bins
+
+
 def _schedule_table(total: int, lookup, god: np.ndarray, sr: np.ndarray,  # type: ignore[no-untyped-def]
                     rng: np.random.Generator, cy: _Cycles) -> None:
     """The kernel's loop with every cycle's bookkeeping tabulated by (pulls so far, outcome).
 
     For at most one God Chance chip per bag (a partial cycle then brings no God Chance)
-    the state of a trial is the number ``s`` of pulls before its current bag; the table
-    row ``s * n_outcomes + outcome`` holds the next ``s`` (times ``n_outcomes``), the God
-    Chances of the cycle and the row of its SR law, so a cycle costs two uniforms and a
-    few gathers. Fills ``god`` and ``sr`` in place.
+    the state of a trial is the number ``s`` of pulls before its current bag; the tables
+    map ``s * n_outcomes + outcome`` to the next ``s`` (times ``n_outcomes``) and to the
+    row of the cycle's SR law, whose guide table also carries the cycle's God Chance
+    (:func:`_sr_gc_guide`), so a cycle costs two uniforms, two gathers for the state and
+    one gather plus one add for the tallies, all into preallocated buffers. The end state
+    ``s = T`` maps to itself with no God Chance and SR row 0 (always 0 SR), so finished
+    trials may stay in the arrays. Fills ``god`` and ``sr`` in place.
     """
     n_out = cy.x.size
-    st = np.arange(total + 1, dtype=_I64)[:, None]
-    end = np.minimum(lookup(st + cy.x[None, :] - 1), st + cy.cap[None, :])
-    full = end <= total
-    gc_t = (cy.gc[None, :] * full).ravel().astype(np.int8)
-    np.minimum(end, total, out=end)
     guide = cy.sr_guide
     assert guide is not None
-    o_t = ((end - st - gc_t.reshape(end.shape)) * guide.bins).ravel()  # SR-law row offset
+    bins = guide.bins
+    wide = total >= 1 << _TALLY_SHIFT
+    shift = _TALLY_SHIFT_WIDE if wide else _TALLY_SHIFT  # tallies (<= total) < 2**shift
+    assert total < 1 << shift
+    q2, cdf_b = _sr_gc_guide(*cy.key, wide)
+    st = np.arange(total + 1, dtype=_I64)[:, None]
+    end = np.minimum(lookup(st + cy.x[None, :] - 1), st + cy.cap[None, :])
+    gc_t = cy.gc[None, :] * (end <= total)
+    np.minimum(end, total, out=end)
+    off_t = (((end - st - gc_t) * 2 + gc_t) * bins).ravel()  # row offset in q2
     nxt_t = (end * n_out).ravel()
-    # one gather per cycle: next state << 33 | SR row offset << 1 | God Chance (< 2**32 each)
-    packed = (nxt_t << 33) | (o_t << 1) | gc_t
+    assert off_t[-n_out:].max() == 0 and (nxt_t[-n_out:] == total * n_out).all()  # the fixed point
     last = total * n_out
     uniform = cy.uniform_n
+    acc_t = _I64 if wide else np.int32  # SR + (God Chances << shift) < 2**(2 * shift)
+    log_bins = bins.bit_length() - 1
+    cdf_b = np.repeat(cdf_b, 2, axis=0)  # one CDF row per q2 row
+    gc_add = np.tile(np.array([0, 1 << shift], dtype=acc_t), cdf_b.shape[0] // 2)
+    chunks = _chunks(god.size, 1, 1)
+    size0 = max(chunks, default=0)
+    ub = np.empty(size0)  # uniforms
+    ib = np.empty(size0, dtype=np.int32)  # floor(u * k), cast through int32 (cheaper than to int64)
+    idx_b = np.empty(size0, dtype=_I64)
+    off_b = np.empty(size0, dtype=_I64)
+    q_b = np.empty(size0, dtype=q2.dtype)
+    live_b = np.empty(size0, dtype=bool)
     start = 0
-    for size in _chunks(god.size, 1, 1):
-        rows = np.arange(start, start + size)
+    for size in chunks:
         base = np.zeros(size, dtype=_I64)  # s * n_outcomes
-        gk = np.zeros(size, dtype=_I64)
-        sk = np.zeros(size, dtype=_I64)
+        acc = np.zeros(size, dtype=acc_t)  # SR + (God Chances << shift)
+        res, rows = acc, None  # tallies of the chunk; rows of ``res`` still in ``acc`` (None: all)
         while base.size and total:
-            u = rng.random(base.size)
+            m = base.size
+            u, i32, idx, off, qv, live = ub[:m], ib[:m], idx_b[:m], off_b[:m], q_b[:m], live_b[:m]
+            rng.random(out=u)
             if uniform:
-                u *= uniform
-                idx = u.astype(_I64)  # u <= 1 - 2**-53: floor(u * N) <= N - 1
+                np.multiply(u, uniform, out=u)
+                i32[...] = u  # truncation; u <= 1 - 2**-53: floor(u * N) <= N - 1
+                idx[...] = i32
             else:
-                idx = _alias_draw(u, 0, n_out, cy.prob, cy.alias)
-            idx += base
-            v = packed.take(idx)
-            gk += v & 1
-            # SR chips of the cycle: guide-table draw in the row of its "others drawn" count
-            sk += _guide_draw(rng.random(base.size), (v >> 1) & 0xFFFFFFFF, guide)
-            base = v >> 33
-            live = base < last
+                idx[...] = _alias_draw(u, 0, n_out, cy.prob, cy.alias)
+            np.add(idx, base, out=idx)
+            off_t.take(idx, out=off, mode="wrap")  # idx is in range; "wrap" does not buffer ``out``
+            nxt_t.take(idx, out=base, mode="wrap")
+            # SR chips of the cycle (and its God Chance): guide-table draw in its row
+            rng.random(out=u)
+            np.multiply(u, bins, out=u)  # exact: bins is a power of two
+            i32[...] = u
+            idx[...] = i32
+            np.add(idx, off, out=idx)
+            q2.take(idx, out=qv, mode="wrap")
+            np.less(qv, 0, out=live)
+            amb = live.nonzero()[0]
+            if amb.size:  # a CDF step inside the bin: the inverse CDF by comparing u * bins
+                r = idx.take(amb) >> log_bins
+                qv[amb] = (cdf_b[r] <= u.take(amb)[:, None]).sum(axis=1) + gc_add.take(r)
+            np.add(acc, qv, out=acc)
+            np.less(base, last, out=live)
             n_live = int(np.count_nonzero(live))
-            if n_live < _COMPACT * base.size:  # compact: drop finished trials
-                done = ~live
-                god[rows[done]], sr[rows[done]] = gk[done], sk[done]
-                rows, base, gk, sk = rows[live], base[live], gk[live], sk[live]
-        god[rows], sr[rows] = gk, sk
+            if n_live < _COMPACT * m:  # compact: drop finished trials (they are a fixed point)
+                keep = live.nonzero()[0]
+                if rows is None:
+                    rows = keep
+                else:
+                    res[rows] = acc
+                    rows = rows.take(keep)
+                base, acc = base.take(keep), acc.take(keep)
+        if rows is not None:
+            res[rows] = acc
+        god[start:start + size] = res >> shift
+        sr[start:start + size] = res & ((1 << shift) - 1)
         start += size
 
 
@@ -729,7 +795,8 @@ def _schedule_cycles(sessions: list[int], n_trials: int, rng: np.random.Generato
     god = np.zeros(n_trials, dtype=_I64)
     sr = np.zeros(n_trials, dtype=_I64)
     owned = np.zeros(n_trials, dtype=_I64)
-    tabulated = cfg.n_gc <= 1 and cy.sr_guide is not None and (total + 1) * cy.x.size <= _STATE_TABLE_MAX
+    tabulated = (cfg.n_gc <= 1 and cy.sr_guide is not None and (total + 1) * cy.x.size <= _STATE_TABLE_MAX
+                 and total < 1 << _TALLY_SHIFT_WIDE)
     if tabulated:
         _schedule_table(total, lookup, god, sr, rng, cy)
     start = 0
