@@ -639,9 +639,8 @@ def _sr_counts(o: np.ndarray, rng: np.random.Generator, cy: _Cycles) -> np.ndarr
     return _guide_draw(rng.random(o.size), o * cy.sr_guide.bins, cy.sr_guide)
 
 
-@lru_cache(maxsize=64)
-def _owned_alias(n_characters: int, g_max: int) -> tuple[np.ndarray, np.ndarray]:
-    """Alias tables of P(characters owned = c | G God Chances), G = 0..g_max."""
+def _owned_pmf(n_characters: int, g_max: int) -> npt.NDArray[np.float64]:
+    """P(characters owned = c | G God Chances), rows G = 0..g_max, columns c = 0..n."""
     n = n_characters
     step = owned_transition_matrix(n)
     pmf = np.zeros((g_max + 1, n + 1))
@@ -650,13 +649,30 @@ def _owned_alias(n_characters: int, g_max: int) -> tuple[np.ndarray, np.ndarray]
     for gi in range(g_max + 1):
         pmf[gi] = v
         v = v @ step
-    return _alias_table(pmf)
+    return pmf
+
+
+@lru_cache(maxsize=64)
+def _owned_alias(n_characters: int, g_max: int) -> tuple[np.ndarray, np.ndarray]:
+    """Alias tables of P(characters owned = c | G God Chances), G = 0..g_max."""
+    return _alias_table(_owned_pmf(n_characters, g_max))
+
+
+@lru_cache(maxsize=16)
+def _owned_guide(n_characters: int, rows: int) -> _Guide:
+    """Guide tables of P(characters owned = c | G God Chances), G = 0..rows - 1."""
+    pmf = _owned_pmf(n_characters, rows - 1)
+    return _guide_table(pmf, _guide_bins(n_characters + 1))
 
 
 def _owned_counts(gcount: np.ndarray, rng: np.random.Generator, n_characters: int) -> np.ndarray:
     """Characters owned after ``gcount`` God Chances (uniform cards, coupon collector)."""
     g_max = int(gcount.max()) if gcount.size else 0
     n = n_characters
+    rows = 1 << g_max.bit_length()  # a power of two > g_max: few distinct tables
+    if rows * _guide_bins(n + 1) <= _GUIDE_MAX:  # guide table: fewest passes per draw
+        g = _owned_guide(n, rows)
+        return _guide_draw(rng.random(gcount.size), gcount * g.bins, g)
     if (g_max + 1) * (n + 1) <= _ALIAS_MAX:
         prob, alias = _owned_alias(n, g_max)
         return _alias_draw(rng.random(gcount.size), gcount, n + 1, prob, alias)
