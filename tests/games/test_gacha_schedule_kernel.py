@@ -264,7 +264,8 @@ def _owned_law(n: int, g: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("guide_max, alias_max", [(None, None), (10, None), (10, 10)])
-def test_owned_count_paths_vs_exact(monkeypatch: pytest.MonkeyPatch, seed: int, guide_max, alias_max) -> None:  # type: ignore[no-untyped-def]
+def test_owned_count_paths_vs_exact(  # type: ignore[no-untyped-def]
+        monkeypatch: pytest.MonkeyPatch, seed: int, guide_max, alias_max) -> None:
     """Each sampler of the characters owned (guide table, alias table, card by card) against the exact law."""
     if guide_max is not None:
         monkeypatch.setattr(sim, "_GUIDE_MAX", guide_max)
