@@ -182,7 +182,8 @@ def main(argv: list[str] | None = None) -> None:
     rng = np.random.default_rng(20261122)
     print(f"gacha benchmark: default bag (1 God Chance, 5 SR, 44 N), Overdrive and 疑惑の運営モード off; "
           f"{platform.python_implementation()} {platform.python_version()}, numpy {np.__version__}, "
-          f"chunks of {sim._TABLE_CHUNK} trials; best of {repeat} for (a) and (c), of 2 for (b) and (b3), 1 run of (b2)")
+          f"chunks of {sim._TABLE_CHUNK} trials; best of {repeat} for (a) and (c), of 2 for (b) and (b3), "
+          f"1 run of (b2)")
     for label, sessions in (("300 x 1", [1] * 300), ("100 x 1 + 10 x 10", [1] * 100 + [10] * 10)):
         pulls = sum(sessions)
         run_schedule(sessions, 1000, rng=rng, bag=bag)  # build the per-configuration tables once
