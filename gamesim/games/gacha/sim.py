@@ -461,20 +461,22 @@ def run_shared(
 # collector's chain, so a trial needs one outcome per bag cycle, one SR count per
 # cycle and one owned count at the end, instead of one draw per session.
 #
-# Each discrete law is sampled from one uniform: the cycle outcome and the owned count
-# by Walker's alias method, the SR count by a guide table over the inverse CDF (tables
-# built once per configuration, exact up to float64 rounding of the probabilities).
+# Each discrete law is sampled from one uniform: the cycle outcome by Walker's alias
+# method, the SR count and the owned count by a guide table over the inverse CDF (the
+# owned count by an alias table, then card by card, when the guide table would be too
+# large; tables built once per configuration, exact up to float64 rounding of the
+# probabilities).
 # With at most one God Chance chip per bag (a partial cycle then brings none) the
 # cycle's bookkeeping is tabulated by (pulls before the bag, outcome), see
 # _schedule_table. Zero-size sessions draw nothing and only remake a bag that nothing
 # has been drawn from, which changes no law. With Overdrive the sessions depend on the
 # cards drawn, so run_schedule keeps the session-by-session kernel of run_shared.
 
-#: Largest alias table (entries) built for the owned counts; larger configurations draw
-#: the cards with ``Generator.integers``.
+#: Largest alias table (entries) built for the owned counts when their guide table would
+#: exceed :data:`_GUIDE_MAX`; larger configurations draw the cards with ``Generator.integers``.
 _ALIAS_MAX: int = 200_000
-#: Largest guide table (entries) built for the SR counts; larger bags draw them with
-#: ``Generator.hypergeometric``.
+#: Largest guide table (entries) built for the SR counts (larger bags draw them with
+#: ``Generator.hypergeometric``) and for the owned counts.
 _GUIDE_MAX: int = 4_000_000
 #: Largest bag (chips) for which the per-bag outcome table is built; larger bags use
 #: the session-by-session path.
