@@ -692,9 +692,8 @@ def _sr_gc_guide(bag: BagConfig, doubtful: DoubtfulConfig | None, wide: bool) ->
     the SR outcome plus ``g << shift`` (-1 where the bin is ambiguous, as in
     :class:`_Guide`), so one gather and one add tally both counts; ``shift`` is
     :data:`_TALLY_SHIFT` (int16 entries) or, if ``wide``, :data:`_TALLY_SHIFT_WIDE`
-    (int32 entries). Also returns the
-    CDF rows scaled by ``bins`` (exact: ``bins`` is a power of two), for comparing
-    with ``u * bins``.
+    (int32 entries). Also returns the CDF rows scaled by ``bins`` (exact: ``bins`` is a
+    power of two), for comparing with ``u * bins``.
     """
     g = _cycles(bag, doubtful).sr_guide
     assert g is not None
@@ -712,11 +711,11 @@ def _schedule_table(total: int, lookup, god: np.ndarray, sr: np.ndarray,  # type
     """The kernel's loop with every cycle's bookkeeping tabulated by (pulls so far, outcome).
 
     For at most one God Chance chip per bag (a partial cycle then brings no God Chance)
-    the state of a trial is the number ``s`` of pulls before its current bag; the tables
-    map ``s * n_outcomes + outcome`` to the next ``s`` (times ``n_outcomes``) and to the
-    row of the cycle's SR law, whose guide table also carries the cycle's God Chance
-    (:func:`_sr_gc_guide`), so a cycle costs two uniforms, two gathers for the state and
-    one gather plus one add for the tallies, all into preallocated buffers. The end state
+    the state of a trial is the number ``s`` of pulls before its current bag; one packed
+    table maps ``s * n_outcomes + outcome`` to the next ``s`` (times ``n_outcomes``) and
+    to the row of the cycle's SR law, whose guide table also carries the cycle's God
+    Chance (:func:`_sr_gc_guide`), so a cycle costs two uniforms, one gather for the state
+    and one gather plus one add for the tallies, all into preallocated buffers. The end state
     ``s = T`` maps to itself with no God Chance and SR row 0 (always 0 SR), so finished
     trials may stay in the arrays. Fills ``god`` and ``sr`` in place.
     """
