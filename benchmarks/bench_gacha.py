@@ -19,8 +19,8 @@ Run ``python benchmarks/bench_gacha.py [--quick]``. On two workloads per trial
     algorithm gains from what vectorization gains,
 (c) the bare cost of the draws (a) makes: the exact sequence of ``Generator.random``
     array sizes the kernel asked for (recorded on one run), replayed with nothing
-    else, each array written into one reused buffer (``out=``), as the kernel's own
-    arrays are freed and reused; keeping every replayed array alive (as an earlier
+    else, each array written into one reused buffer (``out=``), as the kernel itself
+    draws into preallocated buffers; keeping every replayed array alive (as an earlier
     version of this script did) adds fresh-page faults for ~160-240 MB and made the
     bare cost look 1.5-2.5x dearer than it is,
 
@@ -46,7 +46,7 @@ from gamesim.games.gacha import sim
 from gamesim.games.gacha.exact import exact_god_chance_pmf
 from gamesim.games.gacha.reference import reference_schedule
 from gamesim.games.gacha.rules import BagConfig
-from gamesim.games.gacha.sim import CHUNK_SIZE, run_schedule
+from gamesim.games.gacha.sim import run_schedule
 
 
 def plain_schedule(sessions: Sequence[int], n_trials: int, *, seed: int | None = None,
@@ -139,14 +139,14 @@ def plain_cycles(sessions: Sequence[int], n_trials: int, *, seed: int | None = N
 
 
 class _Recorder:
-    """A Generator stand-in that records the sizes of ``random`` calls."""
+    """A Generator stand-in that records the sizes of ``random`` calls (``size`` or ``out=``)."""
 
     def __init__(self, rng: np.random.Generator):
         self.rng, self.sizes = rng, []  # type: ignore[var-annotated]
 
-    def random(self, size: int) -> np.ndarray:
-        self.sizes.append(int(size))
-        return self.rng.random(size)
+    def random(self, size: int | None = None, *, out: np.ndarray | None = None) -> np.ndarray:
+        self.sizes.append(int(size) if out is None else out.size)
+        return self.rng.random(size, out=out)
 
     def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
         raise AttributeError(f"the benchmark workload should only need Generator.random, not {name}")
@@ -182,7 +182,8 @@ def main(argv: list[str] | None = None) -> None:
     rng = np.random.default_rng(20261122)
     print(f"gacha benchmark: default bag (1 God Chance, 5 SR, 44 N), Overdrive and 疑惑の運営モード off; "
           f"{platform.python_implementation()} {platform.python_version()}, numpy {np.__version__}, "
-          f"chunk {CHUNK_SIZE}; best of {repeat} for (a) and (c), of 2 for (b) and (b3), 1 run of (b2)")
+          f"chunks of {sim._TABLE_CHUNK} trials; best of {repeat} for (a) and (c), of 2 for (b) and (b3), "
+          f"1 run of (b2)")
     for label, sessions in (("300 x 1", [1] * 300), ("100 x 1 + 10 x 10", [1] * 100 + [10] * 10)):
         pulls = sum(sessions)
         run_schedule(sessions, 1000, rng=rng, bag=bag)  # build the per-configuration tables once

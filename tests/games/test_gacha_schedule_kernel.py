@@ -250,3 +250,33 @@ def test_edge_cases_and_reproducibility() -> None:
         sim.run_schedule([10], 10, rng=0, n_characters=0)
     with pytest.raises(ValueError, match="n_trials"):
         sim.run_schedule([10], -1, rng=0)
+
+
+def _owned_law(n: int, g: int) -> np.ndarray:
+    """P(c distinct of n cards after g uniform draws) = C(n, c) c! S(g, c) / n**g (Stirling numbers)."""
+    s = [[Fraction(0)] * (g + 1) for _ in range(g + 1)]
+    s[0][0] = Fraction(1)
+    for i in range(1, g + 1):
+        for c in range(1, i + 1):
+            s[i][c] = c * s[i - 1][c] + s[i - 1][c - 1]
+    return np.array([float(math.comb(n, c) * math.factorial(c) * s[g][c] / Fraction(n) ** g) if c <= g else 0.0
+                     for c in range(n + 1)])
+
+
+@pytest.mark.parametrize("guide_max, alias_max", [(None, None), (10, None), (10, 10)])
+def test_owned_count_paths_vs_exact(  # type: ignore[no-untyped-def]
+        monkeypatch: pytest.MonkeyPatch, seed: int, guide_max, alias_max) -> None:
+    """Each sampler of the characters owned (guide table, alias table, card by card) against the exact law."""
+    if guide_max is not None:
+        monkeypatch.setattr(sim, "_GUIDE_MAX", guide_max)
+    if alias_max is not None:
+        monkeypatch.setattr(sim, "_ALIAS_MAX", alias_max)
+    n, per = 5, 40_000
+    gs = np.array([0, 1, 3, 7, 12, 25])
+    g = np.repeat(gs, per)
+    got = sim._owned_counts(g, np.random.default_rng(seed), n)
+    for i, gi in enumerate(gs.tolist()):
+        freq = np.bincount(got[i * per:(i + 1) * per], minlength=n + 1) / per
+        p = _owned_law(n, gi)
+        assert freq.size == n + 1
+        assert (np.abs(freq - p) <= Z * np.sqrt(p * (1 - p) / per) + 1e-12).all(), (gi, freq, p)

@@ -461,20 +461,22 @@ def run_shared(
 # collector's chain, so a trial needs one outcome per bag cycle, one SR count per
 # cycle and one owned count at the end, instead of one draw per session.
 #
-# Each discrete law is sampled from one uniform: the cycle outcome and the owned count
-# by Walker's alias method, the SR count by a guide table over the inverse CDF (tables
-# built once per configuration, exact up to float64 rounding of the probabilities).
+# Each discrete law is sampled from one uniform: the cycle outcome by Walker's alias
+# method, the SR count and the owned count by a guide table over the inverse CDF (the
+# owned count by an alias table, then card by card, when the guide table would be too
+# large; tables built once per configuration, exact up to float64 rounding of the
+# probabilities).
 # With at most one God Chance chip per bag (a partial cycle then brings none) the
 # cycle's bookkeeping is tabulated by (pulls before the bag, outcome), see
 # _schedule_table. Zero-size sessions draw nothing and only remake a bag that nothing
 # has been drawn from, which changes no law. With Overdrive the sessions depend on the
 # cards drawn, so run_schedule keeps the session-by-session kernel of run_shared.
 
-#: Largest alias table (entries) built for the owned counts; larger configurations draw
-#: the cards with ``Generator.integers``.
+#: Largest alias table (entries) built for the owned counts when their guide table would
+#: exceed :data:`_GUIDE_MAX`; larger configurations draw the cards with ``Generator.integers``.
 _ALIAS_MAX: int = 200_000
-#: Largest guide table (entries) built for the SR counts; larger bags draw them with
-#: ``Generator.hypergeometric``.
+#: Largest guide table (entries) built for the SR counts (larger bags draw them with
+#: ``Generator.hypergeometric``) and for the owned counts.
 _GUIDE_MAX: int = 4_000_000
 #: Largest bag (chips) for which the per-bag outcome table is built; larger bags use
 #: the session-by-session path.
@@ -484,6 +486,14 @@ _CYCLE_BAG_MAX: int = 20_000
 _END_TABLE_MAX: int = 2_000_000
 #: Largest (T + 1) * outcomes table of per-cycle bookkeeping (see :func:`_schedule_table`).
 _STATE_TABLE_MAX: int = 1_000_000
+#: The schedule kernel tallies SR + (God Chances << shift) in one integer: shift 14
+#: (int16 table, int32 tally) for fewer than 2**14 pulls, else 20 (int32, int64; the
+#: tabulated kernel needs fewer than 2**20 pulls).
+_TALLY_SHIFT: int = 14
+_TALLY_SHIFT_WIDE: int = 20
+#: Trials per chunk of :func:`_schedule_table` (about 45 bytes of buffers per trial;
+#: 2**16 measured faster than 2**15 and 2**17).
+_TABLE_CHUNK: int = 65_536
 #: Finished trials stay in the arrays (they draw nothing that changes them) until the
 #: live ones fall below this fraction; then the arrays are compacted.
 _COMPACT: float = 0.25
@@ -581,6 +591,7 @@ class _Cycles:
     n_sr: int
     n_n: int
     sr_guide: _Guide | None  # guide table of hypergeometric(n_sr, n_n, o), one row per o = 0..n_ot
+    key: tuple[BagConfig, DoubtfulConfig | None]  # the arguments of _cycles
 
 
 @lru_cache(maxsize=32)
@@ -616,7 +627,7 @@ def _cycles(bag: BagConfig, doubtful: DoubtfulConfig | None) -> _Cycles:
         sr_guide = _guide_table(
             hypergeom.pmf(np.arange(bag.n_sr + 1)[None, :], n_ot, bag.n_sr, np.arange(n_ot + 1)[:, None]), bins)
     return _Cycles(tot if (g == 1 and doubtful is None) else 0, prob, alias, col(1), col(2), col(3), col(4),
-                   col(5), bag.n_sr, bag.n_n, sr_guide)
+                   col(5), bag.n_sr, bag.n_n, sr_guide, (bag, doubtful))
 
 
 def _sr_counts(o: np.ndarray, rng: np.random.Generator, cy: _Cycles) -> np.ndarray | int:
@@ -630,9 +641,8 @@ def _sr_counts(o: np.ndarray, rng: np.random.Generator, cy: _Cycles) -> np.ndarr
     return _guide_draw(rng.random(o.size), o * cy.sr_guide.bins, cy.sr_guide)
 
 
-@lru_cache(maxsize=64)
-def _owned_alias(n_characters: int, g_max: int) -> tuple[np.ndarray, np.ndarray]:
-    """Alias tables of P(characters owned = c | G God Chances), G = 0..g_max."""
+def _owned_pmf(n_characters: int, g_max: int) -> npt.NDArray[np.float64]:
+    """P(characters owned = c | G God Chances), rows G = 0..g_max, columns c = 0..n."""
     n = n_characters
     step = owned_transition_matrix(n)
     pmf = np.zeros((g_max + 1, n + 1))
@@ -641,13 +651,30 @@ def _owned_alias(n_characters: int, g_max: int) -> tuple[np.ndarray, np.ndarray]
     for gi in range(g_max + 1):
         pmf[gi] = v
         v = v @ step
-    return _alias_table(pmf)
+    return pmf
+
+
+@lru_cache(maxsize=64)
+def _owned_alias(n_characters: int, g_max: int) -> tuple[np.ndarray, np.ndarray]:
+    """Alias tables of P(characters owned = c | G God Chances), G = 0..g_max."""
+    return _alias_table(_owned_pmf(n_characters, g_max))
+
+
+@lru_cache(maxsize=16)
+def _owned_guide(n_characters: int, rows: int) -> _Guide:
+    """Guide tables of P(characters owned = c | G God Chances), G = 0..rows - 1."""
+    pmf = _owned_pmf(n_characters, rows - 1)
+    return _guide_table(pmf, _guide_bins(n_characters + 1))
 
 
 def _owned_counts(gcount: np.ndarray, rng: np.random.Generator, n_characters: int) -> np.ndarray:
     """Characters owned after ``gcount`` God Chances (uniform cards, coupon collector)."""
     g_max = int(gcount.max()) if gcount.size else 0
     n = n_characters
+    rows = 1 << g_max.bit_length()  # a power of two > g_max: few distinct tables
+    if rows * _guide_bins(n + 1) <= _GUIDE_MAX:  # guide table: fewest passes per draw
+        g = _owned_guide(n, rows)
+        return _guide_draw(rng.random(gcount.size), gcount * g.bins, g)
     if (g_max + 1) * (n + 1) <= _ALIAS_MAX:
         prob, alias = _owned_alias(n, g_max)
         return _alias_draw(rng.random(gcount.size), gcount, n + 1, prob, alias)
@@ -657,56 +684,118 @@ def _owned_counts(gcount: np.ndarray, rng: np.random.Generator, n_characters: in
     return np.bincount(np.unique(key) // n, minlength=gcount.size).astype(_I64)
 
 
+@lru_cache(maxsize=8)
+def _sr_gc_guide(bag: BagConfig, doubtful: DoubtfulConfig | None, wide: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The SR guide table of ``_cycles(bag, doubtful)`` with the cycle's God Chance folded in.
+
+    Row ``2 o + g`` (``o`` others drawn, ``g`` God Chances of the cycle, 0 or 1) holds
+    the SR outcome plus ``g << shift`` (-1 where the bin is ambiguous, as in
+    :class:`_Guide`), so one gather and one add tally both counts; ``shift`` is
+    :data:`_TALLY_SHIFT` (int16 entries) or, if ``wide``, :data:`_TALLY_SHIFT_WIDE`
+    (int32 entries). Also returns the CDF rows scaled by ``bins`` (exact: ``bins`` is a
+    power of two), for comparing with ``u * bins``.
+    """
+    g = _cycles(bag, doubtful).sr_guide
+    assert g is not None
+    q = g.q.reshape(-1, g.bins)
+    shift = _TALLY_SHIFT_WIDE if wide else _TALLY_SHIFT
+    dt = np.int32 if wide else np.int16
+    q2 = np.empty((q.shape[0], 2, g.bins), dtype=dt)
+    q2[:, 0] = q
+    q2[:, 1] = np.where(q < 0, -1, q.astype(dt) + (1 << shift))
+    return q2.ravel(), g.cdf * g.bins
+
+
 def _schedule_table(total: int, lookup, god: np.ndarray, sr: np.ndarray,  # type: ignore[no-untyped-def]
                     rng: np.random.Generator, cy: _Cycles) -> None:
     """The kernel's loop with every cycle's bookkeeping tabulated by (pulls so far, outcome).
 
     For at most one God Chance chip per bag (a partial cycle then brings no God Chance)
-    the state of a trial is the number ``s`` of pulls before its current bag; the table
-    row ``s * n_outcomes + outcome`` holds the next ``s`` (times ``n_outcomes``), the God
-    Chances of the cycle and the row of its SR law, so a cycle costs two uniforms and a
-    few gathers. Fills ``god`` and ``sr`` in place.
+    the state of a trial is the number ``s`` of pulls before its current bag; one packed
+    table maps ``s * n_outcomes + outcome`` to the next ``s`` (times ``n_outcomes``) and
+    to the row of the cycle's SR law, whose guide table also carries the cycle's God
+    Chance (:func:`_sr_gc_guide`), so a cycle costs two uniforms, one gather for the state
+    and one gather plus one add for the tallies, all into preallocated buffers. The end state
+    ``s = T`` maps to itself with no God Chance and SR row 0 (always 0 SR), so finished
+    trials may stay in the arrays. Fills ``god`` and ``sr`` in place.
     """
     n_out = cy.x.size
-    st = np.arange(total + 1, dtype=_I64)[:, None]
-    end = np.minimum(lookup(st + cy.x[None, :] - 1), st + cy.cap[None, :])
-    full = end <= total
-    gc_t = (cy.gc[None, :] * full).ravel().astype(np.int8)
-    np.minimum(end, total, out=end)
     guide = cy.sr_guide
     assert guide is not None
-    o_t = ((end - st - gc_t.reshape(end.shape)) * guide.bins).ravel()  # SR-law row offset
+    bins = guide.bins
+    wide = total >= 1 << _TALLY_SHIFT
+    shift = _TALLY_SHIFT_WIDE if wide else _TALLY_SHIFT  # tallies (<= total) < 2**shift
+    assert total < 1 << shift
+    q2, cdf_b = _sr_gc_guide(*cy.key, wide)
+    st = np.arange(total + 1, dtype=_I64)[:, None]
+    end = np.minimum(lookup(st + cy.x[None, :] - 1), st + cy.cap[None, :])
+    gc_t = cy.gc[None, :] * (end <= total)
+    np.minimum(end, total, out=end)
+    off_t = (((end - st - gc_t) * 2 + gc_t) * bins).ravel()  # row offset in q2
     nxt_t = (end * n_out).ravel()
-    # one gather per cycle: next state << 33 | SR row offset << 1 | God Chance (< 2**32 each)
-    packed = (nxt_t << 33) | (o_t << 1) | gc_t
+    assert off_t.max() < 2**32
+    packed = (nxt_t << 32) | off_t  # one gather per cycle for both
+    assert off_t[-n_out:].max() == 0 and (nxt_t[-n_out:] == total * n_out).all()  # the fixed point
     last = total * n_out
     uniform = cy.uniform_n
+    acc_t = _I64 if wide else np.int32  # SR + (God Chances << shift) < 2**(2 * shift)
+    log_bins = bins.bit_length() - 1
+    cdf_b = np.repeat(cdf_b, 2, axis=0)  # one CDF row per q2 row
+    gc_add = np.tile(np.array([0, 1 << shift], dtype=acc_t), cdf_b.shape[0] // 2)
+    chunks = [min(_TABLE_CHUNK, god.size - s) for s in range(0, god.size, _TABLE_CHUNK)]
+    size0 = max(chunks, default=0)
+    ub = np.empty(size0)  # uniforms
+    ib = np.empty(size0, dtype=np.int32)  # floor(u * k), cast through int32 (cheaper than to int64)
+    idx_b = np.empty(size0, dtype=_I64)
+    off_b = np.empty(size0, dtype=_I64)
+    q_b = np.empty(size0, dtype=q2.dtype)
+    live_b = np.empty(size0, dtype=bool)
     start = 0
-    for size in _chunks(god.size, 1, 1):
-        rows = np.arange(start, start + size)
+    for size in chunks:
         base = np.zeros(size, dtype=_I64)  # s * n_outcomes
-        gk = np.zeros(size, dtype=_I64)
-        sk = np.zeros(size, dtype=_I64)
+        acc = np.zeros(size, dtype=acc_t)  # SR + (God Chances << shift)
+        res, rows = acc, None  # tallies of the chunk; rows of ``res`` still in ``acc`` (None: all)
         while base.size and total:
-            u = rng.random(base.size)
+            m = base.size
+            u, i32, idx, off, qv, live = ub[:m], ib[:m], idx_b[:m], off_b[:m], q_b[:m], live_b[:m]
+            rng.random(out=u)
             if uniform:
-                u *= uniform
-                idx = u.astype(_I64)  # u <= 1 - 2**-53: floor(u * N) <= N - 1
+                np.multiply(u, uniform, out=u)
+                i32[...] = u  # truncation; u <= 1 - 2**-53: floor(u * N) <= N - 1
+                idx[...] = i32
             else:
-                idx = _alias_draw(u, 0, n_out, cy.prob, cy.alias)
-            idx += base
-            v = packed.take(idx)
-            gk += v & 1
-            # SR chips of the cycle: guide-table draw in the row of its "others drawn" count
-            sk += _guide_draw(rng.random(base.size), (v >> 1) & 0xFFFFFFFF, guide)
-            base = v >> 33
-            live = base < last
+                idx[...] = _alias_draw(u, 0, n_out, cy.prob, cy.alias)
+            np.add(idx, base, out=idx)
+            packed.take(idx, out=off, mode="wrap")  # idx is in range; "wrap" does not buffer ``out``
+            np.right_shift(off, 32, out=base)
+            np.bitwise_and(off, 0xFFFFFFFF, out=off)
+            # SR chips of the cycle (and its God Chance): guide-table draw in its row
+            rng.random(out=u)
+            np.multiply(u, bins, out=u)  # exact: bins is a power of two
+            i32[...] = u
+            idx[...] = i32
+            np.add(idx, off, out=idx)
+            q2.take(idx, out=qv, mode="wrap")
+            np.less(qv, 0, out=live)
+            amb = live.nonzero()[0]
+            if amb.size:  # a CDF step inside the bin: the inverse CDF by comparing u * bins
+                r = idx.take(amb) >> log_bins
+                qv[amb] = (cdf_b[r] <= u.take(amb)[:, None]).sum(axis=1) + gc_add.take(r)
+            np.add(acc, qv, out=acc)
+            np.less(base, last, out=live)
             n_live = int(np.count_nonzero(live))
-            if n_live < _COMPACT * base.size:  # compact: drop finished trials
-                done = ~live
-                god[rows[done]], sr[rows[done]] = gk[done], sk[done]
-                rows, base, gk, sk = rows[live], base[live], gk[live], sk[live]
-        god[rows], sr[rows] = gk, sk
+            if n_live < _COMPACT * m:  # compact: drop finished trials (they are a fixed point)
+                keep = live.nonzero()[0]
+                if rows is None:
+                    rows = keep
+                else:
+                    res[rows] = acc
+                    rows = rows.take(keep)
+                base, acc = base.take(keep), acc.take(keep)
+        if rows is not None:
+            res[rows] = acc
+        god[start:start + size] = res >> shift
+        sr[start:start + size] = res & ((1 << shift) - 1)
         start += size
 
 
@@ -729,7 +818,8 @@ def _schedule_cycles(sessions: list[int], n_trials: int, rng: np.random.Generato
     god = np.zeros(n_trials, dtype=_I64)
     sr = np.zeros(n_trials, dtype=_I64)
     owned = np.zeros(n_trials, dtype=_I64)
-    tabulated = cfg.n_gc <= 1 and cy.sr_guide is not None and (total + 1) * cy.x.size <= _STATE_TABLE_MAX
+    tabulated = (cfg.n_gc <= 1 and cy.sr_guide is not None and (total + 1) * cy.x.size <= _STATE_TABLE_MAX
+                 and total < 1 << _TALLY_SHIFT_WIDE)
     if tabulated:
         _schedule_table(total, lookup, god, sr, rng, cy)
     start = 0
