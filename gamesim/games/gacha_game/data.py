@@ -442,8 +442,14 @@ def load_data(data: str | Path = BUILTIN_DATA) -> GameData:
 
     Raises
     ------
+    ParamTypeError
+        If ``data`` is neither a string nor a path.
     DataError
         If the file is missing, not TOML, or fails validation (see :func:`parse_data`).
     """
+    if not isinstance(data, (str, Path)):
+        from gamesim.core.validate import ParamTypeError
+
+        raise ParamTypeError("data", data, f'"{BUILTIN_DATA}" or a path to a .toml card-list file')
     p = resolve_data_path(data)
     return _load_cached(str(p), p.stat().st_mtime)

@@ -34,10 +34,10 @@ from typing import Any, Protocol
 import numpy as np
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import check_choice, check_int
+from gamesim.core.validate import ParamTypeError, check_choice, check_int
 
-from .rules import COLS, N_VALUES, ROWS, IceCreamParams
-from .sim import GameBatch, advance, heights, place_batch, resolve_batch, rowsum, tables
+from .rules import COLS, CRUSH, N_VALUES, ROWS, IceCreamParams
+from .sim import GameBatch, _check_p, advance, check_board_batch, heights, place_batch, resolve_batch, rowsum, tables
 
 __all__ = ["POLICY_NAMES", "OVER", "WIN", "Policy", "RandomPolicy", "GreedyPolicy", "LookaheadPolicy",
            "RolloutPolicy", "make_policy", "greedy_keys_batch", "lookahead_values_batch", "pick"]
@@ -80,7 +80,19 @@ def greedy_keys_batch(board: np.ndarray, card: np.ndarray, p: IceCreamParams,
     placement that ends the game, ``-inf`` for a full column. With ``return_resolution``, also
     the :func:`~.sim.resolve_batch` result of the ``3 m`` candidates (row ``3 i + col``, with
     ``pos``) when every column of every board is open, else ``None``.
+
+    Raises
+    ------
+    ParamTypeError, ParamError
+        For boards that are not an integer (m, 15) array of values 0..10, cards that are
+        not integers 1..10 of shape (m,), or ``p`` not an IceCreamParams.
     """
+    check_board_batch(board)
+    _check_p(p)
+    if (not isinstance(card, np.ndarray) or card.shape != (board.shape[0],) or card.dtype.kind not in "iu"
+            or (card.size and (int(card.min()) < 1 or int(card.max()) > CRUSH))):
+        raise ParamError("card", f"<{type(card).__name__} {getattr(card, 'dtype', '')} {getattr(card, 'shape', '')}>",
+                         f"an integer ndarray of shape ({board.shape[0]},), values 1..{CRUSH}")
     m = board.shape[0]
     t = tables(p)
     h = heights(board)  # (m, 3)
@@ -141,7 +153,12 @@ def lookahead_values_batch(g: GameBatch, p: IceCreamParams, rng: np.random.Gener
     ``100 × cards cleared + E[max over columns of the greedy key of the next card]``, the
     expectation over the deck left after the placement (the rebuilt deck if it emptied).
     ``rng`` is not used for the values themselves (``advance`` does not draw here).
+
+    Raises ``ParamTypeError`` for ``g`` not a GameBatch or ``p`` not an IceCreamParams.
     """
+    if not isinstance(g, GameBatch):
+        raise ParamTypeError("g", g, "a GameBatch (from new_games)")
+    _check_p(p)
     m = g.size
     t = tables(p)
     legal = g.heights() < ROWS
