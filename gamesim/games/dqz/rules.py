@@ -188,6 +188,10 @@ class SkillUse:
     timing: Timing
 
     def __post_init__(self) -> None:
+        if not isinstance(self.skill, Skill):
+            raise ParamTypeError("skill", self.skill, "a Skill")
+        if not isinstance(self.timing, Timing):
+            raise ParamTypeError("timing", self.timing, "a Timing")
         if self.timing not in SKILL_INFO[self.skill].timings:
             raise ValueError(f"{SKILL_INFO[self.skill].ja}: timing {self.timing.name} not allowed; "
                              f"allowed: {[t.name for t in SKILL_INFO[self.skill].timings]}")
@@ -308,6 +312,12 @@ class StrategyPlay:
 
     kind: Strategy
     target: int | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, Strategy):
+            raise ParamTypeError("kind", self.kind, "a Strategy")
+        if self.target is not None:
+            check_int("target", self.target, min=0, max=200)
 
 
 def parse_strategy(strategy: StrategyPlay | Strategy | str | tuple | None) -> StrategyPlay | None:

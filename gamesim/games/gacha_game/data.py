@@ -232,6 +232,8 @@ def parse_data(raw: dict[str, Any], source: str = "<data>") -> GameData:
         message names the file, the card and the field.
     """
     fname = source
+    if not isinstance(raw, dict):
+        raise DataError(f"{fname}: raw = {raw!r:.60}, must be a table (dict) of the data file's sections")
     _keys(fname, raw, {"illustrative", "title", "characters", "paid_rates", "start_money", "bag",
                        "action", "event", "boss", "navi", "quest", "rate"})
     illustrative = _bool(fname, "illustrative", raw.get("illustrative", False))

@@ -115,11 +115,19 @@ def greedy_keys_batch(board: np.ndarray, card: np.ndarray, p: IceCreamParams,
     return keys.reshape(m, COLS)
 
 
+def _check_name(name: object) -> None:
+    if not isinstance(name, str) or not name or len(name) > 100 or not name.isprintable():
+        raise ParamError("name", name, "a printable label of 1 to 100 characters")
+
+
 @dataclass(frozen=True)
 class RandomPolicy:
     """A uniformly random legal column."""
 
     name: str = "random"
+
+    def __post_init__(self) -> None:
+        _check_name(self.name)
 
     def choose(self, g: GameBatch, p: IceCreamParams, rng: np.random.Generator) -> np.ndarray:
         legal = g.heights() < ROWS
@@ -131,6 +139,9 @@ class GreedyPolicy:
     """Most cards cleared now, then the lowest stack (see the module docstring)."""
 
     name: str = "greedy"
+
+    def __post_init__(self) -> None:
+        _check_name(self.name)
 
     def choose(self, g: GameBatch, p: IceCreamParams, rng: np.random.Generator) -> np.ndarray:
         return pick(greedy_keys_batch(g.board, g.card, p), rng)
@@ -193,6 +204,9 @@ class LookaheadPolicy:
 
     name: str = "lookahead"
 
+    def __post_init__(self) -> None:
+        _check_name(self.name)
+
     def choose(self, g: GameBatch, p: IceCreamParams, rng: np.random.Generator) -> np.ndarray:
         return pick(lookahead_values_batch(g, p, rng), rng)
 
@@ -222,6 +236,7 @@ class RolloutPolicy:
     name: str = "rollout"
 
     def __post_init__(self) -> None:
+        _check_name(self.name)
         check_int("k", self.k, min=1, max=MAX_ROLLOUTS)
         check_int("horizon", self.horizon, min=0, max=MAX_HORIZON)
         check_choice("playout", self.playout, ("greedy", "lookahead"))
