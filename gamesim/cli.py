@@ -272,6 +272,16 @@ def _new(game_name: str, task_name: str) -> int:
     return 0
 
 
+def _has_target(path: Path) -> bool:
+    """Whether a scenario file has a ``[target]`` table (read by ``gamesim search`` only)."""
+    import tomllib
+
+    try:
+        return "target" in tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+
+
 def _run_one(
     path: Path, args: argparse.Namespace, out: Path | None, *, reuse: bool, fmt: str = "parquet"
 ) -> tuple[Any, Path]:
@@ -378,6 +388,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             html, pdf = render_report(notebook, results, path, args.out_dir, scenario.name, title=scenario.title)
             if not args.quiet:
                 print(f"{scenario.name}: report -> {html} and {pdf}")
+                if _has_target(path):
+                    print(f"{scenario.name}: this scenario has a [target] table, which report ignores; "
+                          f"`gamesim search {path}` runs the target search and writes its report")
         return 0
     except ScenarioError as exc:
         return error(str(exc), EXIT_USAGE)

@@ -32,7 +32,8 @@ at every look each sampled constraint gets a two-sided interval at confidence
 Student-t for means). A constraint is met when its interval lies inside
 ``[low, high]`` and violated when the interval lies outside it; a setting is
 feasible when every constraint is met, infeasible when one is violated. By
-Bonferroni over the ``K m`` intervals, a setting whose true value violates the
+Bonferroni over the ``K m`` intervals (``K m D`` in a bisection of ``D``
+levels), a setting whose true value violates the
 target is declared feasible with probability at most ``alpha`` (and a truly
 feasible one declared infeasible with at most ``alpha``), whatever the
 stopping. Where the game's exact solver covers a cell (``Task.exact``), its
@@ -497,6 +498,9 @@ class _Evaluator:
         self.decided_at: dict[int, dict[str, Any]] = {}
         self.last_look: dict[int, int] = {}
         self.kept = {c.metric for c in target.constraints}
+        #: Decisions a setting's label can rest on (bisection: one midpoint per level of the search, see
+        #: :func:`_bisect_1d`); the intervals are split over them too.
+        self.depth = 1
         self.metric_kind = {m.name: m.kind for m in self.task.metrics_for(self.base)}
 
     def cell(self, i: int) -> dict[str, Any]:
@@ -531,7 +535,7 @@ class _Evaluator:
     def alpha_interval(self) -> float:
         m = max(1, len(self.target.constraints))
         family = len(self.settings) if self.target.familywise else 1
-        return self.target.alpha / (len(self.looks) * m * family)
+        return self.target.alpha / (len(self.looks) * m * family * self.depth)
 
     def ensure(self, i: int, n: int) -> None:
         have = self.n.get(i, 0)
@@ -673,6 +677,7 @@ class SearchResult:
             f"{100 * (1 - self.alpha_interval):.4g}% (alpha = {t.alpha:g} "
             + ("over the whole box, Bonferroni over settings x looks x constraints"
                if t.familywise else "per setting, Bonferroni over looks x constraints")
+            + (f" x {math.ceil(math.log2(len(self.settings) + 1))} bisection levels" if self.method == "bisect" else "")
             + f"); trials used: {self.trials_used}",
             "Settings: " + ", ".join(f"{k} {v}" for k, v in self.counts().items()),
         ]
@@ -759,6 +764,9 @@ class SearchResult:
                 for st, col in colors.items():
                     d = df[df["status"] == st]
                     ax_.scatter(d[names[0]], np.full(len(d), 0.02), marker="|", color=col, transform=rug, s=60)
+                xv = [float(v) for v in self.target.params[0].values]  # the whole box, not only sampled points
+                xpad = 0.02 * (max(xv) - min(xv) or 1)
+                ax_.set_xlim(min(xv) - xpad, max(xv) + xpad)
                 ax_.set_xlabel(names[0] + "  (ticks at the bottom: every setting's status, inferred ones included)")
                 ax_.set_ylabel(f"{c.metric} ({c.statistic})")
                 ax_.set_title(lab)
@@ -853,6 +861,8 @@ def _bisect_1d(ev: _Evaluator) -> dict[int, dict[str, Any]]:
             rec = dict(ev.decided_at[i])
             rec["cons"] = [dict(r, decision=d) for r, d in zip(rec["cons"], decs)]
             rec["status"] = decide(decs)
+            if rec["status"] != ev.decided_at[i]["status"]:  # e.g. one bound decided here, the other inferred
+                rec["basis"] = "inferred"
         else:
             rec = {"n": 0, "cons": [{"estimate": math.nan, "ci_low": math.nan, "ci_high": math.nan, "exact": math.nan,
                                      "n": 0, "decision": d} for d in decs], "status": decide(decs)}
@@ -974,9 +984,13 @@ def search(
     setting is solved exactly (``exact``).
 
     Error rate: ``alpha`` per reported setting (Bonferroni over the ``K`` looks
-    and ``m`` constraints: each interval at ``1 - alpha/(K m)``). For an
-    inferred setting the error is that of the decision it was inferred from
-    (at most ``alpha``), provided the declared monotonicity holds.
+    and ``m`` constraints: each interval at ``1 - alpha/(K m)``). The bisection
+    also splits over its ``D = ceil(log2(settings + 1))`` levels (a setting's
+    label rests on at most one midpoint decision per level): intervals at
+    ``1 - alpha/(K m D)``, so an inferred setting too is wrongly declared
+    feasible with probability at most ``alpha``, provided the declared
+    monotonicity holds. The recommended setting is always decided on its own
+    intervals (an inferred one is sampled sequentially first).
     """
     from gamesim.core.validate import check_bool, check_int
 
@@ -1005,7 +1019,18 @@ def search(
     notes: list[str] = []
     if tgt.method != "grid" and len(tgt.params) == 1 and all(c.monotone for c in tgt.constraints):
         method = "bisect"
+        ev.depth = max(1, math.ceil(math.log2(n_set + 1)))
         recs = _bisect_1d(ev)
+        for i, rec in recs.items():  # feasible by inference: give them values to show and rank
+            if rec["basis"] == "inferred" and rec["status"] == "feasible":
+                if i in ev.decided_at and ev.decided_at[i]["basis"] != "exact":
+                    continue  # sampled here (one bound decided here): its own values are shown
+                got = ev.at_look(i, 0)
+                if got["basis"] == "exact":
+                    recs[i] = got
+                elif tgt.prefer == "closest":  # first-look estimate for the ranking; the status stays inferred
+                    recs[i] = dict(rec, cons=[dict(g, decision=r["decision"]) for g, r in zip(got["cons"],
+                                                                                              rec["cons"])])
     elif (tgt.use_exact and ev.task.exact is not None and not ev.needs_sampling(0)
           and not any(ev.needs_sampling(i) for i in range(n_set))):
         method = "exact"
@@ -1013,23 +1038,35 @@ def search(
     else:
         method = "grid"
         recs, notes = _staged_grid(ev)
-    rows = []
-    for i, s in enumerate(ev.settings):
-        row: dict[str, Any] = dict(zip([p.name for p in tgt.params], s))
-        rec = recs.get(i)
-        if rec is None:
-            row.update(status="not evaluated", basis="-", n=0)
-            cons = [{"estimate": math.nan, "ci_low": math.nan, "ci_high": math.nan, "exact": math.nan,
-                     "decision": "not evaluated"}] * len(tgt.constraints)
-        else:
-            row.update(status=rec["status"], basis=rec["basis"], n=int(ev.n.get(i, 0)) if rec["basis"] != "exact" else 0)
-            cons = rec["cons"]
-        for c, r in zip(tgt.constraints, cons):
-            for k in ("estimate", "ci_low", "ci_high", "exact", "decision"):
-                row[f"{c.label}: {k}"] = r[k]
-        rows.append(row)
-    df = pd.DataFrame(rows)
+    def table_of(recs: dict[int, dict[str, Any]]) -> pd.DataFrame:
+        rows = []
+        for i, s in enumerate(ev.settings):
+            row: dict[str, Any] = dict(zip([p.name for p in tgt.params], s))
+            rec = recs.get(i)
+            if rec is None:
+                row.update(status="not evaluated", basis="-", n=0)
+                cons = [{"estimate": math.nan, "ci_low": math.nan, "ci_high": math.nan, "exact": math.nan,
+                         "decision": "not evaluated"}] * len(tgt.constraints)
+            else:
+                row.update(status=rec["status"], basis=rec["basis"],
+                           n=int(ev.n.get(i, 0)) if rec["basis"] != "exact" else 0)
+                cons = rec["cons"]
+            for c, r in zip(tgt.constraints, cons):
+                for k in ("estimate", "ci_low", "ci_high", "exact", "decision"):
+                    row[f"{c.label}: {k}"] = r[k]
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    df = table_of(recs)
     recommended, frontier = _recommend(df, tgt)
+    # A recommended setting that is feasible only by inference (first-look estimate, not decisive) is
+    # sampled sequentially on its own, and its direct decision replaces the inferred one; repeat until
+    # the recommendation stands on its own intervals.
+    while recommended is not None and recommended["basis"] == "inferred":
+        i = ev.index[tuple(recommended[p.name] for p in tgt.params)]
+        recs[i] = ev.sequential(i, start_look=min(1, len(ev.looks) - 1))
+        df = table_of(recs)
+        recommended, frontier = _recommend(df, tgt)
     return SearchResult(df, recommended, frontier, tgt, sc, method, int(sum(ev.n.values())), ev.alpha_interval(),
                         entropy, notes)
 
@@ -1050,7 +1087,10 @@ def _recommend(df: pd.DataFrame, tgt: Target) -> tuple[dict[str, Any] | None, pd
         best = min(keep, key=lambda i: (p[i].sum(), tuple(p[i])))
         return feas.iloc[best].to_dict(), frontier.reset_index(drop=True)
     score = np.zeros(len(feas))
-    for c in tgt.constraints:
+    # Two-sided bands have a centre to aim for; one-sided constraints only need to be met (aiming at
+    # their bound would recommend the least safe setting), unless no constraint is two-sided.
+    two_sided = [c for c in tgt.constraints if math.isfinite(c.low) and math.isfinite(c.high)]
+    for c in two_sided or tgt.constraints:
         width = (c.high - c.low) if math.isfinite(c.high - c.low) and c.high > c.low else 1.0
         score += np.abs(feas[f"{c.label}: estimate"].to_numpy(dtype=float) - c.centre) / width
     best = int(np.nanargmin(score)) if np.isfinite(score).any() else 0
@@ -1068,6 +1108,12 @@ def _fig_html(fig: Any) -> str:
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
     plt.close(fig)
     return f'<img src="data:image/png;base64,{base64.b64encode(buf.getvalue()).decode()}"/>'
+
+
+_REPORT_CSS = ("@page { size: A4; margin: 1.5cm } body { font-family: sans-serif; font-size: 10pt } "
+               "img { max-width: 100%; height: auto } pre { white-space: pre-wrap; word-break: break-word; "
+               "font-size: 8.5pt } table { border-collapse: collapse; font-size: 8.5pt } "
+               "th, td { padding: 1px 6px; border-bottom: 1px solid #ddd; text-align: right }")
 
 
 def write_report(result: SearchResult, path: str | Path, *, sensitivity: Any = None, pdf: bool = False) -> Path:
@@ -1096,6 +1142,17 @@ def write_report(result: SearchResult, path: str | Path, *, sensitivity: Any = N
     parts = [f"<h1>{html.escape(sc.title)}</h1>", f"<p>{html.escape(sc.question)}</p>",
              "<h2>Target search</h2>", f"<pre>{html.escape(result.summary())}</pre>",
              _fig_html(result.plot())]
+    if result.recommended is not None:
+        rec = result.recommended
+        row = {k: rec[k] for k in result.param_names}
+        row.update(status=rec["status"], basis=rec["basis"], n=rec["n"])
+        for c in result.target.constraints:
+            e, lo, hi, ex = (rec[f"{c.label}: {k}"] for k in ("estimate", "ci_low", "ci_high", "exact"))
+            row[c.label] = (f"{e:.4g} (exact)" if not math.isnan(ex) else
+                            f"{e:.4g} [{lo:.4g}, {hi:.4g}]" if not math.isnan(e) else "inferred (not sampled)")
+        parts += [f"<h3>Recommended setting ({html.escape(result.target.prefer)})</h3>",
+                  f"<p>Intervals at {100 * (1 - result.alpha_interval):.4g}% (the decision level).</p>",
+                  pd.DataFrame([row]).to_html(index=False)]
     if not result.frontier.empty and result.target.prefer != "closest":
         parts += [f"<h3>Pareto-{result.target.prefer} feasible settings</h3>",
                   result.frontier[result.param_names].to_html(index=False)]
@@ -1106,7 +1163,7 @@ def write_report(result: SearchResult, path: str | Path, *, sensitivity: Any = N
     parts.append(f"<p>seed entropy {result.seed_entropy}</p>")
     body = "\n".join(parts)
     path.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(sc.title)}</title>"
-                    f"</head><body style='font-family:sans-serif'>{body}</body></html>", encoding="utf-8")
+                    f"<style>{_REPORT_CSS}</style></head><body>{body}</body></html>", encoding="utf-8")
     if pdf:
         from gamesim.core.report import html_to_pdf
 

@@ -27,6 +27,13 @@ from the same child seed: common random numbers, so differences are paired):
   over trials that resamples the same trial indices in every cell (respecting
   the common random numbers). The estimated cell values include sampling noise,
   which adds about ``mean(se^2)`` to ``Var(f)``; the summary reports that ratio.
+* **Global, continuous parameters: SALib's Sobol' indices.** When every
+  parameter is a float given as a range ``{min, max}`` (no ``step``), the
+  inputs are uniform on the box and the indices are SALib's
+  (``SALib.sample.sobol`` Saltelli design with ``n_base x (d + 2)`` points,
+  ``SALib.analyze.sobol`` first-order and total indices with bootstrap
+  intervals). Mixing continuous ranges with discrete levels is refused (give a
+  ``step`` to treat a float parameter as levels).
 """
 
 from __future__ import annotations
@@ -51,7 +58,9 @@ __all__ = ["SensitivitySpec", "SensitivityResult", "parse_sensitivity", "sensiti
 
 #: Largest full factorial of levels (settings) a sensitivity run accepts.
 MAX_FACTORIAL = 729
-_KEYS = {"part", "metric", "statistic", "n_trials", "params", "n_boot", "use_exact"}
+_KEYS = {"part", "metric", "statistic", "n_trials", "params", "n_boot", "use_exact", "n_base"}
+#: Largest number of model runs (settings) of a Sobol' design, ``n_base x (parameters + 2)``.
+MAX_SOBOL_POINTS = 4096
 
 
 @dataclass(frozen=True)
@@ -65,6 +74,10 @@ class SensitivitySpec:
     n_trials: int
     n_boot: int = 200
     use_exact: bool = True
+    #: Continuous ranges ``{min, max}`` of float parameters (then every parameter is continuous and
+    #: the global index is SALib's Sobol'); ``params`` holds ``(min, max)`` for the OAT view.
+    continuous: bool = False
+    n_base: int = 64
 
 
 def parse_sensitivity(raw: Mapping[str, Any], scenario: Scenario, *, where: str = "<scenario dict>"
@@ -101,13 +114,43 @@ def parse_sensitivity(raw: Mapping[str, Any], scenario: Scenario, *, where: str 
     if not isinstance(rp, dict) or not rp:
         raise ScenarioError(f"{where}: sensitivity.params = {rp!r}, must be a table of parameter -> levels")
     params = {}
+    known = {p.name: p for p in part.task.params}
+    cont = {k for k, v in rp.items() if isinstance(v, dict) and "step" not in v and k in known
+            and known[k].kind == "float"}
+    if cont and len(cont) < len(rp):
+        k = sorted(cont)[0]
+        raise ScenarioError(
+            f"{where}: sensitivity.params.{k} = {rp[k]!r}: a continuous range (SALib Sobol') needs every parameter "
+            f"continuous; give step or a list of levels for the discrete analogue "
+            f"(discrete: {', '.join(sorted(set(rp) - cont))})")
+    for k in sorted(cont):
+        v = rp[k]
+        bad = set(v) - {"min", "max"}
+        if bad:
+            raise ScenarioError(f"{where}: unknown key sensitivity.params.{k}.{sorted(bad)[0]}; allowed keys: max, "
+                                "min, step")
+        for b in ("min", "max"):
+            x = v.get(b)
+            if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+                raise ScenarioError(f"{where}: sensitivity.params.{k}.{b} = {x!r}, must be a number")
+        if not v["min"] < v["max"]:
+            raise ScenarioError(f"{where}: sensitivity.params.{k} = {v!r}, must have min < max")
+        params[k] = parse_values(where, f"sensitivity.params.{k}", [v["min"], v["max"]], part.task, k)
     for k, v in rp.items():
+        if k in cont:
+            continue
         vals = parse_values(where, f"sensitivity.params.{k}", v, part.task, k, max_values=MAX_FACTORIAL)
         if len(vals) < 2:
             raise ScenarioError(f"{where}: sensitivity.params.{k} = {v!r}, must have at least 2 levels")
         params[k] = vals
-    size = math.prod(len(v) for v in params.values())
-    if size > MAX_FACTORIAL:
+    params = {k: params[k] for k in rp}  # the file's order
+    nb0 = raw.get("n_base", 64)
+    if (not isinstance(nb0, int) or isinstance(nb0, bool) or nb0 < 2 or nb0 & (nb0 - 1)
+            or nb0 * (len(params) + 2) > MAX_SOBOL_POINTS):
+        raise ScenarioError(f"{where}: sensitivity.n_base = {nb0!r}, must be a power of 2 >= 2 with "
+                            f"n_base x (parameters + 2) <= {MAX_SOBOL_POINTS}")
+    size = nb0 * (len(params) + 2) if cont else math.prod(len(v) for v in params.values())
+    if not cont and size > MAX_FACTORIAL:
         raise ScenarioError(f"{where}: sensitivity.params spans {size} settings, must span <= {MAX_FACTORIAL}")
     n = raw.get("n_trials", scenario.n_trials)
     if not isinstance(n, int) or isinstance(n, bool) or not 2 <= n <= 1_000_000:
@@ -132,7 +175,7 @@ def parse_sensitivity(raw: Mapping[str, Any], scenario: Scenario, *, where: str 
     use_exact = raw.get("use_exact", True)
     if not isinstance(use_exact, bool):
         raise ScenarioError(f"{where}: sensitivity.use_exact = {use_exact!r}, must be true or false")
-    return SensitivitySpec(part.name, metric, stat, params, n, nb, use_exact)
+    return SensitivitySpec(part.name, metric, stat, params, n, nb, use_exact, bool(cont), nb0)
 
 
 def variance_indices(values: npt.ArrayLike) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
@@ -189,8 +232,13 @@ class SensitivityResult:
         ``mean(se^2) / Var(f)`` over the factorial: how much sampling noise
         inflates the variance the indices are shares of (0 with exact values).
     basis : str
-        ``"exact"`` or ``"sampled"``.
+        ``"exact"``, ``"sampled"`` or ``"mixed"``.
     seed_entropy : int
+    method : str
+        ``"discrete factorial"`` (exact variance decomposition over the levels)
+        or ``"sobol (SALib)"`` (continuous ranges).
+    n_points : int
+        Settings of the Sobol' design (0 for the factorial).
     """
 
     oat: pd.DataFrame
@@ -199,6 +247,8 @@ class SensitivityResult:
     noise_ratio: float
     basis: str
     seed_entropy: int
+    method: str = "discrete factorial"
+    n_points: int = 0
 
     def table(self, digits: int = 3) -> pd.DataFrame:
         """The ranking: parameters by total index, with intervals and the OAT range."""
@@ -221,9 +271,12 @@ class SensitivityResult:
         """Plain-text ranking and what the indices mean."""
         s = self.spec
         top = self.indices["parameter"].iloc[0] if len(self.indices) else "-"
-        return (f"Sensitivity of {s.metric} ({s.statistic}) over "
-                + ", ".join(f"{k} in {list(v)}" for k, v in s.params.items())
-                + f"; {s.n_trials} trials per setting ({self.basis}), common random numbers."
+        over = (", ".join(f"{k} in [{v[0]:g}, {v[-1]:g}]" for k, v in s.params.items()) if s.continuous
+                else ", ".join(f"{k} in {list(v)}" for k, v in s.params.items()))
+        how = (f"global index: SALib Sobol' (Saltelli design, {self.n_points} points, base {s.n_base})"
+               if s.continuous else "global index: exact variance decomposition over the full factorial")
+        return (f"Sensitivity of {s.metric} ({s.statistic}) over {over}; {s.n_trials} trials per setting "
+                f"({self.basis}), common random numbers; {how}."
                 + f"\nMost influential: {top}. Noise share of Var(f): {self.noise_ratio:.3g}.")
 
     def plot(self) -> Any:
@@ -353,6 +406,8 @@ def sensitivity_run(sc: Scenario, spec: SensitivitySpec, *, seed: int | None = N
             rows.append({"parameter": k, "default": default[k], "side": side, "level": lvl, **d, "exact": exact})
     oat = pd.DataFrame(rows)
 
+    if spec.continuous:
+        return _sobol(spec, names, evaluate, oat, entropy)
     # global: full factorial
     combos = list(itertools.product(*(spec.params[k] for k in names)))
     shape = tuple(len(spec.params[k]) for k in names)
@@ -387,3 +442,49 @@ def sensitivity_run(sc: Scenario, spec: SensitivitySpec, *, seed: int | None = N
                         "total": total, "total_low": t_lo, "total_high": t_hi, "oat_range": oat_range})
     ind = ind.sort_values(["total", "oat_range"], ascending=False, na_position="last").reset_index(drop=True)
     return SensitivityResult(oat, ind, spec, noise, basis, entropy)
+
+
+def _sobol(spec: SensitivitySpec, names: list[str], evaluate: Any, oat: pd.DataFrame, entropy: int
+           ) -> SensitivityResult:
+    """Sobol' indices of continuous parameters with SALib (Saltelli's design, Jansen's estimators).
+
+    The design has ``n_base x (d + 2)`` points (``calc_second_order=False``);
+    each point is simulated with ``n_trials`` trials on the same child seeds
+    (common random numbers). Intervals: SALib's bootstrap over the design's
+    rows (``n_boot`` resamples, 95%); they do not include the Monte Carlo noise
+    of each point's value, whose share of the variance is ``noise_ratio``.
+    """
+    from SALib.analyze import sobol as sobol_analyze
+    from SALib.sample import sobol as sobol_sample
+
+    problem = {"num_vars": len(names), "names": names,
+               "bounds": [[float(spec.params[k][0]), float(spec.params[k][-1])] for k in names]}
+    seeds = np.random.SeedSequence(entropy, spawn_key=(2,)).generate_state(2)
+    X = sobol_sample.sample(problem, spec.n_base, calc_second_order=False, seed=int(seeds[0]))
+    evals = [evaluate({k: float(x) for k, x in zip(names, row)}) for row in X]
+    Y = np.array([v for _, v in evals], dtype=np.float64)
+    sampled = [y for y, _ in evals if y is not None]
+    basis = "exact" if not sampled else ("sampled" if len(sampled) == len(evals) else "mixed")
+    var = Y.var()
+    noise = 0.0
+    if sampled:
+        ses = np.array([y.std(ddof=1) / math.sqrt(y.size) for y in sampled])
+        noise = float(np.mean(ses**2) / var) if var > 0 else math.inf
+    nan = np.full(len(names), np.nan)
+    if var > 0:
+        r = sobol_analyze.analyze(problem, Y, calc_second_order=False, num_resamples=max(spec.n_boot, 2),
+                                  conf_level=0.95, seed=int(seeds[1]))
+        first, f_conf, total, t_conf = (np.asarray(r[k], dtype=np.float64) for k in ("S1", "S1_conf", "ST",
+                                                                                      "ST_conf"))
+        if spec.n_boot == 0:
+            f_conf = t_conf = nan
+    else:
+        first = total = f_conf = t_conf = nan
+    oat_range = [float(oat[oat["parameter"] == k]["estimate"].abs().max()) for k in names]
+    ind = pd.DataFrame({"parameter": names,
+                        "levels": [f"[{spec.params[k][0]:g}, {spec.params[k][-1]:g}] continuous" for k in names],
+                        "first_order": first, "first_low": first - f_conf, "first_high": first + f_conf,
+                        "total": total, "total_low": total - t_conf, "total_high": total + t_conf,
+                        "oat_range": oat_range})
+    ind = ind.sort_values(["total", "oat_range"], ascending=False, na_position="last").reset_index(drop=True)
+    return SensitivityResult(oat, ind, spec, noise, basis, entropy, method="sobol (SALib)", n_points=len(X))

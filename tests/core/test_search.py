@@ -168,6 +168,60 @@ def test_false_feasible_rate_at_most_alpha(p_true, bernoulli_game):
     assert false_feasible <= sps.binom.ppf(0.999, reps, alpha), false_feasible
 
 
+def test_bisection_false_feasible_rate_at_most_alpha(bernoulli_game):
+    """The noisy bisection (inferred settings included): over fresh seeds, every setting whose true value
+    lies outside the band is declared feasible at most alpha of the time."""
+    alpha, reps = 0.2, 200
+    ps = [0.44, 0.447, 0.449, 0.5, 0.551, 0.553, 0.56]
+    sc = {"game": "bernoulli_oracle_test", "n_trials": 100, "chunk_size": 100,
+          "parts": [{"name": "b", "task": "draw"}],
+          "target": {"params": {"p": ps}, "alpha": alpha, "n_start": 100, "max_trials": 1600,
+                     "constraints": [{"metric": "hit", "low": 0.45, "high": 0.55, "monotone": "increasing"}]}}
+    feasible = np.zeros(len(ps), dtype=int)
+    for _ in range(reps):
+        res = search(sc)  # fresh entropy each time
+        assert res.method == "bisect"
+        feasible += (res.settings["status"] == "feasible").to_numpy()
+    limit = sps.binom.ppf(1 - 0.001 / len(ps), reps, alpha)  # one-sided binomial test per setting
+    for p, k in zip(ps, feasible):
+        if not 0.45 <= p <= 0.55:
+            assert k <= limit, (p, k)
+    assert feasible[ps.index(0.5)] >= reps // 2  # and the rule has power inside the band
+
+
+def test_recommendation_aims_at_two_sided_bands_only():
+    """One-sided constraints need only be met: 'closest' aims at the centre of the two-sided band."""
+    from gamesim.core.search import Constraint, SearchParam, Target, _recommend
+
+    import pandas as pd
+
+    one = Constraint("bankruptcies", "mean", -math.inf, 1.0)
+    two = Constraint("rounds", "mean", 10.0, 14.0)
+    tgt = Target("g", (SearchParam("x", (1, 2)),), (one, two))
+    df = pd.DataFrame({"x": [1, 2], "status": ["feasible", "feasible"],
+                       f"{one.label}: estimate": [0.2, 0.95], f"{two.label}: estimate": [12.0, 12.5]})
+    rec, _ = _recommend(df, tgt)
+    assert rec["x"] == 1  # rounds at 12; few bankruptcies (far from the bound 1) do not count against it
+    tgt1 = Target("g", (SearchParam("x", (1, 2)),), (one,))
+    assert _recommend(df, tgt1)[0]["x"] == 2  # only one-sided constraints: closest to the bound (as before)
+
+
+def test_recommended_setting_stands_on_its_own_intervals(bernoulli_game):
+    """The bisection may label settings feasible by inference; the recommended one is sampled and decided."""
+    ps = [0.3, 0.4, 0.47, 0.48, 0.49, 0.5, 0.51, 0.52, 0.53, 0.6, 0.7]
+    sc = {"game": "bernoulli_oracle_test", "n_trials": 400, "chunk_size": 400,
+          "parts": [{"name": "b", "task": "draw"}],
+          "target": {"params": {"p": ps}, "alpha": 0.05, "n_start": 400, "max_trials": 25600,
+                     "constraints": [{"metric": "hit", "low": 0.45, "high": 0.55, "monotone": "increasing"}]}}
+    for _ in range(10):
+        res = search(sc)
+        rec = res.recommended
+        assert rec is not None and rec["basis"] == "sampled" and rec["status"] == "feasible"
+        lab = res.target.constraints[0].label
+        assert 0.45 <= rec[f"{lab}: ci_low"] <= rec[f"{lab}: ci_high"] <= 0.55
+        assert "inferred" not in res.table(status="feasible").query(f"p == {rec['p']}")["basis"].tolist()
+
+
 def test_true_inside_is_often_feasible(bernoulli_game):
     """Power sanity check: well inside the band, most runs end feasible."""
     sc = {"game": "bernoulli_oracle_test", "n_trials": 200, "chunk_size": 200,
@@ -232,7 +286,9 @@ def test_plots_render():
 
     matplotlib.use("Agg")
     res = search(TARGETS / "gacha_bag_n.toml")
-    assert res.plot() is not None
+    fig = res.plot()
+    lo, hi = fig.axes[0].get_xlim()
+    assert lo < 10 and hi > 80  # the whole box is shown (the status rug of inferred settings too)
     sc = _godtear_dict(params={"accuracy": [3, 5], "damage": [3, 5, 7]},
                        constraints=[{"metric": "knockout", "low": 0.5}])
     assert search(sc).plot() is not None
@@ -295,3 +351,12 @@ def test_familywise_narrows_each_interval_level():
     fam = search(sc, seed=3)
     assert fam.alpha_interval == pytest.approx(per.alpha_interval / 4)
     assert "over the whole box" in fam.summary()
+
+
+def test_report_points_target_scenarios_to_search(tmp_path):
+    """`gamesim report` ignores [target]; it says so and names the search command (helper used by the CLI)."""
+    from gamesim.cli import _has_target
+
+    assert _has_target(TARGETS / "gacha_bag_n.toml")
+    assert not _has_target(ROOT / "scenarios" / "gacha_god_chance.toml")
+    assert not _has_target(tmp_path / "missing.toml")

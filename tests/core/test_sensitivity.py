@@ -109,3 +109,68 @@ def test_builtin_target_scenarios_have_valid_sensitivity():
         sc, tgt, raw = load_target_scenario(f)
         assert tgt is not None and raw is not None
         parse_sensitivity(raw, sc, where=str(f))
+
+
+# --------------------------------------------------------------------------- continuous ranges: SALib Sobol'
+def _sim_smooth(params, n_trials, *, rng):
+    """y = a + 0.5 b^2 + small noise: S_a = ST_a = (1/12) / (1/12 + 16/45) for a ~ U(0,1), b ~ U(0,2)."""
+    rng = np.random.default_rng(rng)
+    y = params["a"] + 0.5 * params["b"] ** 2 + 0.01 * rng.standard_normal(n_trials)
+    return {"y": y}
+
+
+@pytest.fixture(scope="module")
+def smooth_game():
+    from gamesim.core import registry
+    from gamesim.core.registry import Game, Metric, Param, Task, register_game
+
+    game = register_game(Game(
+        "smooth_sobol_test", "synthetic smooth function (tests only)",
+        {"f": Task("f", _sim_smooth, (Metric("y", "mean"),),
+                   (Param("a", "float", 0.5, min=0.0, max=1.0), Param("b", "float", 1.0, min=0.0, max=2.0),
+                    Param("k", "int", 1, min=0, max=5)))}))
+    yield game
+    registry._REGISTRY.pop(game.name, None)
+
+
+def _smooth(**sens):
+    return {"game": "smooth_sobol_test", "n_trials": 50, "chunk_size": 50,
+            "parts": [{"name": "f", "task": "f"}],
+            "sensitivity": {"metric": "y", "params": {"a": {"min": 0.0, "max": 1.0}, "b": {"min": 0.0, "max": 2.0}},
+                            **sens}}
+
+
+def test_continuous_ranges_use_salib_sobol(smooth_game):
+    res = sensitivity(_smooth(n_base=512), seed=5)
+    assert res.method == "sobol (SALib)" and res.n_points == 512 * 4
+    va, vb = 1 / 12, 16 / 45  # Var(a), Var(0.5 b^2): closed forms
+    got = res.indices.set_index("parameter")
+    for k, s in (("a", va / (va + vb)), ("b", vb / (va + vb))):
+        # additive function: S = ST; SALib's bootstrap half-width plus the design's own error
+        assert got.loc[k, "first_order"] == pytest.approx(s, abs=0.02), k
+        assert got.loc[k, "total"] == pytest.approx(s, abs=0.02), k
+        assert got.loc[k, "total_low"] <= got.loc[k, "total"] <= got.loc[k, "total_high"]
+    assert list(res.indices["parameter"]) == ["b", "a"]
+    # OAT at the ends of the ranges, paired: b from 1 to 2 adds 0.5 * (4 - 1) = 1.5 exactly (same noise)
+    row = res.oat[(res.oat["parameter"] == "b") & (res.oat["side"] == "high")].iloc[0]
+    assert row["estimate"] == pytest.approx(1.5, abs=1e-9)
+    assert "SALib Sobol'" in res.summary()
+    assert res.plot() is not None
+
+
+def test_continuous_ranges_mixed_with_levels_refused(smooth_game):
+    sc = _smooth()
+    sc["sensitivity"]["params"]["k"] = [0, 1, 2]
+    with pytest.raises(ScenarioError, match=r"sensitivity.params.a = .*needs every parameter continuous"):
+        sensitivity(sc)
+    sc = _smooth(n_base=48)
+    with pytest.raises(ScenarioError, match="sensitivity.n_base = 48, must be a power of 2"):
+        sensitivity(sc)
+    sc = _smooth()
+    sc["sensitivity"]["params"]["a"] = {"min": 0.5, "max": 0.5}
+    with pytest.raises(ScenarioError, match="must have min < max"):
+        sensitivity(sc)
+    sc = _smooth()
+    sc["sensitivity"]["params"]["b"] = {"min": 0.0, "max": 3.0}
+    with pytest.raises(ScenarioError, match=r"sensitivity.params.b\[1\] = 3.0"):
+        sensitivity(sc)

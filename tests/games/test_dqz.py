@@ -708,6 +708,7 @@ def test_benchmark_quick() -> None:
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert "battles/s" in r.stdout and "speedup" in r.stdout and "calls/s" in r.stdout
+    assert "plain Python, random module" in r.stdout and "numpy-scalar reference" in r.stdout
 
 
 def test_play_solver_large_parties(seed: int) -> None:

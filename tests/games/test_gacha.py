@@ -521,6 +521,9 @@ def test_benchmark_quick() -> None:
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert "pulls/s" in r.stdout and "speedup" in r.stdout
+    # both baselines' ratios and the bare-draw overhead (issue 10)
+    for line in ("random-module plain Python", "numpy-scalar reference", "bare draws time"):
+        assert r.stdout.count(line) == 2, line
 
 
 # ---------------------------------------------------------------------------

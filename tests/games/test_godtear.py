@@ -587,3 +587,5 @@ def test_benchmark_quick() -> None:
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert "rolls/s" in r.stdout and "icepool" in r.stdout
+    # both baselines' ratios (issue 10): the random-module loop and the numpy-scalar reference
+    assert "plain Python (random module)" in r.stdout and "numpy-scalar reference" in r.stdout

@@ -139,6 +139,26 @@ def test_rulebook_example_four_consecutive_in_a_column() -> None:
     assert res.score == 1 + 1  # score attack: 4枚続き +1, 全消し +1
 
 
+def test_column_shapes_in_any_order_and_blocked() -> None:
+    res, _ = drop(["7..", "5.."], 0, 6)  # column 5,7,6: consecutive in any order
+    assert res.removed == counts(v5=1, v6=1, v7=1)
+    for rows, v in ((["9..", "8.."], 1), (["1..", "9.."], 2)):  # 端の数字同士は繋がらない, in a column too
+        res, _ = drop(rows, 0, v)
+        assert res.waves == 0
+    res, _ = drop(["C..", "2..", "1.."], 0, 3)  # crush ice between 1,2 and the 3: no run
+    assert res.waves == 0
+    res, _ = drop(["2..", "C..", "1.."], 0, 3)  # 1, crush, 2, 3: the 2-3 pair is too short
+    assert res.waves == 0
+
+
+def test_equal_runs_of_four_clear_whole() -> None:
+    # four equal cards in a column (only after a fall in play) all clear, scoring no 4枚続き by default
+    b = board_from_rows(["5..", "5..", "5..", "5.."])
+    res = resolve(b, P)
+    assert res.removed == counts(v5=4) and res.waves == 1 and res.score == 1  # 全消し only
+    assert resolve(b, IceCreamParams(equal_runs_score=True)).score == 1 + 1  # + 4枚続き
+
+
 def test_longer_run_clears_only_its_consecutive_part() -> None:
     res, _ = drop(["2..", "1..", "7.."], 0, 3)  # column 7,1,2,3: the 7 stays
     assert res.removed == counts(v1=1, v2=1, v3=1) and board_to_rows(res.board)[-1] == "7.."
@@ -316,6 +336,34 @@ def test_playing_on_wins_when_the_crush_ice_is_gone(extra_win: str) -> None:
     assert s.status == want and g.status[0] == want
 
 
+@pytest.mark.parametrize("deck_out", ["empty_draw", "last_card"])
+def test_deck_out_when_the_last_card_is_turned(deck_out: str) -> None:
+    # cycle 5, one card (a 3) left in the deck: under "last_card" turning it ends the deck, so the
+    # win check comes before that card is placed; under "empty_draw" the 3 is placed first
+    p = IceCreamParams(deck_out=deck_out)
+    s0 = _state(["...", "12."], cycle=5, deck=counts(v3=1), disc=counts(v4=6), card=8, p=p)
+    g = _batch([s0])
+    advance(g, np.array([2]), p, np.random.default_rng(0))
+    s = s0.clone()
+    advance_state(s, 2, p, lambda: 0.5)
+    want = 1 if deck_out == "last_card" else 0
+    assert s.status == want and g.status[0] == want and s.card == 3 and g.card[0] == 3
+    assert s.placed == 1 and g.placed[0] == 1
+    # crush ice on the board when the last card is turned: the next deck is built at once, without
+    # the discarded crush ice, and the 3 in hand is still to be placed
+    s0 = _state(["...", "1C."], cycle=5, deck=counts(v3=1), disc=counts(v4=6, C=2), card=8, p=p)
+    g = _batch([s0])
+    advance(g, np.array([2]), p, np.random.default_rng(0))
+    s = s0.clone()
+    advance_state(s, 2, p, lambda: 0.5)
+    assert s.status == 0 and g.status[0] == 0 and s.card == 3 and g.card[0] == 3
+    if deck_out == "last_card":
+        assert s.cycle == 6 and s.deck == list(counts(v4=6)) and s.disc == [0] * N_VALUES
+    else:
+        assert s.cycle == 5 and s.deck == [0] * N_VALUES and s.disc == list(counts(v4=6, C=2))
+    assert g.cycle[0] == s.cycle and g.deck[0].tolist() == s.deck and g.disc[0].tolist() == s.disc
+
+
 def test_game_over_in_both_implementations() -> None:
     s, g = _both(_state(["7..", "5..", "3..", "1.."], cycle=1, deck=counts(v2=3), disc=counts(), card=9), 0)
     assert s.status == 2 and g.status[0] == 2
@@ -387,13 +435,22 @@ def test_greedy_and_lookahead_values_equal_scalar(seed: int) -> None:
     for i, s in enumerate(states):
         np.testing.assert_allclose(kb[i], greedy_keys(s.board, s.card, P))
         np.testing.assert_allclose(lb[i], lookahead_values(s, P))
+    # boards with full columns (not a choice: -inf) and cards in row 5, greedy keys only
+    boards = _random_board(rng, 300)
+    boards[:, 12:][rng.random((300, 3)) < 0.5] = 0
+    boards = np.array([resolve(gravity(tuple(int(x) for x in b)), P).board for b in boards], np.int8)
+    cards = rng.integers(1, 11, size=300).astype(np.int8)
+    kb = greedy_keys_batch(boards, cards, P)
+    assert np.isinf(kb).any()
+    for i in range(300):
+        np.testing.assert_allclose(kb[i], greedy_keys(tuple(boards[i].tolist()), int(cards[i]), P))
 
 
 def test_card_conservation_over_whole_games(seed: int) -> None:
     rng = np.random.default_rng(seed)
     from gamesim.games.ice_cream_turret.sim import new_games, tables
 
-    for p in (P, SA):
+    for p in (P, SA, IceCreamParams(deck_out="last_card")):
         t = tables(p)
         g = new_games(p, 300, rng=rng)
         pol = make_policy("greedy")
@@ -424,7 +481,9 @@ _KEYS = ("won", "game_over", "cycle", "placed", "score", "max_chain", "chain_wav
 
 @pytest.mark.parametrize("p,policy,n_ref", [(P, "random", 600), (SA, "random", 600), (P, "greedy", 100),
                                             (SA, "greedy", 100),
-                                            (IceCreamParams(copies_7=8, crush_count=1), "greedy", 80)])
+                                            (IceCreamParams(copies_7=8, crush_count=1), "greedy", 80),
+                                            (IceCreamParams(deck_out="last_card", n_cycles=2), "greedy", 100),
+                                            (IceCreamParams(deck_out="last_card", mode="score_attack"), "random", 400)])
 def test_simulator_matches_reference(p: IceCreamParams, policy: str, n_ref: int, seed: int) -> None:
     ss = np.random.SeedSequence(seed)
     a, b = ss.spawn(2)
@@ -478,7 +537,7 @@ def test_max_placements_cuts_games_off() -> None:
     (dict(copies_7=2.0), TypeError), (dict(copies_7=True), TypeError), (dict(copies_7=-1), ValueError),
     (dict(n_cycles=0), ValueError), (dict(n_cycles=10**6), ValueError), (dict(mode="hard"), ValueError),
     (dict(base_copies=0), ValueError), (dict(crush_cascade=1), TypeError), (dict(max_placements=10**9), ValueError),
-    (dict(extra_win="never"), ValueError), (dict(line_bonus="x"), ValueError),
+    (dict(extra_win="never"), ValueError), (dict(line_bonus="x"), ValueError), (dict(deck_out="x"), ValueError),
 ])
 def test_params_refuse_bad_values(kw: dict, exc: type) -> None:
     with pytest.raises(exc) as info:
@@ -519,7 +578,7 @@ def test_benchmark_quick_runs() -> None:
     proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_ice_cream_turret.py"), "--quick"],
                           capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
-    assert "speedup" in proc.stdout
+    assert "random module" in proc.stdout and "numpy-scalar reference" in proc.stdout
 
 
 def test_rules_functions_validate() -> None:
@@ -550,3 +609,16 @@ def test_resolve_with_placed_cell_equals_full_search(seed: int) -> None:
     for k in full:
         np.testing.assert_array_equal(full[k], fast[k], err_msg=k)
     assert full["waves"].sum() > 40  # about 130 expected: the comparison does cover clears
+
+
+def test_scalar_resolve_with_placed_cell_equals_full_search(seed: int) -> None:
+    # the same first-wave filter in the scalar rules core (used by the reference and the benchmark's plain loop)
+    rng = np.random.default_rng(seed)
+    n_clear = 0
+    for s in _random_states(rng, 600, P):
+        for c in legal_columns(s.board):
+            b, row = place(s.board, c, s.card)
+            full = resolve(b, P)
+            assert resolve(b, P, pos=row * 3 + c) == full
+            n_clear += full.waves > 0
+    assert n_clear > 40  # the comparison does cover clears

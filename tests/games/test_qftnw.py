@@ -661,6 +661,7 @@ def test_benchmark_quick() -> None:
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert "games/s" in r.stdout and "speedup" in r.stdout
+    assert "plain Python (random module)" in r.stdout and "numpy reference" in r.stdout
 
 
 def test_greedy_mask_table_matches_direct_check(seed: int) -> None:

@@ -17,22 +17,30 @@ maximises the expected UR count of this one step, to first order.
 
 Sunday (課金ガチャ): every policy buys the best rate mix for all its money
 (:func:`.rules.paid_tables`), except ``money_then_paid``, which saves until it holds at
-least ``SAVE_UNTIL`` money or the last round.
+least ``SAVE_UNTIL`` money or the last round, and ``paid_plan``, which plays its weekdays as
+``greedy_pulls`` but on Sunday buys **one rate bundle per turn** as the per-purchase dynamic
+programme of the money task says (:func:`gamesim.games.gacha.purchase.best_purchase_plan`,
+objective: expected God Chances), from its money and what it sees of the bag (chips drawn
+since the bag was made, God Chance chips among them): :func:`paid_plan_tables`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
 from .data import GameData, Icon
 
-__all__ = ["POLICIES", "LOOKAHEAD_CAPTURE", "QUEST_TABLE_STEPS", "quest_tables", "PolicyWeights", "WEIGHTS", "SAVE_UNTIL", "effect_values", "effect_value", "buys"]
+__all__ = ["POLICIES", "PLAN_MAX_MONEY", "paid_plan_tables", "LOOKAHEAD_CAPTURE", "QUEST_TABLE_STEPS", "quest_tables", "PolicyWeights", "WEIGHTS", "SAVE_UNTIL", "effect_values", "effect_value", "buys"]
 
 #: Policy names (task parameter ``policy``).
-POLICIES: tuple[str, ...] = ("random", "greedy_pulls", "money_then_paid", "quest_rusher", "boss_hunter", "lookahead")
+POLICIES: tuple[str, ...] = ("random", "greedy_pulls", "money_then_paid", "quest_rusher", "boss_hunter", "lookahead",
+                             "paid_plan")
+#: ``paid_plan``: largest money the purchase plan is computed for (more money is planned as this much).
+PLAN_MAX_MONEY = 80
 #: ``lookahead``: pulls a capture is worth (a boss card's later effect, roughly).
 LOOKAHEAD_CAPTURE = 3.0
 #: Largest 👣 value tabulated by :func:`quest_tables` (larger values are capped).
@@ -65,6 +73,7 @@ class PolicyWeights:
 #: Weights of each policy (``random`` has none).
 WEIGHTS: dict[str, PolicyWeights] = {
     "greedy_pulls": PolicyWeights(),
+    "paid_plan": PolicyWeights(),
     "money_then_paid": PolicyWeights(pulls=0.5, money=1.5, quest=0.3, rate=0.2, attack_pulls=0.5, capture=0.5),
     "quest_rusher": PolicyWeights(pulls=0.5, money=0.3, quest=3.0, rate=0.2, attack_pulls=0.5, capture=0.5),
     "boss_hunter": PolicyWeights(pulls=0.5, money=0.3, quest=0.3, rate=0.2, boss_appear=1.0,
@@ -154,3 +163,38 @@ def quest_tables(data: GameData) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.
             p0 = quest_move(data, pos, 0, k).pulls
             base[pos, k], units[pos, k] = p0, quest_move(data, pos, 1, k).pulls - p0
     return base, units
+
+
+@lru_cache(maxsize=32)
+def paid_plan_tables(bag: tuple[int, int, int], doubtful_k: tuple[int, ...] | None,
+                     rates: tuple[tuple[int, int], ...]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The per-purchase 課金ガチャ plan of ``paid_plan`` as lookup tables.
+
+    Parameters
+    ----------
+    bag : (int, int, int)
+        Full-bag chips (God Chance, SR, N) the bag is made with.
+    doubtful_k : tuple of int or None
+        疑惑の運営モード: possible numbers of chips removed at each creation (uniform).
+    rates : tuple of (int, int)
+        ``(money, pulls)`` bundles.
+
+    Returns
+    -------
+    (action, cls) : int64 arrays
+        ``action[money, c]``: index into ``rates`` of the bundle to buy next, -1 = pass, for
+        money ``0..PLAN_MAX_MONEY`` and bag information class ``c``; ``cls[drawn, gc]``: the
+        class of "``drawn`` chips drawn since the bag was made, ``gc`` of them God Chance
+        chips" (-1 where the plan has no such state: buy as the other policies do).
+        From :func:`gamesim.games.gacha.purchase.best_purchase_plan` (objective
+        ``"god_chances"``, so the UR cards owned do not matter).
+    """
+    from gamesim.games.gacha.purchase import best_purchase_plan
+    from gamesim.games.gacha.rules import BagConfig, DoubtfulConfig
+
+    plan = best_purchase_plan(PLAN_MAX_MONEY, rates, bag=BagConfig(*bag),
+                              doubtful=None if doubtful_k is None else DoubtfulConfig(tuple(doubtful_k)))
+    cls = np.full((sum(bag) + 1, bag[0] + 1), -1, np.int64)
+    for c, (drawn, gc) in enumerate(plan.classes):
+        cls[drawn, gc] = c
+    return plan.policy[:, :, 0].copy(), cls

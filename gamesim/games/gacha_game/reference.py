@@ -23,7 +23,7 @@ import numpy as np
 from gamesim.core.validate import ParamTypeError, check_int, check_rng
 
 from .data import Icon
-from .policies import LOOKAHEAD_CAPTURE, QUEST_TABLE_STEPS, SAVE_UNTIL, WEIGHTS, effect_value
+from .policies import LOOKAHEAD_CAPTURE, PLAN_MAX_MONEY, QUEST_TABLE_STEPS, SAVE_UNTIL, WEIGHTS, effect_value, paid_plan_tables
 from .rules import (HAND_SIZE, N_ROUNDS, N_TURNS, attack_result, attack_tables, last_dance_chances,
                     paid_tables, quest_move, saturday_pulls)
 from .sim import SOURCES, GameConfig, check_game_config
@@ -43,7 +43,7 @@ class _Game:
         self.C = d.n_characters
         self.alive, self.round, self.last_dance = True, 0, False
         self.bag_cfg = list(d.bag)
-        self.inbag, self.made_gc, self.gc_drawn = [0, 0, 0], 0, 0
+        self.inbag, self.made_gc, self.gc_drawn, self.made_total = [0, 0, 0], 0, 0, 0
         self.owned = [[False] * self.C for _ in range(P)]
         self.money = [d.start_money] * P
         self.rate, self.qpos, self.laps = [0] * P, [0] * P, [0] * P
@@ -96,7 +96,8 @@ class _Game:
             k = self.cfg.doubtful_k[self._int(len(self.cfg.doubtful_k))]
             for _ in range(k):
                 bag[self._draw_index(bag)] -= 1
-        self.inbag, self.made_gc, self.gc_drawn = bag, self.bag_cfg[0], 0
+        self.inbag, self.made_gc, self.gc_drawn, self.made_total = bag, self.bag_cfg[0], 0, sum(bag)
+        self.made_cfg = tuple(self.bag_cfg)  # the plan of paid_plan is the one for the bag in play
 
     def _draw_index(self, bag: list[int]) -> int:
         u = self._int(sum(bag))
@@ -283,11 +284,20 @@ class _Game:
             buy = mon >= self.min_cost
             if self.cfg.policies[p] == "money_then_paid" and not last:
                 buy = buy and mon >= SAVE_UNTIL
+            m = min(mon, len(self.paid_pulls) - 1)
+            n, cost = self.paid_pulls[m], self.paid_cost[m]
+            if self.cfg.policies[p] == "paid_plan":  # one bundle, as the per-purchase plan says
+                act, cls = paid_plan_tables(self.made_cfg, self.cfg.doubtful_k, self.d.paid_rates)
+                drawn = self.made_total - sum(self.inbag)
+                c = int(cls[drawn, self.gc_drawn]) if drawn < cls.shape[0] and self.gc_drawn < cls.shape[1] else -1
+                if c >= 0:  # else: a bag state the plan has no entry for: buy as the others do
+                    a = int(act[min(mon, PLAN_MAX_MONEY), c])
+                    buy = a >= 0
+                    cost, n = self.d.paid_rates[a] if buy else (0, 0)
             if buy:
-                m = min(mon, len(self.paid_pulls) - 1)
-                self.money[p] -= self.paid_cost[m]
+                self.money[p] -= cost
                 passes = 0
-                self.session(p, self.paid_pulls[m], "paid")
+                self.session(p, n, "paid")
             else:
                 passes += 1
             k += 1

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
+import math
 from typing import Any
 
 import numpy as np
@@ -25,22 +27,25 @@ from gamesim.core.registry import ParamError
 from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_int, check_int_list, check_rng
 
 from .data import GameData, Icon, load_data
-from .policies import LOOKAHEAD_CAPTURE, POLICIES, SAVE_UNTIL, WEIGHTS, effect_values, quest_tables
+from .policies import (LOOKAHEAD_CAPTURE, PLAN_MAX_MONEY, POLICIES, SAVE_UNTIL, WEIGHTS, effect_values, paid_plan_tables,
+                       quest_tables)
 from .rules import HAND_SIZE, MAX_QUEST_CHAIN, N_ROUNDS, N_TURNS, attack_tables, paid_tables
 
 __all__ = ["SOURCES", "GameConfig", "make_config", "simulate_games", "MAX_GAMES", "CHUNK"]
 
 #: Where pulls come from (metric ``pulls_<source>``).
 SOURCES: tuple[str, ...] = ("weekday", "quest", "boss", "saturday", "paid", "event", "navi", "overdrive")
-_SRC = {s: i for i, s in enumerate(SOURCES)}
+_WEEKDAY, _QUEST, _BOSS, _SATURDAY, _PAID, _EVENT, _NAVI, _OVERDRIVE = range(len(SOURCES))
 #: Most games per call (memory and time bound).
 MAX_GAMES = 2_000_000
 #: Games per chunk.
-CHUNK = 50_000
+CHUNK = 100_000
 #: Most Overdrive chains followed (each needs a God Chance showing the navi: (1/5)^k).
 _MAX_DEPTH = 30
 #: Most 課金ガチャ turns in one Sunday per slayer.
 _MAX_SUNDAY = 200
+#: Longest 👣 move read from the quest table (longer ones, from Overdrive multiples, go step by step).
+_QMAX = 64
 
 
 @dataclass(frozen=True, eq=False)
@@ -155,30 +160,114 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
     return GameConfig(gd, n_players, tuple(pols), expert, ks, n1, check_bool("boss_refill", boss_refill))
 
 
-class _Batch:
-    """State of ``G`` games advancing in lockstep."""
+def _quest_vec(d: GameData, pos: npt.NDArray[np.int64], laps: npt.NDArray[np.int64],
+               steps: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], ...]:
+    """👣 moves of many chips at once (the loop of :func:`.rules.quest_move`, vectorized).
 
-    def __init__(self, cfg: GameConfig, G: int, rng: np.random.Generator):
-        d = cfg.data
-        self.cfg, self.d, self.G, self.rng = cfg, d, G, rng
+    Returns the new square, the new 周回数, and the pulls, money and rate gained.
+    """
+    nsq = len(d.quest_stop)
+    pos, laps, move = pos.copy(), laps.copy(), steps.copy()
+    pulls = np.zeros(pos.size, np.int64)
+    money = np.zeros(pos.size, np.int64)
+    rate = np.zeros(pos.size, np.int64)
+    for _ in range(MAX_QUEST_CHAIN):
+        if not (move > 0).any():
+            break
+        lap_units = np.zeros(pos.size, np.int64)
+        extra = np.zeros(pos.size, np.int64)
+        act = move > 0
+        while act.any():
+            pos[act] = (pos[act] + 1) % nsq
+            sq = pos[act]
+            laps[act] += d.quest_lap[sq]
+            ic = d.quest_icons[sq]
+            pulls[act] += ic[:, Icon.PULLS]
+            money[act] += ic[:, Icon.MONEY]
+            rate[act] += ic[:, Icon.RATE]
+            extra[act] += ic[:, Icon.QUEST]
+            lap_units[act] += d.quest_lap_pulls[sq]
+            move[act] = np.where(d.quest_stop[sq], 0, move[act] - 1)
+            act = move > 0
+        pulls += laps * lap_units
+        move = extra
+    return pos, laps, pulls, money, rate
+
+
+#: Largest inverse-CDF table of God Chance chips per session (entries); bigger bags use
+#: ``Generator.hypergeometric``.
+_HYPER_TABLE_MAX = 4_000_000
+
+
+@lru_cache(maxsize=16)
+def _hyper_table(gmax: int, omax: int) -> npt.NDArray[np.float64]:
+    """``cdf[((g * (omax + 1) + o) * (gmax + omax + 1) + t) * gmax + k] = P(X <= k)`` for X the God
+    Chance chips among ``t`` drawn from ``g`` God Chance and ``o`` other chips (hypergeometric),
+    ``k < gmax``; exact binomial coefficients, one rounding to float."""
+    T = gmax + omax + 1
+    cdf = np.ones((gmax + 1, omax + 1, T, max(gmax, 1)))
+    for g in range(gmax + 1):
+        for o in range(omax + 1):
+            for t in range(g + o + 1):
+                tot, acc = math.comb(g + o, t), 0
+                for k in range(min(g, t)):
+                    acc += math.comb(g, k) * math.comb(o, t - k)
+                    cdf[g, o, t, k] = acc / tot
+    return cdf.reshape(-1)
+
+
+@lru_cache(maxsize=16)
+def _quest_table(d: GameData) -> npt.NDArray[np.int64]:
+    """Every 👣 move of up to ``_QMAX`` steps from every square, rows (new square, laps gained,
+    pulls at 周回数 0, pulls per starting 周回数, money, rate), column ``pos * (_QMAX + 1) + steps``.
+
+    The pulls of a move are linear in the starting 周回数 (each chained move's lap pulls are
+    周回数 after it × its lap units), so two runs (周回数 0 and 1) give the whole table."""
+    nsq = len(d.quest_stop)
+    pos = np.repeat(np.arange(nsq), _QMAX + 1)
+    steps = np.tile(np.arange(_QMAX + 1), nsq)
+    p0, l0, u0, m0, r0 = _quest_vec(d, pos, np.zeros_like(pos), steps)
+    u1 = _quest_vec(d, pos, np.ones_like(pos), steps)[2]
+    return np.stack([p0, l0, u0, u1 - u0, m0, r0])
+
+
+class _Batch:
+    """State of ``G`` games advancing in lockstep.
+
+    Per-slayer state is flat, index ``f = game * P + seat`` (one 1-D gather per access); the
+    bag holds two counts per game (God Chance chips, other chips); the UR cards a slayer owns
+    are a bit mask. Effects are columns of ``(N_ICONS, n)`` arrays gathered from tables.
+    """
+
+    def __init__(self, cfg: GameConfig, G: int, rng: np.random.Generator, held: bool = False):
+        d = self.d = cfg.data
+        self.cfg, self.G, self.rng = cfg, G, rng
+        # held=True: record which action cards each slayer plays face up (for "win rate when held")
+        self.played = np.zeros((G, cfg.n_players, len(d.action_names)), bool) if held else None
         P, C, B = cfg.n_players, d.n_characters, len(d.boss_names)
         self.P, self.C, self.B = P, C, B
         self.rows = np.arange(G)
         self.alive = np.ones(G, bool)
         self.round = 0
         self.last_dance = False
-        # bag
-        self.cfg_bag = np.tile(np.array(d.bag, np.int64), (G, 1))
-        self.inbag = np.zeros((G, 2), np.int64)  # God Chance chips, others (SR and N are both はずれ)
+        # bag: God Chance chips and the others (SR and N are both はずれ)
+        self.cfg_gc = np.full(G, d.bag[0], np.int64)
+        self.cfg_ot = np.full(G, d.bag[1] + d.bag[2], np.int64)
+        self.gcb = np.zeros(G, np.int64)
+        self.otb = np.zeros(G, np.int64)
         self.made_gc = np.zeros(G, np.int64)
+        self.made_tot = np.zeros(G, np.int64)  # chips in the bag when it was made
+        self.plan_id: npt.NDArray[np.int64] | None = None  # paid_plan: plan of the bag config, per game
         self.gc_drawn = np.zeros(G, np.int64)
-        # slayers
-        self.owned = np.zeros((G, P, C), bool)
-        self.money = np.full((G, P), d.start_money, np.int64)
-        self.rate = np.zeros((G, P), np.int64)
-        self.qpos = np.zeros((G, P), np.int64)
-        self.laps = np.zeros((G, P), np.int64)
+        # slayers, flat index game * P + seat
+        self.owned = np.zeros(G * P, np.int64)  # bit c: owns UR character c
+        self.full = (1 << C) - 1
+        self.money = np.full(G * P, d.start_money, np.int64)
+        self.rate = np.zeros(G * P, np.int64)
+        self.qpos = np.zeros(G * P, np.int64)
+        self.laps = np.zeros(G * P, np.int64)
         self.start = np.zeros(G, np.int64)  # seat 0 is the first start slayer
+        self._seats: list[npt.NDArray[np.int64]] | None = None
         if cfg.expert:
             self.navi = np.full((G, P), -1, np.int64)
         else:
@@ -189,6 +278,8 @@ class _Batch:
                 rest = order[order != cfg.navi_seat1].reshape(G, nn - 1)
                 order = np.concatenate([np.full((G, 1), cfg.navi_seat1), rest], axis=1)
             self.navi = order[:, :P].astype(np.int64)
+        self.navi_f = self.navi.reshape(-1)
+        self.navi_char = np.where(self.navi_f >= 0, d.navi_character[np.maximum(self.navi_f, 0)], -1)
         # bosses
         self.owner = np.full((G, B), -1, np.int64)
         self.used = np.zeros((G, B), bool)
@@ -201,6 +292,22 @@ class _Batch:
         self.health = np.zeros(G, np.int64)
         self._reveal(np.arange(G))
         self.e_pulls, self.p_cap = attack_tables(int(max(d.boss_health.max(), 1)))
+        # effect tables, one column per code: action card c side s -> 2c + s, boss b -> 2A + b
+        A = self.A = len(d.action_names)
+        self.eff_T = np.ascontiguousarray(np.concatenate([d.action_effects.reshape(2 * A, -1), d.boss_effects]).T)
+        self.code_ss = np.concatenate([d.action_effects.reshape(2 * A, -1)[:, Icon.START_SLAYER] > 0, np.zeros(B, bool)])
+        self.code_first = np.concatenate([np.zeros(2 * A, bool), d.boss_first])
+        self.navi_wd_T = np.ascontiguousarray(d.navi_weekday.T)
+        self.navi_od_T = np.ascontiguousarray(d.navi_overdrive.T)
+        self.event_T = np.ascontiguousarray(d.event_effects.T)
+        self.any_T = {id(t): t.any(axis=0) for t in (self.eff_T, self.navi_wd_T, self.event_T)}
+        self.nboss = np.zeros(G * P, np.int64)  # boss cards a slayer holds and has not used
+        self.qtab = _quest_table(d)
+        bags = [d.bag] + [b for b in d.event_bag.tolist() if b[0] >= 0]
+        self.hg = max(b[0] for b in bags)
+        self.ho = max(b[1] + b[2] for b in bags)
+        n_tab = (self.hg + 1) * (self.ho + 1) * (self.hg + self.ho + 1) * max(self.hg, 1)
+        self.htab = _hyper_table(self.hg, self.ho) if n_tab <= _HYPER_TABLE_MAX else None
         # policy values per (card, side, boss health) and (boss card, health), per seat
         hs = np.arange(self.e_pulls.shape[1])
         self.card_val, self.card_side, self.boss_val = [], [], []
@@ -218,10 +325,24 @@ class _Batch:
         self.min_cost = min(c for c, _ in d.paid_rates)
         if "lookahead" in cfg.policies:
             self.qbase, self.qunits = quest_tables(d)
+        if "paid_plan" in cfg.policies:  # per-purchase plans, one per bag the game can make
+            self.plan_bags = list(dict.fromkeys([tuple(d.bag)] + [tuple(b) for b in d.event_bag.tolist() if b[0] >= 0]))
+            tabs = [paid_plan_tables(b, cfg.doubtful_k, d.paid_rates) for b in self.plan_bags]
+            nc = max(t[0].shape[1] for t in tabs)
+            dr, gg = max(t[1].shape[0] for t in tabs), max(t[1].shape[1] for t in tabs)
+            self.plan_act = np.full((len(tabs), PLAN_MAX_MONEY + 1, nc), -1, np.int64)
+            self.plan_cls = np.full((len(tabs), dr, gg), -1, np.int64)
+            for i, (a, c) in enumerate(tabs):
+                self.plan_act[i, :, : a.shape[1]] = a
+                self.plan_cls[i, : c.shape[0], : c.shape[1]] = c
+            self.plan_id = np.zeros(G, np.int64)
+            self.bag_plan = np.zeros(G, np.int64)
+            self.rate_cost = np.array([c for c, _ in d.paid_rates], np.int64)
+            self.rate_pulls = np.array([p for _, p in d.paid_rates], np.int64)
         # outputs
-        self.pulls = np.zeros((G, len(SOURCES)), np.int64)
+        self.pulls = np.zeros((len(SOURCES), G), np.int64)
         self.god_chances = np.zeros(G, np.int64)
-        self.gc_src = np.zeros((G, len(SOURCES)), np.int64)
+        self.gc_src = np.zeros((len(SOURCES), G), np.int64)
         self.win = np.zeros((G, P))
         self.consolete_round = np.zeros(G, np.int64)
 
@@ -230,75 +351,101 @@ class _Batch:
         """ガチャ袋作成 in games ``idx`` (with 疑惑の運営 removals)."""
         if idx.size == 0:
             return
-        cb = self.cfg_bag[idx]
-        full = np.stack([cb[:, 0], cb[:, 1] + cb[:, 2]], axis=1)
+        g, o = self.cfg_gc[idx], self.cfg_ot[idx]
+        self.made_gc[idx] = g
         if self.cfg.doubtful_k is not None:
             ks = np.asarray(self.cfg.doubtful_k)[self.rng.integers(0, len(self.cfg.doubtful_k), idx.size)]
-            r0 = self.rng.hypergeometric(full[:, 0], full[:, 1], ks)
-            full = full - np.stack([r0, ks - r0], axis=1)
-        self.inbag[idx] = full
-        self.made_gc[idx] = self.cfg_bag[idx, 0]
+            r0 = self.rng.hypergeometric(g, o, ks)
+            g, o = g - r0, o - (ks - r0)
+        self.gcb[idx] = g
+        self.otb[idx] = o
+        self.made_tot[idx] = g + o
+        if self.plan_id is not None:  # paid_plan: the plan of the bag in play
+            self.bag_plan[idx] = self.plan_id[idx]
         self.gc_drawn[idx] = 0
 
-    def _session(self, idx: npt.NDArray[np.int64], pp: npt.NDArray[np.int64], n: npt.NDArray[np.int64],
-                 src: str, depth: int = 0) -> None:
-        """Slayers ``pp`` pull ``n`` chips (one session each) in games ``idx``; then God Chances and Overdrive."""
+    def _hyper(self, g: npt.NDArray[np.int64], o: npt.NDArray[np.int64],
+               t: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """God Chance chips among ``t`` drawn from ``g`` God Chance and ``o`` other chips
+        (hypergeometric; inverse CDF from a table)."""
+        if self.htab is None:
+            return self.rng.hypergeometric(g, o, t)
+        m = int(g.max(initial=0))
+        u = self.rng.random(g.size)
+        base = ((g * (self.ho + 1) + o) * (self.hg + self.ho + 1) + t) * max(self.hg, 1)
+        a = (u >= self.htab[base]).astype(np.int64)
+        for k in range(1, m):
+            a += u >= self.htab[base + k]
+        return a
+
+    def _session(self, idx: npt.NDArray[np.int64], f: npt.NDArray[np.int64], n: npt.NDArray[np.int64],
+                 src: int, depth: int = 0) -> None:
+        """Slayers ``f`` pull ``n`` chips (one session each) in games ``idx``; then God Chances and Overdrive."""
         keep = (n > 0) & self.alive[idx]
         if not keep.all():
-            idx, pp, n = idx[keep], pp[keep], n[keep]
+            idx, f, n = idx[keep], f[keep], n[keep]
         if idx.size == 0:
             return
-        left = n.copy()
-        self.pulls[idx, _SRC[src]] += left
-        gc = np.zeros(idx.size, np.int64)
-        ai, sel = idx, np.arange(idx.size)
-        while ai.size:
-            bag = self.inbag[ai]
-            take = np.minimum(left[sel], bag.sum(1))
-            a = self.rng.hypergeometric(bag[:, 0], bag[:, 1], take)
-            bag[:, 0] -= a
-            bag[:, 1] -= take - a
-            self.inbag[ai] = bag
-            gc[sel] += a
-            self.gc_drawn[ai] += a
-            left[sel] -= take
-            more = left[sel] > 0
-            ai, sel = ai[more], sel[more]
-            self._make_bag(ai)  # emptied mid-session: remake and go on
-        bag = self.inbag[idx]
-        end = (bag[:, 0] + bag[:, 1] == 0) | (self.gc_drawn[idx] >= self.made_gc[idx])
-        self._make_bag(idx[end])
-        self.gc_src[idx, _SRC[src]] += gc
-        if gc.any():
-            self._god_chances(idx, pp, gc, depth)
+        self.pulls[src][idx] += n
+        g, o = self.gcb[idx], self.otb[idx]
+        take = np.minimum(n, g + o)
+        gc = self._hyper(g, o, take)
+        g -= gc
+        o -= take - gc
+        drawn = self.gc_drawn[idx] + gc
+        self.gcb[idx], self.otb[idx], self.gc_drawn[idx] = g, o, drawn
+        left = n - take
+        if left.any():  # the bag emptied mid-session: remake it and go on
+            sel = np.nonzero(left)[0]
+            ai = idx[sel]
+            while ai.size:
+                self._make_bag(ai)
+                g2, o2 = self.gcb[ai], self.otb[ai]
+                t2 = np.minimum(left[sel], g2 + o2)
+                a2 = self._hyper(g2, o2, t2)
+                self.gcb[ai], self.otb[ai] = g2 - a2, o2 - (t2 - a2)
+                self.gc_drawn[ai] += a2
+                gc[sel] += a2
+                left[sel] -= t2
+                more = left[sel] > 0
+                ai, sel = ai[more], sel[more]
+            g, o, drawn = self.gcb[idx], self.otb[idx], self.gc_drawn[idx]
+        end = (g + o == 0) | (drawn >= self.made_gc[idx])
+        if end.any():
+            self._make_bag(idx[end])
+        self.gc_src[src][idx] += gc
+        hit = np.nonzero(gc)[0]
+        if hit.size:
+            self._god_chances(idx[hit], f[hit], gc[hit], depth)
 
-    def _god_chances(self, idx: npt.NDArray[np.int64], pp: npt.NDArray[np.int64], gc: npt.NDArray[np.int64],
+    def _god_chances(self, idx: npt.NDArray[np.int64], f: npt.NDArray[np.int64], gc: npt.NDArray[np.int64],
                      depth: int) -> None:
-        """Resolve ``gc`` God Chances of slayers ``pp`` in games ``idx``; Overdrive effects after them."""
-        od = np.zeros(idx.size, np.int64)
+        """Resolve ``gc`` God Chances of slayers ``f`` in games ``idx``; Overdrive effects after them."""
         self.god_chances[idx] += gc
         overdrive = not self.last_dance and not self.cfg.expert
+        od = np.zeros(idx.size, np.int64)
         for j in range(int(gc.max(initial=0))):
-            sel = (gc > j) & self.alive[idx]
-            if not sel.any():
+            si = np.nonzero((gc > j) & self.alive[idx])[0]
+            if si.size == 0:
                 break
-            gi, pi = idx[sel], pp[sel]
-            card = self.rng.integers(0, self.C, gi.size)
-            self.owned[gi, pi, card] = True
+            fi = f[si]
+            card = self.rng.integers(0, self.C, si.size)
+            own = self.owned[fi] | np.left_shift(1, card)
+            self.owned[fi] = own
             if overdrive:
-                od[sel] += card == self.d.navi_character[self.navi[gi, pi]]
-            done = self.owned[gi, pi].all(axis=1)
+                od[si] += card == self.navi_char[fi]
+            done = own == self.full
             if done.any():  # コンスリート: the game ends at once
-                dg = gi[done]
-                self.win[dg, pi[done]] = 1.0
+                dg = idx[si[done]]
+                self.win[dg, fi[done] - dg * self.P] = 1.0
                 if not self.last_dance:  # completing in the ラストダンス wins, but is not a round's コンスリート
                     self.consolete_round[dg] = self.round + 1
                 self.alive[dg] = False
-        om = (od > 0) & self.alive[idx]
-        if om.any() and depth < _MAX_DEPTH:
-            gi, pi = idx[om], pp[om]
-            icons = self.d.navi_overdrive[self.navi[gi, pi]] * od[om, None]
-            self._apply(gi, pi, icons, "overdrive", depth + 1)
+        if overdrive and depth < _MAX_DEPTH:
+            om = np.nonzero((od > 0) & self.alive[idx])[0]
+            if om.size:
+                fo = f[om]
+                self._apply(idx[om], fo, self.navi_od_T[:, self.navi_f[fo]] * od[om], _OVERDRIVE, depth + 1)
 
     # -- effects -----------------------------------------------------------
     def _reveal(self, idx: npt.NDArray[np.int64]) -> None:
@@ -314,9 +461,10 @@ class _Batch:
         empty = ln == 0
         self.health[idx[empty]] = self.d.boss_health[card[empty]]
 
-    def _attack(self, idx: npt.NDArray[np.int64], pp: npt.NDArray[np.int64], kind: int, depth: int) -> None:
+    def _attack(self, idx: npt.NDArray[np.int64], f: npt.NDArray[np.int64], kind: int, depth: int) -> None:
         keep = self.alive[idx] & (self.area_len[idx] > 0)
-        idx, pp = idx[keep], pp[keep]
+        if not keep.all():
+            idx, f = idx[keep], f[keep]
         if idx.size == 0:
             return
         roll = self.rng.integers(1, 7, idx.size)
@@ -332,7 +480,8 @@ class _Batch:
         self.health[idx] = health - removed
         if cap.any():
             ci = idx[cap]
-            self.owner[ci, self.area[ci, 0]] = pp[cap]
+            self.owner[ci, self.area[ci, 0]] = f[cap] - ci * self.P
+            self.nboss[f[cap]] += 1
             self.area[ci, :-1] = self.area[ci, 1:]
             self.area[ci, -1] = -1
             self.area_len[ci] -= 1
@@ -342,81 +491,93 @@ class _Batch:
             self.health[ci[ln == 0]] = 0
             if self.cfg.boss_refill:
                 self._reveal(ci[ln == 0])
-        self._session(idx, pp, pulls, "boss", depth)
+        self._session(idx, f, pulls, _BOSS, depth)
 
-    def _quest(self, idx: npt.NDArray[np.int64], pp: npt.NDArray[np.int64], steps: npt.NDArray[np.int64],
+    def _quest(self, idx: npt.NDArray[np.int64], f: npt.NDArray[np.int64], steps: npt.NDArray[np.int64],
                depth: int) -> None:
-        keep = (steps > 0) & self.alive[idx]
-        idx, pp, move = idx[keep], pp[keep], steps[keep].copy()
-        if idx.size == 0:
-            return
-        d = self.d
-        nsq = len(d.quest_stop)
-        pos, laps = self.qpos[idx, pp].copy(), self.laps[idx, pp].copy()
-        pulls = np.zeros(idx.size, np.int64)
-        money = np.zeros(idx.size, np.int64)
-        rate = np.zeros(idx.size, np.int64)
-        for _ in range(MAX_QUEST_CHAIN):
-            if not (move > 0).any():
-                break
-            lap_units = np.zeros(idx.size, np.int64)
-            extra = np.zeros(idx.size, np.int64)
-            act = move > 0
-            while act.any():
-                pos[act] = (pos[act] + 1) % nsq
-                sq = pos[act]
-                laps[act] += d.quest_lap[sq]
-                ic = d.quest_icons[sq]
-                pulls[act] += ic[:, Icon.PULLS]
-                money[act] += ic[:, Icon.MONEY]
-                rate[act] += ic[:, Icon.RATE]
-                extra[act] += ic[:, Icon.QUEST]
-                lap_units[act] += d.quest_lap_pulls[sq]
-                move[act] = np.where(d.quest_stop[sq], 0, move[act] - 1)
-                act = move > 0
-            pulls += laps * lap_units
-            move = extra
-        self.qpos[idx, pp], self.laps[idx, pp] = pos, laps
-        self.money[idx, pp] += money
-        self.rate[idx, pp] = np.minimum(self.rate[idx, pp] + rate, d.rate_length)
-        self._session(idx, pp, pulls, "quest", depth)
+        """👣 ``steps`` (> 0) for slayers ``f`` in games ``idx`` (all alive)."""
+        pos, laps = self.qpos[f], self.laps[f]
+        if steps.max() <= _QMAX:
+            t = self.qtab[:, pos * (_QMAX + 1) + steps]
+            npos, nlaps, pulls, money, rate = t[0], laps + t[1], t[2] + laps * t[3], t[4], t[5]
+        else:  # long chained moves (Overdrive multiples): step by step
+            npos, nlaps, pulls, money, rate = _quest_vec(self.d, pos, laps, steps)
+        self.qpos[f], self.laps[f] = npos, nlaps
+        self.money[f] += money
+        self.rate[f] = np.minimum(self.rate[f] + rate, self.d.rate_length)
+        self._session(idx, f, pulls, _QUEST, depth)
 
-    def _apply(self, idx: npt.NDArray[np.int64], pp: npt.NDArray[np.int64], icons: npt.NDArray[np.int64],
-               src: str, depth: int = 0) -> None:
-        """Slayers ``pp`` in games ``idx`` gain the effects ``icons`` (len(idx), N_ICONS), in :class:`Icon` order."""
-        keep = self.alive[idx] & icons.any(axis=1)
-        if not keep.all():
-            idx, pp, icons = idx[keep], pp[keep], icons[keep]
+    def _apply(self, idx: npt.NDArray[np.int64], f: npt.NDArray[np.int64], icons: npt.NDArray[np.int64],
+               src: int, depth: int = 0, checked: bool = False) -> None:
+        """Slayers ``f`` in games ``idx`` gain the effects ``icons`` (N_ICONS, len(idx)), in :class:`Icon` order.
+
+        ``checked``: the caller already kept only live games and non-empty effects."""
+        if not checked:
+            keep = self.alive[idx] & icons.any(axis=0)
+            if not keep.all():
+                idx, f, icons = idx[keep], f[keep], icons[:, keep]
         if idx.size == 0:
             return
-        self.money[idx, pp] += icons[:, Icon.MONEY]
-        self.rate[idx, pp] = np.minimum(self.rate[idx, pp] + icons[:, Icon.RATE], self.d.rate_length)
-        col = icons[:, Icon.BOSS_APPEAR]
-        for j in range(int(col.max())):
-            self._reveal(idx[col > j])
-        self._quest(idx, pp, icons[:, Icon.QUEST], depth)
+        col = icons[Icon.MONEY]
+        nz = np.nonzero(col)[0]
+        if nz.size:
+            self.money[f[nz]] += col[nz]
+        col = icons[Icon.RATE]
+        nz = np.nonzero(col)[0]
+        if nz.size:
+            fr = f[nz]
+            self.rate[fr] = np.minimum(self.rate[fr] + col[nz], self.d.rate_length)
+        col = icons[Icon.BOSS_APPEAR]
+        nz = np.nonzero(col)[0]
+        for j in range(int(col.max()) if nz.size else 0):
+            self._reveal(idx[nz[col[nz] > j]])
+        col = icons[Icon.QUEST]
+        nz = np.nonzero(col)[0]
+        if nz.size:
+            self._quest(idx[nz], f[nz], col[nz], depth)
         for kind, ic in enumerate((Icon.ATTACK, Icon.ATTACK_CRITICAL, Icon.ATTACK_DOUBLE)):
-            col = icons[:, ic]
-            for j in range(int(col.max())):
-                sel = col > j
-                self._attack(idx[sel], pp[sel], kind, depth)
-        self._session(idx, pp, icons[:, Icon.PULLS], src, depth)
+            col = icons[ic]
+            nz = np.nonzero(col)[0]
+            if nz.size:
+                c = col[nz]
+                for j in range(int(c.max())):
+                    sel = nz[c > j]
+                    self._attack(idx[sel], f[sel], kind, depth)
+        self._session(idx, f, icons[Icon.PULLS], src, depth)
 
     # -- phases ------------------------------------------------------------
     def seat(self, k: int) -> npt.NDArray[np.int64]:
         """Seat acting ``k``-th in turn order (from the start slayer, seat order)."""
-        return (self.start + k) % self.P
+        if self._seats is None:  # cached until the start slayer changes
+            self._seats = [np.where(self.start + j >= self.P, self.start + j - self.P, self.start + j)
+                           for j in range(self.P)]
+        return self._seats[k]
+
+    def _each_seat(self, table_T: npt.NDArray[np.int64], which: npt.NDArray[np.int64], src: int,
+                   mask: list[npt.NDArray[np.bool_]] | None = None) -> None:
+        """Every slayer in turn order (``mask[k]``: games where the ``k``-th one acts) gains the
+        effect ``table_T[:, which[f]]`` (``which`` flat by slayer)."""
+        nonempty = self.any_T[id(table_T)]
+        for k in range(self.P):
+            f = self.rows * self.P + self.seat(k)
+            w = which[f]
+            ok = self.alive & nonempty[w]
+            if mask is not None:
+                ok &= mask[k]
+            idx = np.nonzero(ok)[0]
+            self._apply(idx, f[idx], table_T[:, w[idx]], src, checked=True)
 
     def event(self, ev: npt.NDArray[np.int64]) -> None:
         d = self.d
         bag = d.event_bag[ev]
         has = bag[:, 0] >= 0
-        self.cfg_bag = np.where(has[:, None], bag, np.array(d.bag))
-        self._make_bag(np.flatnonzero(self.alive & (has | (self.round == 0))))
-        icons = d.event_effects[ev]
-        for k in range(self.P):
-            idx = np.flatnonzero(self.alive)
-            self._apply(idx, self.seat(k)[idx], icons[idx], "event")
+        self.cfg_gc = np.where(has, bag[:, 0], d.bag[0])
+        self.cfg_ot = np.where(has, bag[:, 1] + bag[:, 2], d.bag[1] + d.bag[2])
+        if "paid_plan" in self.cfg.policies:
+            ids = np.array([self.plan_bags.index(tuple(b)) if b[0] >= 0 else 0 for b in d.event_bag.tolist()])
+            self.plan_id = ids[ev]
+        self._make_bag(np.nonzero(self.alive & (has | (self.round == 0)))[0])
+        self._each_seat(self.event_T, np.repeat(ev, self.P), _EVENT)
 
     def _lookahead(self, icons: npt.NDArray[np.int64], s: int) -> npt.NDArray[np.float64]:
         """Pulls-equivalent of effects ``icons`` (G, ..., N) for seat ``s`` from the current state.
@@ -425,15 +586,17 @@ class _Batch:
         this Sunday's rates, the change of the slayer's Saturday pulls, attacks at their exact
         expected pulls plus LOOKAHEAD_CAPTURE pulls per capture probability.
         """
+        G, P = self.G, self.P
         extra = (1,) * (icons.ndim - 2)
-        g = lambda a: a.reshape((self.G,) + extra)  # noqa: E731
-        pos, laps = g(self.qpos[:, s]), g(self.laps[:, s])
+        g = lambda a: a.reshape((G,) + extra)  # noqa: E731
+        pos, laps = g(self.qpos.reshape(G, P)[:, s]), g(self.laps.reshape(G, P)[:, s])
         q = np.minimum(icons[..., Icon.QUEST], self.qbase.shape[1] - 1)
         val = (icons[..., Icon.PULLS] + self.qbase[pos, q] + laps * self.qunits[pos, q]).astype(float)
         cap = self.paid_pulls.size - 1
-        mon = self.money[:, s]
+        mon = self.money.reshape(G, P)[:, s]
         val += self.paid_pulls[np.minimum(g(mon) + icons[..., Icon.MONEY], cap)] - g(self.paid_pulls[np.minimum(mon, cap)])
-        others = np.delete(self.rate, s, axis=1)
+        rate = self.rate.reshape(G, P)
+        others = np.delete(rate, s, axis=1)
         top = others.max(axis=1)
         tied = (others == top[:, None]).sum(axis=1)
         d = self.d
@@ -443,127 +606,169 @@ class _Batch:
             return np.where(r > t, d.saturday[d.rate_columns[r], 0],
                             np.where(r == t, d.saturday[d.rate_columns[r], np.minimum(n, 3)], 0))
 
-        r0 = g(self.rate[:, s])
+        r0 = g(rate[:, s])
         val += sat(np.minimum(r0 + icons[..., Icon.RATE], d.rate_length)) - sat(r0)
         h = g(self.health)
         for k, ic in enumerate((Icon.ATTACK, Icon.ATTACK_CRITICAL, Icon.ATTACK_DOUBLE)):
             val += icons[..., ic] * (self.e_pulls[k][h] + LOOKAHEAD_CAPTURE * self.p_cap[k][h])
         return val
 
+    def _choose(self, s: int, hs: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Seat ``s`` picks from its hand ``hs`` (G, nv): the code it plays and the hand slot it gives up."""
+        d, G, rows, A = self.d, self.G, self.rows, self.A
+        nv = hs.shape[1]
+        pol = self.cfg.policies[s]
+        gi = np.nonzero(self.nboss.reshape(G, self.P)[:, s])[0]  # games where s has a usable boss card
+        if pol == "random":
+            slot = self.rng.integers(0, nv, G)
+            code = 2 * hs.reshape(-1)[rows * nv + slot] + self.rng.integers(0, 2, G)
+            gi = gi[self.rng.random(gi.size) < 0.5]
+            if gi.size:
+                usable = (self.owner[gi] == s) & ~self.used[gi]
+                bv = np.where(usable, self.rng.random((gi.size, self.B)), -np.inf)
+                code[gi] = 2 * A + np.argmax(bv, axis=1)
+            return code, slot
+        if pol == "lookahead":
+            v = self._lookahead(d.action_effects[hs], s)  # (G, nv, 2)
+            side = np.argmax(v, axis=2)
+            cv = v.max(axis=2)
+        else:
+            h = self.health[:, None]
+            side = self.card_side[s][hs, h]
+            cv = self.card_val[s][hs, h]
+        slot = np.argmax(cv, axis=1)
+        fl = rows * nv + slot
+        code = 2 * hs.reshape(-1)[fl] + side.reshape(-1)[fl]
+        if gi.size:
+            if pol == "lookahead":
+                bv = self._lookahead(np.broadcast_to(d.boss_effects, (G,) + d.boss_effects.shape), s)[gi]
+            else:
+                bv = self.boss_val[s][:, self.health[gi]].T
+            bv = np.where((self.owner[gi] == s) & ~self.used[gi], bv, -np.inf)
+            use = bv.max(axis=1) > cv.reshape(-1)[fl[gi]]
+            gu = gi[use]
+            if gu.size:
+                code[gu] = 2 * A + np.argmax(bv[use], axis=1)
+                slot[gu] = np.argmin(cv[gu], axis=1)  # the worst card goes face down
+        return code, slot
+
     def weekday(self) -> None:
-        d, G, P = self.d, self.G, self.P
-        deal = np.argsort(self.rng.random((G, len(d.action_names))), axis=1)[:, : P * HAND_SIZE]
-        hand = deal.reshape(G, P, HAND_SIZE)
+        d, G, P, A = self.d, self.G, self.P, self.A
+        # deal: the first P * HAND_SIZE cards of a shuffled deck (partial Fisher-Yates)
+        deck = np.tile(np.arange(A), (G, 1))
+        flat, rowa = deck.reshape(-1), self.rows * A
+        for i in range(P * HAND_SIZE):
+            j = rowa + self.rng.integers(i, A, G)
+            top = deck[:, i].copy()
+            deck[:, i] = flat[j]
+            flat[j] = top
+        # hands[h]: hand h, held by seat (h + turn) % P; its cards in the first HAND_SIZE - turn
+        # slots, in dealt order (a played card's slot is closed up, keeping the order)
+        hands = np.ascontiguousarray(deck[:, : P * HAND_SIZE].reshape(G, P, HAND_SIZE).transpose(1, 0, 2))
         if not self.cfg.expert:
-            for k in range(P):
-                idx = np.flatnonzero(self.alive)
-                p = self.seat(k)[idx]
-                self._apply(idx, p, d.navi_weekday[self.navi[idx, p]], "navi")
-        for _turn in range(N_TURNS):
+            self._each_seat(self.navi_wd_T, self.navi_f, _NAVI)
+        ar = np.arange(HAND_SIZE)
+        for turn in range(N_TURNS):
             if not self.alive.any():
                 return
-            chosen_card = np.zeros((G, P), np.int64)
-            chosen_side = np.zeros((G, P), np.int64)
-            boss_use = np.full((G, P), -1, np.int64)
-            valid = hand >= 0
-            hc = np.maximum(hand, 0)
+            nv = HAND_SIZE - turn
+            code = np.empty((G, P), np.int64)
             for s in range(P):
-                usable = (self.owner == s) & ~self.used  # (G, B)
-                any_boss = usable.any(axis=1)
-                if self.cfg.policies[s] == "random":
-                    side = self.rng.integers(0, 2, (G, HAND_SIZE))
-                    cv = np.where(valid[:, s], self.rng.random((G, HAND_SIZE)), -np.inf)
-                    best = np.argmax(cv, axis=1)
-                    bv = np.where(usable, self.rng.random((G, self.B)), -np.inf)
-                    use = any_boss & (self.rng.random(G) < 0.5)
-                    worst = best
-                elif self.cfg.policies[s] == "lookahead":
-                    v = self._lookahead(d.action_effects[hc[:, s]], s)  # (G, H, 2)
-                    side = np.argmax(v, axis=2)
-                    cv = np.where(valid[:, s], v.max(axis=2), -np.inf)
-                    best = np.argmax(cv, axis=1)
-                    bv = np.where(usable, self._lookahead(np.broadcast_to(d.boss_effects, (G,) + d.boss_effects.shape), s),
-                                  -np.inf)
-                    use = any_boss & (bv.max(axis=1) > cv[self.rows, best])
-                    worst = np.argmin(np.where(valid[:, s], cv, np.inf), axis=1)
-                else:
-                    h = self.health[:, None]
-                    side = self.card_side[s][hc[:, s], h]
-                    cv = np.where(valid[:, s], self.card_val[s][hc[:, s], h], -np.inf)
-                    best = np.argmax(cv, axis=1)
-                    bv = np.where(usable, self.boss_val[s][:, self.health].T, -np.inf)
-                    use = any_boss & (bv.max(axis=1) > cv[self.rows, best])
-                    worst = np.argmin(np.where(valid[:, s], cv, np.inf), axis=1)
-                bb = np.argmax(bv, axis=1)
-                slot = np.where(use, worst, best)
-                chosen_card[:, s] = hand[self.rows, s, slot]
-                chosen_side[:, s] = side[self.rows, slot]
-                boss_use[:, s] = np.where(use, bb, -1)
-                hand[self.rows, s, slot] = -1
+                h = (s - turn) % P
+                hs = hands[h, :, :nv]
+                code[:, s], slot = self._choose(s, hs)
+                if nv > 1:
+                    shift = ar[None, : nv - 1] + (ar[None, : nv - 1] >= slot[:, None])
+                    hands[h, :, : nv - 1] = np.take_along_axis(hs, shift, axis=1)
             # ④ スタートスレイヤー changes, in the current turn order (the last one wins)
-            ss = d.action_effects[chosen_card, chosen_side, Icon.START_SLAYER] > 0
-            ss &= boss_use < 0
-            new_start = self.start.copy()
-            for k in range(P):
-                p = self.seat(k)
-                hit = ss[self.rows, p]
-                new_start[hit] = p[hit]
-            self.start = np.where(self.alive, new_start, self.start)
-            icons = d.action_effects[chosen_card, chosen_side]  # (G, P, N)
-            bosses = boss_use >= 0
-            icons = np.where(bosses[..., None], d.boss_effects[np.maximum(boss_use, 0)], icons)
-            first = bosses & d.boss_first[np.maximum(boss_use, 0)]
-            self.used[self.rows[:, None].repeat(P, 1)[bosses], boss_use[bosses]] = True
-            # ⑤ resolve: boss cards that act first, then everyone in turn order
-            for group in (first, ~first):
+            ss = self.code_ss[code]
+            if ss.any():
+                new_start = self.start.copy()
                 for k in range(P):
                     p = self.seat(k)
-                    idx = np.flatnonzero(self.alive & group[self.rows, p])
-                    self._apply(idx, p[idx], icons[idx, p[idx]], "weekday")
-            hand = np.roll(hand, 1, axis=1)  # ⑥ pass the hand to the next seat
+                    hit = ss[self.rows, p]
+                    new_start[hit] = p[hit]
+                self.start = np.where(self.alive, new_start, self.start)
+                self._seats = None
+            if self.played is not None:
+                face_up = self.alive[:, None] & (code < 2 * A)
+                gp, sp = np.nonzero(face_up)
+                self.played[gp, sp, code[gp, sp] // 2] = True
+            gb, sb = np.nonzero(code >= 2 * A)
+            if gb.size:
+                self.used[gb, code[gb, sb] - 2 * A] = True
+                self.nboss[gb * P + sb] -= 1
+            # ⑤ resolve: boss cards that act first, then everyone in turn order
+            first = self.code_first[code]
+            code_f = code.reshape(-1)
+            if first.any():
+                fk = [first[self.rows, self.seat(k)] for k in range(P)]
+                self._each_seat(self.eff_T, code_f, _WEEKDAY, fk)
+                self._each_seat(self.eff_T, code_f, _WEEKDAY, [~m for m in fk])
+            else:
+                self._each_seat(self.eff_T, code_f, _WEEKDAY)
 
     def saturday(self) -> None:
-        d = self.d
-        top = self.rate.max(axis=1)
-        lead = self.rate == top[:, None]
-        n_lead = lead.sum(axis=1)
-        per = d.saturday[d.rate_columns[top], n_lead - 1]
-        for k in range(self.P):
+        d, G, P = self.d, self.G, self.P
+        rate = self.rate.reshape(G, P)
+        top = rate.max(axis=1)
+        lead = rate == top[:, None]
+        per = d.saturday[d.rate_columns[top], lead.sum(axis=1) - 1]
+        for k in range(P):
             p = self.seat(k)
-            idx = np.flatnonzero(self.alive & lead[self.rows, p])
-            self._session(idx, p[idx], per[idx], "saturday")
+            idx = np.nonzero(self.alive & lead[self.rows, p])[0]
+            self._session(idx, idx * P + p[idx], per[idx], _SATURDAY)
 
     def sunday(self) -> None:
-        passes = np.zeros(self.G, np.int64)
+        G, P = self.G, self.P
+        passes = np.zeros(G, np.int64)
         k = 0
         last = self.round == N_ROUNDS - 1
-        while (self.alive & (passes < self.P)).any() and k < _MAX_SUNDAY * self.P:
-            p = self.seat(k % self.P)
-            act = self.alive & (passes < self.P)
-            mon = self.money[self.rows, p]
+        while (self.alive & (passes < P)).any() and k < _MAX_SUNDAY * P:
+            p = self.seat(k % P)
+            f = self.rows * P + p
+            act = self.alive & (passes < P)
+            mon = self.money[f]
             buy = act & (mon >= self.min_cost)
             for s, pol in enumerate(self.cfg.policies):
                 if pol == "money_then_paid" and not last:
                     buy &= (p != s) | (mon >= SAVE_UNTIL)
             capped = np.minimum(mon, self.paid_pulls.size - 1)
-            n = np.where(buy, self.paid_pulls[capped], 0)
-            self.money[self.rows[buy], p[buy]] -= self.paid_cost[capped][buy]
+            n, cost = self.paid_pulls[capped], self.paid_cost[capped]
+            for s, pol in enumerate(self.cfg.policies):
+                if pol == "paid_plan":  # one bundle per turn, from the per-purchase plan
+                    gi = np.nonzero(act & (p == s))[0]
+                    drawn = self.made_tot[gi] - self.gcb[gi] - self.otb[gi]
+                    c = self.plan_cls[self.bag_plan[gi], drawn, self.gc_drawn[gi]]
+                    a = self.plan_act[self.bag_plan[gi], np.minimum(mon[gi], PLAN_MAX_MONEY), c]
+                    planned = c >= 0  # a bag state the plan has no entry for: buy as the others do
+                    gp, ap = gi[planned], a[planned]
+                    buy[gp] = ap >= 0
+                    n[gp] = self.rate_pulls[np.maximum(ap, 0)]
+                    cost[gp] = self.rate_cost[np.maximum(ap, 0)]
             passes = np.where(buy, 0, passes + act)
-            bi = np.flatnonzero(buy)
-            self._session(bi, p[bi], n[bi], "paid")
+            bi = np.nonzero(buy)[0]
+            self.money[f[bi]] -= cost[bi]
+            self._session(bi, f[bi], n[bi], _PAID)
             k += 1
 
+    def ur(self) -> npt.NDArray[np.int64]:
+        """UR cards per slayer, (G, P)."""
+        return ((self.owned[:, None] >> np.arange(self.C)) & 1).sum(axis=1).reshape(self.G, self.P)
+
     def last_dance_phase(self) -> None:
+        G, P = self.G, self.P
         self.last_dance = True
-        firsts = np.zeros((self.G, self.P), np.int64)
-        bosses = np.stack([(self.owner == s).sum(axis=1) for s in range(self.P)], axis=1)
-        for arr in (self.laps, bosses, self.rate):
+        firsts = np.zeros((G, P), np.int64)
+        bosses = np.stack([(self.owner == s).sum(axis=1) for s in range(P)], axis=1)
+        for arr in (self.laps.reshape(G, P), bosses, self.rate.reshape(G, P)):
             firsts += arr == arr.max(axis=1, keepdims=True)
         self.ld_chances = np.where(self.alive, firsts.sum(axis=1), 0)
-        for k in range(self.P):
-            p = self.seat(k)
-            idx = np.flatnonzero(self.alive)
-            self._god_chances(idx, p[idx], firsts[idx, p[idx]], _MAX_DEPTH)
+        firsts_f = firsts.reshape(-1)
+        for k in range(P):
+            idx = np.nonzero(self.alive)[0]
+            f = idx * P + self.seat(k)[idx]
+            self._god_chances(idx, f, firsts_f[f], _MAX_DEPTH)
 
     def play(self, events: npt.NDArray[np.int64]) -> dict[str, Any]:
         for r in range(N_ROUNDS):
@@ -575,10 +780,10 @@ class _Batch:
             self.saturday()
             self.sunday()
         ld = self.alive.copy()
-        ur_before = self.owned.sum(axis=2)
+        ur_before = self.ur()
         leaders_before = ur_before == ur_before.max(axis=1, keepdims=True)
         self.last_dance_phase()
-        ur = self.owned.sum(axis=2)
+        ur = self.ur()
         fin = self.alive  # no コンスリート during the last dance
         best = ur == ur.max(axis=1, keepdims=True)
         self.win[fin] = best[fin] / best[fin].sum(axis=1, keepdims=True)
@@ -597,7 +802,7 @@ def _events(d: GameData, G: int, rng: np.random.Generator) -> npt.NDArray[np.int
     return out
 
 
-def simulate_games(cfg: GameConfig, n_games: int, *, rng: Any = None) -> dict[str, npt.NDArray[Any]]:
+def simulate_games(cfg: GameConfig, n_games: int, *, rng: Any = None, held: bool = False) -> dict[str, npt.NDArray[Any]]:
     """Play ``n_games`` whole games (vectorized across games, in chunks).
 
     Parameters
@@ -608,6 +813,10 @@ def simulate_games(cfg: GameConfig, n_games: int, *, rng: Any = None) -> dict[st
         Games, 1..:data:`MAX_GAMES`.
     rng : int, SeedSequence, Generator or None, keyword-only
         Randomness, normalized by ``np.random.default_rng``.
+    held : bool, default False, keyword-only
+        Also return ``boss_owner`` (n, n_bosses) int: seat holding each boss card at the end
+        (-1: nobody), and ``played`` (n, P, n_action_cards) bool: the slayer played the card
+        face up at least once (a card id is a row of ``cfg.data.action_names``).
 
     Returns
     -------
@@ -630,15 +839,18 @@ def simulate_games(cfg: GameConfig, n_games: int, *, rng: Any = None) -> dict[st
     """
     cfg = check_game_config(cfg)
     n_games = check_int("n_games", n_games, min=1, max=MAX_GAMES)
+    held = check_bool("held", held)
     gen = check_rng(rng)
     parts: list[dict[str, Any]] = []
     for start in range(0, n_games, CHUNK):
         G = min(CHUNK, n_games - start)
-        b = _Batch(cfg, G, gen)
+        b = _Batch(cfg, G, gen, held)
         ev = _events(cfg.data, G, gen)
         res = b.play(ev)
         parts.append(dict(win=b.win, ur=res["ur"], navi=b.navi, consolete_round=b.consolete_round,
-                          last_dance=res["ld"], ld_decides=res["decides"], pulls=b.pulls,
+                          last_dance=res["ld"], ld_decides=res["decides"], pulls=b.pulls.T,
                           god_chances=b.god_chances, bosses=(b.owner >= 0).sum(axis=1),
-                          ld_god_chances=b.ld_chances, gc_by_source=b.gc_src))
+                          ld_god_chances=b.ld_chances, gc_by_source=b.gc_src.T))
+        if held:
+            parts[-1].update(boss_owner=b.owner, played=b.played)
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}

@@ -37,7 +37,7 @@ from gamesim.core.registry import ParamError
 from gamesim.core.validate import ParamTypeError, check_choice, check_int
 
 from .rules import COLS, CRUSH, N_VALUES, ROWS, IceCreamParams
-from .sim import GameBatch, _check_p, advance, check_board_batch, heights, place_batch, resolve_batch, rowsum, tables
+from .sim import GameBatch, _advance, _check_p, _resolve_batch, check_board_batch, heights, rowsum, tables
 
 __all__ = ["POLICY_NAMES", "OVER", "WIN", "Policy", "RandomPolicy", "GreedyPolicy", "LookaheadPolicy",
            "RolloutPolicy", "make_policy", "greedy_keys_batch", "lookahead_values_batch", "pick"]
@@ -93,20 +93,33 @@ def greedy_keys_batch(board: np.ndarray, card: np.ndarray, p: IceCreamParams,
             or (card.size and (int(card.min()) < 1 or int(card.max()) > CRUSH))):
         raise ParamError("card", f"<{type(card).__name__} {getattr(card, 'dtype', '')} {getattr(card, 'shape', '')}>",
                          f"an integer ndarray of shape ({board.shape[0]},), values 1..{CRUSH}")
+    return _greedy_keys_batch(board, card, p, return_resolution=return_resolution)
+
+
+def _greedy_keys_batch(board: np.ndarray, card: np.ndarray, p: IceCreamParams,
+                       *, return_resolution: bool = False) -> Any:
+    """:func:`greedy_keys_batch` without the argument checks (the policies' inner loop)."""
     m = board.shape[0]
     t = tables(p)
     h = heights(board)  # (m, 3)
-    b3 = np.repeat(board, COLS, axis=0)
+    hr = h.ravel()  # candidate 3 i + c: the height of column c of board i
     cols = np.tile(np.arange(COLS), m)
-    legal = (h < ROWS).ravel()
+    legal = hr < ROWS
     keys = np.full(m * COLS, -np.inf)
     res = None
     if legal.any():
-        li = np.flatnonzero(legal)
-        pb, pos = place_batch(b3[li], cols[li], np.repeat(card, COLS)[li])
-        res = resolve_batch(pb, p, t, pos=pos)
+        li = np.arange(m * COLS) if legal.all() else np.flatnonzero(legal)
+        src = li // COLS
+        pos = hr[li] * COLS + cols[li]
+        pb = board[src]
+        pb[np.arange(li.size), pos] = card[src]
+        res = _resolve_batch(pb, p, t, pos=pos)
         res["pos"] = pos
-        hc = heights(res["board"])
+        hc = h[src]  # heights after the placement: +1 in its column, recounted where something cleared
+        hc[np.arange(li.size), cols[li]] += 1
+        cl = np.flatnonzero(res["waves"])
+        if cl.size:
+            hc[cl] = heights(res["board"][cl])
         hmax = np.maximum(np.maximum(hc[:, 0], hc[:, 1]), hc[:, 2])
         k = 100.0 * res["n_removed"] - 10.0 * hmax - pos // COLS
         keys[li] = np.where(_over(res), OVER, k)
@@ -144,12 +157,12 @@ class GreedyPolicy:
         _check_name(self.name)
 
     def choose(self, g: GameBatch, p: IceCreamParams, rng: np.random.Generator) -> np.ndarray:
-        return pick(greedy_keys_batch(g.board, g.card, p), rng)
+        return pick(_greedy_keys_batch(g.board, g.card, p), rng)
 
     def choose_resolved(self, g: GameBatch, p: IceCreamParams, rng: np.random.Generator
                         ) -> tuple[np.ndarray, dict[str, np.ndarray] | None]:
         """As :meth:`choose`, plus the resolution of the chosen placements (for :func:`~.sim.advance`)."""
-        keys, res = greedy_keys_batch(g.board, g.card, p, return_resolution=True)
+        keys, res = _greedy_keys_batch(g.board, g.card, p, return_resolution=True)
         cols = pick(keys, rng)
         if res is None:
             return cols, None
@@ -178,7 +191,7 @@ def lookahead_values_batch(g: GameBatch, p: IceCreamParams, rng: np.random.Gener
     if not rows.size:
         return vals
     h = g.take(rows)
-    res = advance(h, cols.astype(np.int64), p, rng, t=t, draw_next=False)
+    res = _advance(h, cols.astype(np.int64), p, rng, t=t, draw_next=False)
     v = 100.0 * res["n_removed"].astype(float)
     v = np.where(h.status == 1, WIN, v)
     v = np.where(h.status == 2, OVER, v)
@@ -191,7 +204,7 @@ def lookahead_values_batch(g: GameBatch, p: IceCreamParams, rng: np.random.Gener
             s = np.flatnonzero(prob[:, val] > 0)
             if not s.size:
                 continue
-            k = greedy_keys_batch(h.board[live[s]], np.full(s.size, val, np.int8), p)
+            k = _greedy_keys_batch(h.board[live[s]], np.full(s.size, val, np.int8), p)
             exp[s] += prob[s, val] * k.max(axis=1)
         v[live] = v[live] + exp
     vals[rows, cols] = v
@@ -252,7 +265,7 @@ class RolloutPolicy:
         # common random numbers: rollout j of a game draws with the same uniforms whatever the column
         u = rng.random((m, self.k, self.horizon + 1))[rows[rep], np.tile(np.arange(self.k), rows.size)]
         start_cleared = h.cleared.copy()
-        advance(h, c0, p, rng, t=t, u=u[:, 0])
+        _advance(h, c0, p, rng, t=t, u=u[:, 0])
         for step in range(self.horizon):
             live = np.flatnonzero(h.status == 0)
             if not live.size:
@@ -261,9 +274,9 @@ class RolloutPolicy:
             un = u[live, step + 1]
             if self.playout == "greedy":
                 cols_g, resolved = GreedyPolicy().choose_resolved(sub, p, rng)
-                advance(sub, cols_g, p, rng, t=t, resolved=resolved, u=un)
+                _advance(sub, cols_g, p, rng, t=t, resolved=resolved, u=un)
             else:
-                advance(sub, LookaheadPolicy().choose(sub, p, rng), p, rng, t=t, u=un)
+                _advance(sub, LookaheadPolicy().choose(sub, p, rng), p, rng, t=t, u=un)
             for name in ("board", "deck", "disc", "card", "cycle", "placed", "score", "chain_waves", "clears",
                          "cleared", "max_chain", "status"):
                 getattr(h, name)[live] = getattr(sub, name)

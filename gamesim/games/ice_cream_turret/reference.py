@@ -89,7 +89,7 @@ def draw_card(deck: list[int], u: float) -> int:
 def advance_state(s: State, col: int, p: IceCreamParams, uniform: Uniform | None) -> Any:
     """Place the card in hand into ``col`` and apply the rules (as :func:`.sim.advance`); draw if ``uniform``."""
     b, row = place(s.board, col, s.card)
-    res = resolve(b, p)
+    res = resolve(b, p, pos=row * COLS + col)
     s.board = res.board
     for v in range(N_VALUES):
         s.disc[v] += res.removed[v]
@@ -106,22 +106,32 @@ def advance_state(s: State, col: int, p: IceCreamParams, uniform: Uniform | None
     if p.mode == "normal" and p.extra_win == "immediate" and s.cycle > p.n_cycles and not crush:
         s.status = 1
         return res
-    if sum(s.deck) == 0:
-        if p.mode == "normal" and s.cycle >= p.n_cycles and not crush:
-            s.status = 1
-            return res
-        s.deck = list(rebuild_deck(p, s.disc, s.cycle + 1))
-        s.disc = [0] * N_VALUES
-        s.cycle += 1
-        if sum(s.deck) == 0:
-            s.status = 4
+    if p.deck_out == "empty_draw":
+        _deck_out(s, p)
+        if s.status:
             return res
     if s.placed >= p.max_placements:
         s.status = 3
         return res
     if uniform is not None:
         s.card = draw_card(s.deck, uniform())
+        if p.deck_out == "last_card":
+            _deck_out(s, p)
     return res
+
+
+def _deck_out(s: State, p: IceCreamParams) -> None:
+    """If the deck is empty: the win check of the last cycle, else the next deck (as :func:`.sim.deck_out`)."""
+    if sum(s.deck):
+        return
+    if p.mode == "normal" and s.cycle >= p.n_cycles and not has_crush(s.board):
+        s.status = 1
+        return
+    s.deck = list(rebuild_deck(p, s.disc, s.cycle + 1))
+    s.disc = [0] * N_VALUES
+    s.cycle += 1
+    if sum(s.deck) == 0:
+        s.status = 4
 
 
 def greedy_keys(board: Board, card: int, p: IceCreamParams) -> list[float]:
@@ -143,7 +153,7 @@ def _greedy_keys(board: Board, card: int, p: IceCreamParams) -> list[float]:
             keys.append(-np.inf)
             continue
         b, row = place(board, c, card)
-        res = resolve(b, p)
+        res = resolve(b, p, pos=row * COLS + c)
         if is_game_over(res):
             keys.append(_OVER)
             continue
@@ -209,6 +219,8 @@ def reference_game(p: IceCreamParams, policy: str, uniform: Uniform) -> dict[str
         raise ParamTypeError("uniform", uniform, "a callable returning floats in [0, 1)")
     s = State(p)
     s.card = draw_card(s.deck, uniform())
+    if p.deck_out == "last_card":
+        _deck_out(s, p)
     while s.status == 0:
         if policy == "random":
             col = _pick([0.0 if c in legal_columns(s.board) else -np.inf for c in range(COLS)], uniform)

@@ -26,7 +26,7 @@ from gamesim.core.validate import ParamTypeError, check_bool, check_choice, chec
 
 __all__ = [
     "ROWS", "COLS", "N_CELLS", "EMPTY", "CRUSH", "N_VALUES", "MAX_CYCLES", "MAX_PLACEMENTS",
-    "LINES", "LINE_KIND", "WINDOWS", "WINDOW_LINE", "NEIGHBOURS",
+    "LINES", "LINE_KIND", "WINDOWS", "WINDOW_LINE", "WINDOWS_THROUGH", "NEIGHBOURS",
     "IceCreamParams", "Resolution", "Board",
     "cell", "board_from_rows", "board_to_rows", "column_height", "legal_columns", "place",
     "window_kind", "find_clears", "gravity", "resolve", "is_game_over", "has_crush",
@@ -104,8 +104,13 @@ def _build_neighbours() -> tuple[tuple[int, ...], ...]:
 #: The 8-neighbourhood (縦・横・斜めに隣接) of every cell.
 NEIGHBOURS: tuple[tuple[int, ...], ...] = _build_neighbours()
 
+#: For every cell, the windows (indices into WINDOWS) that contain it.
+WINDOWS_THROUGH: tuple[tuple[int, ...], ...] = tuple(
+    tuple(w for w, cells in enumerate(WINDOWS) if i in cells) for i in range(N_CELLS))
+
 Mode = Literal["normal", "score_attack"]
 ExtraWin = Literal["immediate", "deck_end"]
+DeckOut = Literal["empty_draw", "last_card"]
 LineBonus = Literal["cap", "double"]
 
 
@@ -138,6 +143,12 @@ class IceCreamParams:
     extra_win : {"immediate", "deck_end"}, default "immediate"
         Normal mode after the last cycle (crush ice left): win as soon as the board holds
         no crush ice (``immediate``), or only when a rebuilt deck runs out (``deck_end``).
+    deck_out : {"empty_draw", "last_card"}, default "empty_draw"
+        When the deck has run out (山が切れた時): ``empty_draw``, after its last card has been
+        placed, when the next card is to be drawn (the win check of 5巡目 and the rebuild see
+        the board and discards after that placement); ``last_card``, the moment its last card
+        is turned: the win check (won without placing that card) and the rebuild happen
+        then, and the cards the last card clears join the next discard pile.
     line_bonus : {"cap", "double"}, default "cap"
         Score attack, 4 or more lines cleared at once: +4 like 3 lines (``cap``) or
         doubling per extra line (+8, +16, ``double``).
@@ -164,6 +175,7 @@ class IceCreamParams:
     n_cycles: int = 5
     crush_cascade: bool = False
     extra_win: ExtraWin = "immediate"
+    deck_out: DeckOut = "empty_draw"
     line_bonus: LineBonus = "cap"
     equal_runs_score: bool = False
     max_placements: int = 3000
@@ -177,6 +189,7 @@ class IceCreamParams:
         check_int("n_cycles", self.n_cycles, min=1, max=MAX_CYCLES)
         check_bool("crush_cascade", self.crush_cascade)
         check_choice("extra_win", self.extra_win, ("immediate", "deck_end"))
+        check_choice("deck_out", self.deck_out, ("empty_draw", "last_card"))
         check_choice("line_bonus", self.line_bonus, ("cap", "double"))
         check_bool("equal_runs_score", self.equal_runs_score)
         check_int("max_placements", self.max_placements, min=1, max=MAX_PLACEMENTS)
@@ -458,7 +471,7 @@ class Resolution:
         return sum(self.removed)
 
 
-def resolve(board: Board, p: IceCreamParams = IceCreamParams()) -> Resolution:
+def resolve(board: Board, p: IceCreamParams = IceCreamParams(), *, pos: int | None = None) -> Resolution:
     """Clear, fall and chain until the board is stable (the clearing rules of 遊び方).
 
     Each wave: every clearing window of every line (rows, columns, 3-cell diagonals;
@@ -471,16 +484,26 @@ def resolve(board: Board, p: IceCreamParams = IceCreamParams()) -> Resolution:
     whose longest clearing consecutive run is 4 cards +1, 5 cards +2, each wave after the
     first +2 (連鎖); +1 if the board ends empty after a clear (全消し).
 
+    ``pos``: the cell the last card was placed in, on a board that was stable before the
+    placement. Any new run then contains that card, so only the windows through ``pos``
+    are checked first and, if none clears, the board is returned as it is (the filter of
+    :func:`.sim.resolve_batch`; the tests check that it gives the full search's result).
+
     Raises
     ------
     ParamTypeError, ParamError
-        If ``board`` is not 15 integer cells in 0..10 or ``p`` is not an IceCreamParams.
+        If ``board`` is not 15 integer cells in 0..10, ``p`` is not an IceCreamParams or
+        ``pos`` is not None or a cell index 0..14.
     """
-    return _resolve(check_board(board), _check_params(p))
+    if pos is not None:
+        check_int("pos", pos, min=0, max=N_CELLS - 1)
+    return _resolve(check_board(board), _check_params(p), pos=pos)
 
 
-def _resolve(board: Board, p: IceCreamParams = IceCreamParams()) -> Resolution:
+def _resolve(board: Board, p: IceCreamParams = IceCreamParams(), *, pos: int | None = None) -> Resolution:
     """:func:`resolve` without the argument checks (the scalar reference's inner loop)."""
+    if pos is not None and not any(_window_kind([board[i] for i in WINDOWS[w]]) for w in WINDOWS_THROUGH[pos]):
+        return Resolution(tuple(board), (0,) * N_VALUES, 0, 0, frozenset())
     removed = [0] * N_VALUES
     waves = 0
     score = 0

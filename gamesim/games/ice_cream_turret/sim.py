@@ -52,7 +52,8 @@ from .rules import (
 
 __all__ = [
     "CHUNK_SIZE", "MAX_GAMES", "STATUS", "GameBatch", "Tables", "tables", "resolve_batch", "advance",
-    "new_games", "run_games", "GAME_KEYS", "rowsum", "heights", "draw", "place_batch", "check_board_batch",
+    "new_games", "run_games", "GAME_KEYS", "rowsum", "heights", "draw", "place_batch", "deck_out",
+    "check_board_batch",
 ]
 
 #: Games simulated at once (the greedy policy resolves 3 boards per game and step).
@@ -79,6 +80,8 @@ class Tables:
     run_bonus: np.ndarray    # (6,) bonus by longest scoring run of a column
     add: np.ndarray          # (MAX_CYCLES + 3, 11) int16 new cards per cycle
     strip_crush: np.ndarray  # (MAX_CYCLES + 3,) bool: crush removed from discards at rebuild
+    thru: np.ndarray         # (15, 14) cells of the lines through each cell: column, row, 2 diagonals
+    thru_diag: np.ndarray    # (15, 2) int32 1 where that diagonal exists (its cells in thru are padding else)
 
 
 def _digits(L: int) -> np.ndarray:
@@ -132,9 +135,19 @@ def tables(p: IceCreamParams) -> Tables:
     n_rows = MAX_CYCLES + 3
     add = np.array([cycle_additions(p, c) if c >= 1 else (0,) * N_VALUES for c in range(n_rows)], np.int16)
     strip = np.array([p.mode == "normal" and c > p.n_cycles for c in range(n_rows)])
-    for a in (col, tri, diag, cell_diag, lb, rb, add, strip):
+    thru = np.zeros((N_CELLS, 14), np.intp)
+    thru_diag = np.zeros((N_CELLS, 2), np.int32)
+    for i in range(N_CELLS):
+        r, c = divmod(i, COLS)
+        thru[i, :5] = [k * COLS + c for k in range(ROWS)]
+        thru[i, 5:8] = [r * COLS + k for k in range(COLS)]
+        for j, dj in enumerate(cell_diag[i]):
+            if dj < len(diag):
+                thru[i, 8 + 3 * j:11 + 3 * j] = diag[dj]
+                thru_diag[i, j] = 1
+    for a in (col, tri, diag, cell_diag, lb, rb, add, strip, thru, thru_diag):
         a.setflags(write=False)
-    return Tables(col, tri, diag, cell_diag, lb, rb, add, strip)
+    return Tables(col, tri, diag, cell_diag, lb, rb, add, strip, thru, thru_diag)
 
 
 def rowsum(a: np.ndarray) -> np.ndarray:
@@ -181,14 +194,13 @@ def _line_codes(b: np.ndarray, t: Tables) -> tuple[np.ndarray, np.ndarray, np.nd
 
 def _clears_through(b: np.ndarray, pos: np.ndarray, t: Tables) -> np.ndarray:
     """Whether boards ``b`` (m, 15) have a clearing run through cell ``pos`` (m,) (the lines through it only)."""
-    cc, rr, dd = _codes(b, t)
-    ar = np.arange(b.shape[0])
-    row, col = np.divmod(pos, COLS)
-    hit = (t.col[cc[ar, col]] & 31) != 0
-    hit |= t.tri[rr[ar, row]] != 0
-    dd = np.concatenate([dd, np.zeros((b.shape[0], 1), dd.dtype)], axis=1)  # column 6: no diagonal
-    cd = t.cell_diag[pos]
-    hit |= (t.tri[dd[ar, cd[:, 0]]] | t.tri[dd[ar, cd[:, 1]]]) != 0
+    # the 14 cells of the lines through pos, gathered from the flat boards
+    x = b.reshape(-1)[(np.arange(b.shape[0]) * N_CELLS)[:, None] + t.thru[pos]].astype(np.int32)
+    hit = (t.col[x[:, 0] + 11 * x[:, 1] + 121 * x[:, 2] + 1331 * x[:, 3] + 14641 * x[:, 4]] & 31) != 0
+    hit |= t.tri[x[:, 5] + 11 * x[:, 6] + 121 * x[:, 7]] != 0
+    has = t.thru_diag[pos]  # a missing diagonal gets code 0 (empty cells: no clear)
+    hit |= t.tri[(x[:, 8] + 11 * x[:, 9] + 121 * x[:, 10]) * has[:, 0]] != 0
+    hit |= t.tri[(x[:, 11] + 11 * x[:, 12] + 121 * x[:, 13]) * has[:, 1]] != 0
     return hit
 
 
@@ -269,7 +281,14 @@ def resolve_batch(board: npt.NDArray[np.int8], p: IceCreamParams, t: Tables | No
         not an IceCreamParams.
     """
     check_board_batch(board)
-    t = tables(_check_p(p)) if t is None else t
+    _check_p(p)
+    return _resolve_batch(board, p, t, pos)
+
+
+def _resolve_batch(board: npt.NDArray[np.int8], p: IceCreamParams, t: Tables | None = None,
+                   pos: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """:func:`resolve_batch` without the argument checks (the simulator's inner loop)."""
+    t = tables(p) if t is None else t
     m = board.shape[0]
     out = board.copy()
     removed = np.zeros((m, N_VALUES), np.int16)
@@ -416,6 +435,8 @@ def new_games(p: IceCreamParams, n: int, *, rng: np.random.Generator, t: Tables 
                   clears=z.copy(), cleared=z.copy(), max_chain=np.zeros(n, np.int16),
                   status=np.zeros(n, np.int8), gid=np.arange(n, dtype=np.int64))
     draw(g, np.arange(n), rng)
+    if p.deck_out == "last_card":
+        deck_out(g, p, t)
     return g
 
 
@@ -435,8 +456,9 @@ def advance(g: GameBatch, cols: np.ndarray, p: IceCreamParams, rng: np.random.Ge
 
     Places the card in hand, resolves, scores, checks game over (then, in normal mode,
     the extended-play win), rebuilds the deck when it ran out (or wins at the end of the
-    last cycle), cuts off games at ``max_placements`` and draws the next card
-    (``draw_next``; with the uniforms ``u``, one per game, if given). ``resolved``: the
+    last cycle: :func:`deck_out`), cuts off games at ``max_placements`` and draws the next
+    card (``draw_next``; with the uniforms ``u``, one per game, if given; with
+    ``deck_out = "last_card"`` the deck-out step follows the draw instead). ``resolved``: the
     placement's :func:`resolve_batch` result with ``pos``, when the policy has computed it already. Returns the :func:`resolve_batch` result of the
     placement (with ``pos``).
 
@@ -450,10 +472,17 @@ def advance(g: GameBatch, cols: np.ndarray, p: IceCreamParams, rng: np.random.Ge
             or (cols.size and (int(cols.min()) < 0 or int(cols.max()) >= COLS))):
         raise ParamError("cols", f"<{type(cols).__name__} {getattr(cols, 'dtype', '')} {getattr(cols, 'shape', '')}>",
                          f"an integer ndarray of shape ({g.board.shape[0]},), values 0..{COLS - 1}")
+    return _advance(g, cols, p, rng, t=t, draw_next=draw_next, resolved=resolved, u=u)
+
+
+def _advance(g: GameBatch, cols: np.ndarray, p: IceCreamParams, rng: np.random.Generator, *,
+             t: Tables | None = None, draw_next: bool = True,
+             resolved: dict[str, np.ndarray] | None = None, u: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """:func:`advance` without the argument checks (the simulator's inner loop)."""
     t = tables(p) if t is None else t
     if resolved is None:
         placed_board, pos = place_batch(g.board, cols, g.card)
-        res = resolve_batch(placed_board, p, t, pos=pos)
+        res = _resolve_batch(placed_board, p, t, pos=pos)
     else:
         res, pos = resolved, resolved["pos"]
     g.board = res["board"]
@@ -467,19 +496,37 @@ def advance(g: GameBatch, cols: np.ndarray, p: IceCreamParams, rng: np.random.Ge
     g.placed += 1
     top = rowsum(g.board[:, (ROWS - 1) * COLS:]) != 0  # a card in row 5 (5段目)
     g.status[top] = 2
+    if p.mode == "normal" and p.extra_win == "immediate":
+        no_crush = rowsum(g.board == CRUSH) == 0
+        g.status[(g.status == 0) & (g.cycle > p.n_cycles) & no_crush] = 1
+    if p.deck_out == "empty_draw":
+        deck_out(g, p, t)
     run = g.status == 0
-    no_crush = rowsum(g.board == CRUSH) == 0
+    g.status[run & (g.placed >= p.max_placements)] = 3
+    if draw_next:
+        draw(g, np.flatnonzero(g.status == 0), rng, u)
+        if p.deck_out == "last_card":
+            deck_out(g, p, t)
+    res["pos"] = pos
+    return res
+
+
+def deck_out(g: GameBatch, p: IceCreamParams, t: Tables) -> None:
+    """The running games of ``g`` whose deck is empty: the win check, else the next deck (山が切れたら), in place.
+
+    Normal mode: at the end of cycle ``n_cycles`` or later, no crush ice on the board wins
+    (勝利条件). Otherwise the discards plus the next cycle's new cards become the deck
+    (crush ice taken out of the discards after the last cycle); an empty new deck stalls
+    the game. Called after the placement (``deck_out = "empty_draw"``) or after the draw
+    (``"last_card"``: the card in hand is the deck's last).
+    """
+    out = (g.status == 0) & (rowsum(g.deck) == 0)
+    if not out.any():
+        return
     if p.mode == "normal":
-        if p.extra_win == "immediate":
-            g.status[run & (g.cycle > p.n_cycles) & no_crush] = 1
-            run = g.status == 0
-        out = run & (rowsum(g.deck) == 0)
-        if out.any():
-            won = out & (g.cycle >= p.n_cycles) & no_crush
-            g.status[won] = 1
-            out &= ~won
-    else:
-        out = run & (rowsum(g.deck) == 0)
+        won = out & (g.cycle >= p.n_cycles) & (rowsum(g.board == CRUSH) == 0)
+        g.status[won] = 1
+        out &= ~won
     rows = np.flatnonzero(out)
     if rows.size:
         nxt = np.minimum(g.cycle[rows].astype(np.intp) + 1, t.add.shape[0] - 1)
@@ -490,12 +537,6 @@ def advance(g: GameBatch, cols: np.ndarray, p: IceCreamParams, rng: np.random.Ge
         g.cycle[rows] += 1
         stalled = rowsum(d) == 0
         g.status[rows[stalled]] = 4
-    run = g.status == 0
-    g.status[run & (g.placed >= p.max_placements)] = 3
-    if draw_next:
-        draw(g, np.flatnonzero(g.status == 0), rng, u)
-    res["pos"] = pos
-    return res
 
 
 def run_games(p: IceCreamParams, policy: Any, n_games: int, *, rng: RngLike = None,
@@ -557,9 +598,9 @@ def run_games(p: IceCreamParams, policy: Any, n_games: int, *, rng: RngLike = No
         while g.size:
             if reuse:
                 cols, resolved = pol.choose_resolved(g, p, gen)
-                advance(g, cols, p, gen, t=t, resolved=resolved)
+                _advance(g, cols, p, gen, t=t, resolved=resolved)
             else:
-                advance(g, pol.choose(g, p, gen), p, gen, t=t)
+                _advance(g, pol.choose(g, p, gen), p, gen, t=t)
             done = g.status != 0
             if done.any():
                 d = g.take(np.flatnonzero(done))

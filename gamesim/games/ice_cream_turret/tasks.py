@@ -47,6 +47,9 @@ _DECK = (
 )
 _READINGS = (
     Param("crush_cascade", "bool", False, "a clearing crush ice also clears neighbouring crush ice"),
+    Param("deck_out", "str", "empty_draw", "when the deck has run out: after its last card is placed ('empty_draw') "
+          "or the moment its last card is turned ('last_card': win check and rebuild before placing it)",
+          choices=("empty_draw", "last_card")),
     Param("max_placements", "int", 3000, "cards placed before a running game is cut off (capped)",
           min=1, max=MAX_PLACEMENTS),
 )
@@ -65,7 +68,7 @@ SCORE_PARAMS: tuple[Param, ...] = _POLICY + _DECK + (
 ) + _READINGS
 
 _RULE_KEYS = ("base_copies", "copies_7", "copies_8", "copies_9", "crush_count", "crush_cycle", "n_cycles",
-              "crush_cascade", "extra_win", "line_bonus", "equal_runs_score", "max_placements")
+              "crush_cascade", "extra_win", "deck_out", "line_bonus", "equal_runs_score", "max_placements")
 
 
 def rules_from_params(params: Mapping[str, Any], mode: str) -> IceCreamParams:
