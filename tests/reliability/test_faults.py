@@ -266,6 +266,18 @@ def test_memory_overflow_recursion_errors_are_one_line(scen, cli, tmp_path, monk
     assert code == 2 and "docs/reliability.md" in line
 
 
+def test_disk_full_is_one_line_with_the_resume_hint(scen, cli, tmp_path, monkeypatch):
+    import gamesim.core.sweep as sweep
+
+    def full(*a, **k):
+        raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "x.parquet"))
+
+    monkeypatch.setattr(sweep, "run_sweep", full)
+    code, _, err = cli("run", scen(), "--out-dir", tmp_path, "--quiet")
+    line = one_error_line(err)
+    assert code == 1 and "no space left" in line and "x.parquet" in line and "resume" in line
+
+
 # ---------------------------------------------------------------------------
 # 7. results files, --out, temp names, names and grids
 # ---------------------------------------------------------------------------
