@@ -163,6 +163,16 @@ def _param_line(p: Any) -> str:
     return f"{p.name} = {default}  [{_describe_allowed(p)}]  {p.doc}".rstrip()
 
 
+def _scenario_game(path: Path) -> str | None:
+    """The ``game`` key of a scenario file (None if it cannot be read)."""
+    import tomllib
+
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8")).get("game")
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+
+
 def _list(game_filter: str | None) -> int:
     from gamesim.core.registry import all_games
 
@@ -185,9 +195,10 @@ def _list(game_filter: str | None) -> int:
             for m in metrics:
                 q = f", quantiles {', '.join(f'q{round(x * 100)}' for x in m.quantiles)}" if m.quantiles else ""
                 print(f"      {m.name} ({m.kind}{q})  {m.doc}".rstrip())
-    if game_filter is None:
-        print("scenarios:")
-        for s in builtin_scenarios():
+    shown = [s for s in builtin_scenarios() if game_filter is None or _scenario_game(s) == game_filter]
+    if shown:
+        print("scenarios:" if game_filter is None else f"scenarios of {game_filter}:")
+        for s in shown:
             print(f"  {s}")
     print("(gamesim new GAME TASK > my.toml writes a scenario template that runs as is)")
     return 0
@@ -202,6 +213,50 @@ def _toml_value(v: Any) -> str:
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(_toml_value(x) for x in v) + "]"
     return repr(v)
+
+
+def _template_grids(game: Any, task: Any) -> list[tuple[str, list[Any]]]:
+    """Candidate grids for a template, best first: integer parameters the built-in studies sweep for
+    this task (their first three values), then every integer parameter (its default and the next value)."""
+    import tomllib
+
+    ints = {p.name: p for p in task.params if p.kind == "int" and p.default is not None and p.choices is None}
+    out: list[tuple[str, list[Any]]] = []
+    for path in builtin_scenarios():
+        try:
+            raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError):
+            continue
+        if raw.get("game") != game.name:
+            continue
+        for part in raw.get("parts", []):
+            if part.get("task") != task.name or not isinstance(part.get("grid"), dict):
+                continue
+            for key, values in part["grid"].items():
+                if key in ints and isinstance(values, list) and len(values) > 1 \
+                        and all(type(v) is int for v in values):
+                    out.append((key, values[:3]))
+    for p in ints.values():
+        out.append((p.name, [p.default, p.default + 1] if p.max is None or p.default + 1 <= p.max
+                    else [p.default - 1, p.default]))
+    return out
+
+
+def _changes_results(task: Any, name: str, values: list[Any], n_trials: int = 64) -> bool:
+    """Whether sweeping ``name`` over ``values`` changes the task's output (same seed for every value),
+    so that a template never sweeps a parameter the default settings ignore."""
+    import numpy as np
+
+    outputs = []
+    for v in values:
+        try:
+            out = task.simulate(task.defaults(**{name: v}), n_trials, rng=np.random.default_rng(0))
+        except Exception:  # noqa: BLE001 - a candidate that cannot run is skipped
+            return False
+        outputs.append({k: np.asarray(a) for k, a in out.items()})
+    first = outputs[0]
+    return any(set(o) != set(first) or any(not np.array_equal(o[k], first[k], equal_nan=True) for k in first)
+               for o in outputs[1:])
 
 
 def _new(game_name: str, task_name: str) -> int:
@@ -222,16 +277,15 @@ def _new(game_name: str, task_name: str) -> int:
     metrics = task.metrics_for(task.defaults())
     first = metrics[0]
     grid_line = "grid = {}                 # e.g. { parameter = [value1, value2] }"
-    for p in task.params:  # the first integer parameter that can take its default and one more value
-        if p.kind != "int" or p.default is None or p.choices is not None:
-            continue
-        values = [p.default, p.default + 1] if p.max is None or p.default + 1 <= p.max else [p.default - 1, p.default]
+    for name, values in _template_grids(game, task):
         try:
             load_scenario({"game": game.name, "n_trials": 1,
-                           "parts": [{"name": "main", "task": task.name, "grid": {p.name: values}}]})
+                           "parts": [{"name": "main", "task": task.name, "grid": {name: values}}]})
         except ScenarioError:
             continue
-        grid_line = f"grid = {{ {p.name} = {_toml_value(values)} }}   # one cell per value (Cartesian product)"
+        if not _changes_results(task, name, values):
+            continue
+        grid_line = f"grid = {{ {name} = {_toml_value(values)} }}   # one cell per value (Cartesian product)"
         break
     lines = [
         f"# A scenario for {game.title}, task {task.name!r} (written by `gamesim new {game.name} {task.name}`).",

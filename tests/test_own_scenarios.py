@@ -7,8 +7,8 @@ legends, exact values in the right cells, the comparison, and no built-in study 
 
 from __future__ import annotations
 
-import itertools
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pandas as pd
@@ -96,11 +96,86 @@ grid = { hp = [20, 40, 60], hand_size = [3, 4] }
 baseline = "trio"
 metrics = ["won", "turns"]
 """,
+    "gacha_game": """
+title = "Slayer table sizes"
+game = "gacha_game"
+question = "Do eager pullers end more games by コンスリート than random players, at two and three seats?"
+seed = 13
+n_trials = 240
+chunk_size = 120
+[[parts]]
+name = "table_talk"
+title = "Eager or random slayers"
+task = "game"
+cases = [{ name = "coin tossers", policy = "random" }, { name = "eager pullers", policy = "greedy_pulls" }]
+grid = { n_players = [2, 3], expert = [false, true] }
+[[parts]]
+name = "raid_check"
+task = "boss_attack"
+grid = { kind = ["normal", "critical", "double"], health = [1, 3, 6] }
+[compare]
+baseline = "coin tossers"
+metrics = ["consolete", "win_seat1"]
+""",
+    "ice_cream_turret": """
+title = "Sprinkle deck pass"
+game = "ice_cream_turret"
+question = "How far does a tidy player get beyond a coin-flip player as the 7s change?"
+seed = 17
+n_trials = 200
+chunk_size = 200
+[[parts]]
+name = "sprinkles"
+task = "solitaire"
+cases = [{ name = "coin flip", policy = "random" }, { name = "tidy", policy = "greedy" }]
+grid = { copies_7 = [0, 4, 8], crush_cascade = [false, true] }
+[[parts]]
+name = "high_score"
+title = "Score chase"
+task = "score_attack"
+grid = { line_bonus = ["cap", "double"], base_copies = [3, 4] }
+[compare]
+baseline = "coin flip"
+metrics = ["won", "cycle_reached"]
+""",
 }
+
+#: Games whose scenarios above have cells with exact values.
+EXACT_GAMES = {"gacha", "godtear", "gacha_game"}
 
 #: Wording of the built-in study notebooks that must never appear in a generic report.
 BUILTIN_WORDING = ("default bag (1 God Chance", "change scenarios/", "qftnw_editions.toml", "gacha_god_chance.toml",
-                   "godtear_knockout.toml", "dqz_battles.toml", "Traceback")
+                   "godtear_knockout.toml", "dqz_battles.toml", "gacha_game.toml", "ice_cream_turret.toml",
+                   "godtear_hit_tables.toml", "Traceback")
+
+
+def _builtin_texts() -> list[str]:
+    """Every title, question and note of the built-in scenarios, and the prose of the study notebooks.
+
+    Taken as plain-text fragments of at least 30 characters (split at Markdown markup and line
+    ends, HTML-escaped as the report would show them), so none of them can leak into the
+    generic report of a designer's own scenario.
+    """
+    import html
+    import tomllib
+
+    import nbformat
+
+    texts: list[str] = []
+    for path in sorted((ROOT / "scenarios").glob("*.toml")):
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        for d in [raw, *raw.get("parts", [])]:
+            texts += [str(d[k]) for k in ("title", "question", "notes") if d.get(k)]
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        texts += [c.source for c in nb.cells if c.cell_type == "markdown"]
+    out = set()
+    for text in texts:
+        for frag in re.split(r"[\n*`#|\[\]()_\\]+", text):
+            frag = " ".join(frag.split())
+            if len(frag) >= 30:
+                out.add(html.escape(frag, quote=False))
+    return sorted(out)
 
 
 def _table_html(page: str, tid: str) -> str:
@@ -109,8 +184,71 @@ def _table_html(page: str, tid: str) -> str:
     return m.group(1)
 
 
-def _series_caption(page: str, what: str) -> list[str]:
-    m = re.search(rf'<p class="gamesim-series">{re.escape(what)}(?: \(([^)]*)\))?: (.*?)</p>', page, re.S)
+class _Cells(HTMLParser):
+    """The header and body cells of a pandas ``to_html`` table, as (tag, text, rowspan) per row."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.head: list[list[str]] = []
+        self.body: list[list[tuple[str, str, int]]] = []
+        self.section = ""
+        self.cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):  # type: ignore[no-untyped-def]
+        if tag in ("thead", "tbody"):
+            self.section = tag
+        elif tag == "tr":
+            (self.head if self.section == "thead" else self.body).append([])
+        elif tag in ("th", "td"):
+            self.cell, self.tag, self.span = [], tag, int(dict(attrs).get("rowspan", 1))
+
+    def handle_data(self, data):  # type: ignore[no-untyped-def]
+        if self.cell is not None:
+            self.cell.append(data)
+
+    def handle_endtag(self, tag):  # type: ignore[no-untyped-def]
+        if tag in ("th", "td") and self.cell is not None:
+            text = " ".join("".join(self.cell).split())
+            if self.section == "thead":
+                self.head[-1].append(text)
+            else:
+                self.body[-1].append((self.tag, text, self.span))
+            self.cell = None
+
+
+def _table_rows(body: str, n_index: int) -> dict[tuple[str, ...], dict[str, str]]:
+    """The rendered table as {index values (as shown): {column: text}}, row-spanned index cells repeated."""
+    p = _Cells()
+    p.feed(body)
+    columns = p.head[0][n_index:]
+    pending: dict[int, list] = {}
+    out = {}
+    for row in p.body:
+        own = iter(row)
+        index = []
+        for level in range(n_index):
+            if pending.get(level, [None, 0])[1] > 0:
+                pending[level][1] -= 1
+                index.append(pending[level][0])
+            else:
+                tag, text, span = next(own)
+                assert tag == "th", row
+                pending[level] = [text, span - 1]
+                index.append(text)
+        values = [text for _, text, _ in own]
+        assert len(values) == len(columns), (row, columns)
+        out[tuple(index)] = dict(zip(columns, values))
+    return out
+
+
+def _shown(value: object) -> str:
+    return str(value)
+
+
+def _series_caption(page: str, what: str, after: str) -> list[str]:
+    """The series named under the first plot captioned ``what`` after the element with id ``after``."""
+    start = page.index(f'id="{after}"')
+    m = re.compile(rf'<p class="gamesim-series">{re.escape(what)}(?: \(([^)]*)\))?: (.*?)</p>', re.S).search(page, start)
     assert m, f"no series caption {what!r}"
     return [s for s in m.group(2).split("; ") if s]
 
@@ -120,40 +258,71 @@ def _series_caption(page: str, what: str) -> list[str]:
 def test_own_scenario_report_shows_every_combination(game, tmp_path):
     path = tmp_path / f"own_{game}.toml"
     path.write_text(OWN[game], encoding="utf-8")
+    check_generic_report(path, tmp_path / "out", exact_expected=game in EXACT_GAMES)
+
+
+def check_generic_report(path: Path, out: Path, *, exact_expected: bool) -> tuple[str, Results]:
+    """``gamesim report PATH`` (a scenario without a notebook) and every check of its HTML; returns it and the results."""
     sc = load_scenario(path)
     assert sc.notebook is None
-    out = tmp_path / "out"
     proc = run_cli("report", str(path), "--out-dir", str(out), "--quiet", timeout=900)
     assert proc.returncode == 0, proc.stderr
-    page = (out / f"own_{game}.html").read_text(encoding="utf-8")
-    pdf = (out / f"own_{game}.pdf").read_bytes()
+    page = (out / f"{sc.name}.html").read_text(encoding="utf-8")
+    pdf = (out / f"{sc.name}.pdf").read_bytes()
     assert pdf.startswith(b"%PDF") and len(pdf) > 20_000
     for phrase in BUILTIN_WORDING:
         assert phrase not in page, phrase
+    leaked = [t for t in _builtin_texts() if t in page]
+    assert not leaked, leaked
     assert "load_results(" not in page and ".report()" not in page  # code hidden
     assert sc.title in page and sc.question in page
 
-    res = Results.load(out / f"own_{game}.parquet", path)
+    res = Results.load(out / f"{sc.name}.parquet", path)
+    n_exact = 0
     for part in sc.parts:
         cells = part.labels()
         assert part.name in page
-        dim_values = part.dim_values()
-        # the plotted x dimension: the numeric swept dimension with most values
-        numeric = [d for d in part.dims if all(isinstance(v, int) and not isinstance(v, bool) for v in dim_values[d])
-                   and len(dim_values[d]) > 1]
-        x = max(numeric, key=lambda d: len(dim_values[d])) if numeric else None
-        others = [d for d in part.dims if d != x]
-        combos = list(itertools.product(*(dim_values[d] for d in others)))
+        if part.title:
+            assert part.title in page
+        # every metric the task declares for some cell is reported (some depend on the cell, e.g. seats)
+        declared = {m.name: [] for c in part.cells() for m in part.task.metrics_for(c)}
+        for label, cell in zip(cells, part.cells()):
+            for m in part.task.metrics_for(cell):
+                declared[m.name].append(label)
+        assert set(res.metrics(part.name)) == set(declared), part.name
         for metric in res.metrics(part.name):
+            having = declared[metric]  # the cells with this metric, each a row of its table
+            # the plotted x dimension: the numeric swept dimension with most values among these cells
+            # (else the one with most values, as categories); one series per combination of the others
+            seen = {d: list(dict.fromkeys(lab[d] for lab in having)) for d in part.dims}
+            swept = [d for d in part.dims if len(seen[d]) > 1]
+            numeric = [d for d in swept if all(isinstance(v, int) and not isinstance(v, bool) for v in seen[d])]
+            x = max(numeric or swept, key=lambda d: len(seen[d])) if swept else None
+            others = [d for d in part.dims if d != x]
+            combos = sorted({tuple(lab[d] for d in others) for lab in having}, key=str)
             body = _table_html(page, table_id(part.name, metric))
-            assert body.count("<tr") - body.split("</thead>")[0].count("<tr") == len(cells), (part.name, metric)
-            for value in (v for vals in dim_values.values() for v in vals):
+            assert body.count("<tr") - body.split("</thead>")[0].count("<tr") == len(having), (part.name, metric)
+            for value in {lab[d] for lab in having for d in part.dims}:
                 shown = {True: "True", False: "False"}.get(value, str(value)) if isinstance(value, bool) else str(value)
                 assert shown in body, (metric, value)
+            # every exact value sits in its own cell's row, beside that cell's estimate, and agrees with it
+            shown_rows = _table_rows(body, len(part.dims))
+            assert len(shown_rows) == len(having)
             rows = res.rows(metric, part=part.name)
             for _, r in rows[rows["exact"].notna()].iterrows():
-                assert f"{r['exact']:.3f}" in body, (metric, r["cell"], r["exact"])
-            series = [s for s in _series_caption(page, f"Series plotted for {metric}") if s != "exact"]
+                label = cells[int(r["cell"])]
+                row = shown_rows[tuple(_shown(label[d]) for d in part.dims)]
+                stat = r["statistic"]
+                assert row[f"exact {stat}"] == f"{r['exact']:.3f}", (metric, label, row, r["exact"])
+                assert row[f"{stat} [95% CI]"] == f"{r['estimate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
+                assert int(row["n"].replace(",", "")) == r["n"]
+                if stat in ("proportion", "mean"):
+                    se = r["se"]
+                    if stat == "proportion":  # a rare event may show no success: use the SE the exact value implies
+                        se = max(se, (r["exact"] * (1 - r["exact"]) / r["n"]) ** 0.5)
+                    assert abs(r["estimate"] - r["exact"]) <= 4.5 * se + 1e-9, (metric, label, r.to_dict())
+                n_exact += 1
+            series = [s for s in _series_caption(page, f"Series plotted for {metric}", table_id(part.name, metric)) if s != "exact"]
             assert len(series) == len(combos), (metric, series, combos)
             for combo in combos:
                 label = " | ".join(str(v) for v in combo)
@@ -176,8 +345,30 @@ def test_own_scenario_report_shows_every_combination(game, tmp_path):
                             pv, pb = ex[r["cell"]], ex[r["baseline_cell"]]
                             se = max(se, ((pv * (1 - pv) + pb * (1 - pb)) / r["n"]) ** 0.5)
                         assert abs(r["estimate"] - r["exact"]) <= 4.5 * se + 1e-9, r.to_dict()
+    if exact_expected:  # the games with exact solvers show exact values for these scenarios
+        assert n_exact > 0, sc.name
     # seeds and reproduction recorded in the report
     assert str(sc.seed) in page and "seed entropy" in page
+    return page, res
+
+
+@pytest.mark.slow
+def test_two_chip_example_report_answers_its_question(tmp_path):
+    """The shipped example: P(コンスリート by 200 pulls) for both bags, exact values, the difference with its interval."""
+    path = ROOT / "scenarios" / "examples" / "gacha_two_god_chance_chips.toml"
+    page, res = check_generic_report(path, tmp_path, exact_expected=True)
+    rows = res.rows("complete", part="bag_variants", statistic="proportion")
+    at200 = rows[rows["total_pulls"] == 200]
+    assert set(at200["case"]) == {"1 God Chance / 44 N", "2 God Chance / 43 N"} and len(at200) == 4
+    assert at200["exact"].notna().all()  # checked against the estimates and placed in their rows above
+    shown = _table_rows(_table_html(page, table_id("bag_variants", "complete", "compare")), 3)
+    comp = res.to_frame("compare")
+    diff = comp[(comp["metric"] == "complete") & (comp["statistic"] == "difference") & (comp["total_pulls"] == 200)]
+    assert len(diff) == 2  # single pulls and sessions of 10
+    for _, d in diff.iterrows():
+        row = shown[(d["variant"], str(d["session_size"]), "200")]
+        assert row["difference [95% CI]"] == f"{d['estimate']:.3f} [{d['ci_low']:.3f}, {d['ci_high']:.3f}]"
+        assert row["exact"] == f"{d['exact']:.3f}" and d["ci_low"] > 0  # two chips complete more often
 
 
 def test_python_api_matches_the_command_line(tmp_path):
@@ -241,22 +432,50 @@ def test_list_shows_defaults_ranges_and_filters_by_game():
     assert bad.returncode == 2 and "unknown game 'chess'" in bad.stderr
 
 
-@pytest.mark.parametrize("game,task", [("gacha", "schedule"), ("godtear", "knockout"), ("dqz", "battle"),
-                                       ("qftnw", "game")])
-def test_new_prints_a_template_that_runs_as_is(game, task, tmp_path):
-    proc = run_cli("new", game, task)
-    assert proc.returncode == 0, proc.stderr
-    path = tmp_path / f"my_{game}.toml"
-    path.write_text(proc.stdout, encoding="utf-8")
+def _all_tasks() -> list[tuple[str, str]]:
+    import gamesim
+
+    return [(g, t) for g, game in sorted(gamesim.all_games().items()) for t in game.tasks]
+
+
+@pytest.mark.parametrize("game,task", _all_tasks())
+def test_new_prints_a_template_that_runs_as_is(game, task, tmp_path, capsys):
+    import numpy as np
+
+    from gamesim.cli import main
+
+    assert main(["new", game, task]) == 0  # in process (the command line itself is run below)
+    text = capsys.readouterr().out
+    path = tmp_path / f"my_{game}_{task}.toml"
+    path.write_text(text, encoding="utf-8")
     sc = load_scenario(path)
-    assert sc.game.name == game and sc.parts[0].task.name == task and sc.notebook is None
-    for p in sc.parts[0].task.params:
-        assert f"# {p.name} = " in proc.stdout
-    if game == "gacha":  # one end-to-end run of a template (the others only load: same code path)
+    part = sc.parts[0]
+    assert sc.game.name == game and part.task.name == task and sc.notebook is None
+    for p in part.task.params:
+        assert f"# {p.name} = " in text
+    # the template sweeps one parameter, and one the default settings do not ignore: its cells differ
+    assert len(part.grid) == 1 and len(part.cells()) >= 2
+    outs = [part.task.simulate(cell, 64, rng=np.random.default_rng(0)) for cell in part.cells()]
+    assert any(not np.array_equal(np.asarray(o[k]), np.asarray(outs[0][k]), equal_nan=True)
+               for o in outs[1:] for k in outs[0] if k in o), text
+    if (game, task) == ("gacha", "schedule"):  # the command line end to end; every template in the slow test below
+        proc = run_cli("new", game, task)
+        assert proc.returncode == 0 and proc.stdout == text, proc.stderr
         run = run_cli("run", str(path), "--out-dir", str(tmp_path / "o"), "--quiet")
         assert run.returncode == 0, run.stderr
-    bad = run_cli("new", game, "no_such_task")
-    assert bad.returncode == 2 and "unknown task" in bad.stderr
+        bad = run_cli("new", game, "no_such_task")
+        assert bad.returncode == 2 and "unknown task" in bad.stderr
+
+
+@pytest.mark.slow
+def test_every_template_runs_as_is(tmp_path):
+    for game, task in _all_tasks():
+        path = tmp_path / f"my_{game}_{task}.toml"
+        path.write_text(run_cli("new", game, task).stdout, encoding="utf-8")
+        run = run_cli("run", str(path), "--out-dir", str(tmp_path / "o"), "--quiet")
+        assert run.returncode == 0, (game, task, run.stderr)
+        res = Results.load(tmp_path / "o" / f"my_{game}_{task}.parquet")
+        assert res.frame["cell"].nunique() == len(load_scenario(path).parts[0].cells())
 
 
 def test_example_scenarios_load():
@@ -294,3 +513,20 @@ def test_builtin_study_notebooks_render_the_generic_report_first():
         code = [c.source for c in nb.cells if c.cell_type == "code"]
         assert "parameters" in nb.cells[0].metadata.get("tags", []), path.name
         assert ".report()" in code[1], f"{path.name}: the generic report must come right after the parameters"
+
+
+@pytest.mark.slow
+def test_readme_python_cells_run_as_written(tmp_path):
+    """The README's "same from Python" cells, run as a notebook would (in order, one namespace)."""
+    import os
+    import subprocess
+    import sys
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("### The same from Python"):text.index("## Hit a target")]
+    cells = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(cells) >= 2 and "gamesim.sweep(" in cells[0] and "gamesim.estimate(" in cells[1]
+    proc = subprocess.run([sys.executable, "-c", "\n".join(cells)], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=600, env=dict(os.environ, MPLBACKEND="Agg"))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert (tmp_path / "reports" / ".chunks").is_dir()  # the CLI's chunk cache, relative to the working folder

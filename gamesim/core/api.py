@@ -499,16 +499,23 @@ class Results:
         groups = rows.groupby([rows[o].map(_show) for o in others], sort=False) if others else [((), rows)]
         n_groups = len(groups) if others else 1
         width = 0.6 / max(1, n_groups)
+        dodge = 0.0
+        if x is not None and numeric and n_groups > 1:
+            # series side by side around each x value (8% of the closest gap apart, within 40% of it), so their
+            # bars never hide one another; exact curves are drawn through the same shifted points
+            ux = np.unique(rows[x].to_numpy(dtype=float))
+            dodge = min(0.08, 0.4 / (n_groups - 1)) * float(np.diff(ux).min()) if len(ux) > 1 else 0.0
         has_exact = False
         for i, (key, g) in enumerate(groups):
             key = key if isinstance(key, tuple) else (key,)
             label = " | ".join(str(k) for k in key) if others else None
             color = f"C{i % 10}"
+            marker = _MARKERS[(i // 10) % len(_MARKERS)]  # past ten series the colours repeat: the marker differs
             if x is None:
                 xs = np.zeros(len(g))
             elif numeric:
                 g = g.sort_values(x)
-                xs = g[x].to_numpy(dtype=float)
+                xs = g[x].to_numpy(dtype=float) + dodge * (i - (n_groups - 1) / 2)
             else:
                 xs = np.array([positions[str(_show(v))] for v in g[x]], dtype=float) - 0.3 + width * (i + 0.5)
             est = g["estimate"].to_numpy(float)
@@ -523,12 +530,22 @@ class Results:
                     ax.plot(xs, ex, "-", color=color, alpha=0.45, lw=1.5)
                 else:
                     ax.plot(xs, ex, "_", color=color, ms=14, mew=2, alpha=0.6)
-            ax.errorbar(xs, est, yerr=[lo, hi], fmt="o", ms=4, capsize=2, color=color, label=label)
+            elif numeric and len(xs) > 1:  # no exact curve: a thin line joins the series' estimates
+                ax.plot(xs, est, ":", color=color, alpha=0.6, lw=1.0)
+            ax.errorbar(xs, est, yerr=[lo, hi], fmt=marker, ms=4, capsize=2, color=color, label=label)
         if x is not None and not numeric:
             ax.set_xticks(range(len(cats)), cats, rotation=20 if max(len(c) for c in cats) > 8 else 0, ha="right"
                           if max(len(c) for c in cats) > 8 else "center")
         elif x is None:
             ax.set_xticks([0], [part])
+        elif numeric and all(float(v).is_integer() for v in rows[x]):  # integer dimension: integer ticks
+            from matplotlib.ticker import MaxNLocator
+
+            ux = sorted({int(v) for v in rows[x]})
+            if len(ux) <= 12:
+                ax.set_xticks(ux)
+            else:
+                ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(x or "")
         ax.set_ylabel(f"{metric} ({statistic})")
         ax.set_title(f"{part}: {metric}", fontsize=9)
@@ -589,8 +606,10 @@ class Results:
         part : str, optional
         view : {"pmf", "at_least", "at_most"}, default "at_least"
         max_series : int, default 12
-            Cells drawn at most (the first ones, in cell order); the title says
-            how many are drawn out of how many.
+            Cells drawn at most: with more cells, ``max_series`` of them evenly
+            spread over the cell order (so every value of the slowest-varying
+            dimensions, e.g. every case, is drawn); the title says how many are
+            drawn out of how many. Every cell is in :meth:`distribution`.
         ax : matplotlib.axes.Axes, optional
 
         Returns
@@ -604,16 +623,22 @@ class Results:
         if ax is None:
             _, ax = plt.subplots(figsize=(7.0, 3.4))
         cells = list(pd.unique(d["cell"]))
+        drawn = cells
+        if len(cells) > max_series:
+            drawn = [cells[i] for i in np.unique(np.round(np.linspace(0, len(cells) - 1, max_series)).astype(int))]
         labels = self._cell_labels(part)
-        for i, c in enumerate(cells[:max_series]):
+        for i, c in enumerate(drawn):
             g = d[d["cell"] == c].sort_values("value")
             color = f"C{i % 10}"
             style = "-" if i < 10 else "--"
             k = g["value"].to_numpy()
             ax.fill_between(k, g[f"{view}_low"], g[f"{view}_high"], color=color, alpha=0.15, lw=0)
             ax.plot(k, g[view], style, marker="o", ms=2.5, color=color, lw=1.1, label=labels.get(c, f"cell {c}"))
-        shown = f" ({min(len(cells), max_series)} of {len(cells)} cells)" if len(cells) > max_series else ""
+        shown = f" ({len(drawn)} of {len(cells)} cells, spread over the sweep)" if len(drawn) < len(cells) else ""
         words = {"pmf": "P(X = k)", "at_least": "P(X ≥ k)", "at_most": "P(X ≤ k)"}
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # k is an integer
         ax.set(xlabel=f"{metric} = k", ylabel=words[view], title=f"{part}: {metric}, {words[view]}{shown}")
         ax.title.set_fontsize(9)
         ax.grid(alpha=0.3)
@@ -640,6 +665,10 @@ class Results:
         from gamesim.core.generic_report import render
 
         render(self, heading_level=heading_level)
+
+
+#: Markers of the plot series: one per ten series, so that series sharing a colour never look alike.
+_MARKERS = ("o", "s", "^", "D", "v", "P")
 
 
 def _legend(ax: Any, handles: list[Any], labels: list[str], title: str) -> None:

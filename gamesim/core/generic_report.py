@@ -19,6 +19,7 @@ import html
 import re
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pandas as pd
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -45,8 +46,9 @@ def _html(text: str) -> None:
     display(HTML(text))
 
 
-def _table(df: pd.DataFrame, tid: str) -> None:
-    _html(df.to_html(table_id=tid, classes="gamesim-table", border=0, escape=True))
+def _table(df: pd.DataFrame, tid: str, before: str = "") -> None:
+    """One output: ``before`` (a heading or caption, HTML) and the table, so no page break falls between them."""
+    _html(before + df.to_html(table_id=tid, classes="gamesim-table", border=0, escape=True))
 
 
 def _show_fig(ax: Any, what: str) -> None:
@@ -102,6 +104,11 @@ def render(results: Results, *, heading_level: int = 1) -> None:
         "Wilson score intervals for proportions, Student-t intervals for means, distribution-free "
         "order-statistic intervals for quantiles. *exact* is the exact solver's value, where the game has "
         "one for the cell."
+        + (" An interval with an infinite end (*inf*) belongs to a mean whose trials all gave the same value: "
+           "such a sample cannot measure its own spread, so the interval is not collapsed to that value "
+           "(docs/reliability.md)."
+           if np.isinf(pd.to_numeric(results.frame["ci_low"], errors="coerce")).any()
+           or np.isinf(pd.to_numeric(results.frame["ci_high"], errors="coerce")).any() else "")
     )
 
     if sc is not None:
@@ -161,12 +168,14 @@ def _part_section(results: Results, part: str, h: list[str]) -> None:
 
     docs = {}
     if spec is not None:
-        for m in spec.task.metrics_for(spec.cells()[0]):
-            docs[m.name] = m.doc
+        for cell in spec.cells():  # metrics can depend on the cell (e.g. one per seat)
+            for m in spec.task.metrics_for(cell):
+                docs.setdefault(m.name, m.doc)
     capped = results.frame[(results.frame["part"] == part) & (results.frame["target_met"] == False)]  # noqa: E712
     for metric in results.metrics(part):
-        _md(f"{h[2]} `{metric}`" + (f": {docs[metric]}" if docs.get(metric) else ""))
-        _table(results.table(metric, part=part), table_id(part, metric))
+        level = len(h[2])
+        heading = f"<code>{html.escape(metric)}</code>" + (f": {html.escape(docs[metric])}" if docs.get(metric) else "")
+        _table(results.table(metric, part=part), table_id(part, metric), f"<h{level}>{heading}</h{level}>\n")
         if len(capped) and metric in set(capped["metric"]):
             cells = sorted(set(capped.loc[capped["metric"] == metric, "cell"]))
             _md(f"*Precision target not met (trial cap reached) in cells {', '.join(map(str, cells))}.*")
@@ -183,10 +192,10 @@ def _part_section(results: Results, part: str, h: list[str]) -> None:
             + " The last column gives the paired half-width against the half-width two independent "
               "samples of the same size would give.")
         for metric in pd.unique(comp.loc[comp["part"] == part, "metric"]):
-            _md(f"`{metric}`: variant − baseline")
             tab = results.compare(metric, part=part).drop(columns=["part", "metric"])
             keys = [k for k in tab.columns if k not in results.COMPARE_VALUE_COLUMNS]
-            _table(tab.set_index(keys), table_id(part, metric, "compare"))
+            caption = f'<p class="gamesim-caption"><code>{html.escape(metric)}</code>: variant − baseline</p>\n'
+            _table(tab.set_index(keys), table_id(part, metric, "compare"), caption)
             ax = results.plot_compare(metric, part=part)
             _show_fig(ax, f"Comparisons plotted for {metric}")
 

@@ -106,7 +106,12 @@ def notebook_to_html(executed: Path, html_path: Path, *, title: str | None = Non
 #: with Japanese glyphs (rule names are quoted in Japanese) ahead of the generic family.
 _PRINT_CSS = """<style>
 @page { size: A4; margin: 14mm 12mm; }
-@media print { body { font-size: 10pt; } .jp-Cell { break-inside: avoid-page; } }
+@media print { body { font-size: 10pt; } }
+/* keep each picture, table row and output block whole, but let a cell's output run on over
+   pages: a whole cell kept on one page pushed the generic report (one long output) to page 2,
+   leaving page 1 blank, and left half-empty pages before long tables */
+img, tr, .jp-RenderedImage, .jp-RenderedText { break-inside: avoid; }
+.jp-Cell:empty, .jp-Cell.jp-mod-noOutputs { display: none; }
 body, .jp-RenderedHTMLCommon, .jp-RenderedText, table, code, pre {
   font-family: "DejaVu Sans", "Noto Sans", "IPAexGothic", "IPAGothic", "Noto Sans CJK JP",
     "Droid Sans Fallback", sans-serif;
@@ -116,7 +121,8 @@ img { max-width: 100%; height: auto; }
 table { font-size: 9pt; }
 table.gamesim-table { font-size: 7.5pt; }
 table.gamesim-table td { white-space: nowrap; }
-h1, h2, h3, h4 { break-after: avoid; page-break-after: avoid; }
+table[id^="gamesim-compare-"] { font-size: 6.5pt; }  /* the widest tables: keep them on the page */
+h1, h2, h3, h4, p.gamesim-caption { break-after: avoid; page-break-after: avoid; }
 p.gamesim-series { font-size: 8pt; color: #555; }
 </style>
 """
