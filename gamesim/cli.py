@@ -17,6 +17,7 @@ sweep exits with 130 after its finished chunks are saved (run again to resume).
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import signal
 import sys
@@ -461,7 +462,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         what = "a number too large" if isinstance(exc, OverflowError) else "a structure nested too deeply"
         return error(f"{what} ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else '-'}); "
                      "check the scenario's values against the limits in docs/reliability.md", EXIT_USAGE)
-    except (ValueError, OSError) as exc:  # e.g. an unreachable --scheduler
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):  # disk full: whole chunks and the manifest are kept
+            where = f" writing {exc.filename}" if exc.filename else ""
+            return error(f"no space left on the device{where}; free some space and run the same command "
+                         "again to resume (finished chunks are kept)", EXIT_FAILED)
+        return error(str(exc), EXIT_FAILED)
+    except ValueError as exc:  # e.g. an unreachable --scheduler
         return error(str(exc), EXIT_FAILED)
     except KeyboardInterrupt as exc:
         _quiet_interrupt_hooks()

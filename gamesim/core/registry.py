@@ -124,12 +124,18 @@ class Metric:
         row is omitted.
     doc : str
         One line with units, for reports.
+    bounds : (float, float), default (-inf, inf)
+        The range every per-trial value of a ``mean`` metric is known to lie in (e.g.
+        ``(0, inf)`` for a count). Used only when a sample cannot measure its own spread
+        (``n == 1`` or all values equal): the interval is then the rule-of-three bound of
+        :func:`gamesim.core.stats.mean_estimate`, finite only where the range is.
     """
 
     name: str
     kind: MetricKind
     quantiles: tuple[float, ...] = ()
     doc: str = ""
+    bounds: tuple[float, float] = (-float("inf"), float("inf"))
 
 
 SimulateFn = Callable[..., Mapping[str, npt.NDArray[Any]]]

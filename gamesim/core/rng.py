@@ -32,8 +32,16 @@ def as_generator(rng: RngLike) -> np.random.Generator:
     -------
     numpy.random.Generator
         ``np.random.default_rng(rng)`` (a Generator is returned unchanged).
+
+    Raises
+    ------
+    ParamTypeError, ParamError
+        For a bool, float or string (numpy would take ``True`` as seed 1), a negative
+        seed or another type numpy refuses (:func:`gamesim.core.validate.check_rng`).
     """
-    return np.random.default_rng(rng)
+    from gamesim.core.validate import check_rng  # validate imports nothing from here; lazy keeps rng light
+
+    return check_rng(rng)
 
 
 def root_seed_sequence(seed: int | None) -> np.random.SeedSequence:

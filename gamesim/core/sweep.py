@@ -492,7 +492,7 @@ def summarize_metric(metric: Metric, values: npt.NDArray[Any]) -> dict[str, Esti
         x = np.asarray(values, dtype=np.float64)
         if not np.isnan(x).any():
             # a metric may declare the range of its values (used only for all-equal samples)
-            out["mean"] = mean_estimate(x, bounds=getattr(metric, "bounds", None) or (-math.inf, math.inf))
+            out["mean"] = mean_estimate(x, bounds=metric.bounds)
     for q in metric.quantiles:
         out[f"q{round(q * 100):d}"] = quantile_estimate(values, q)
     return out
@@ -500,7 +500,7 @@ def summarize_metric(metric: Metric, values: npt.NDArray[Any]) -> dict[str, Esti
 
 def _primary(metric: Metric, values: npt.NDArray[Any]) -> Estimate:
     """The estimate a precision target applies to (proportion, or mean)."""
-    stats = summarize_metric(Metric(metric.name, metric.kind), values)
+    stats = summarize_metric(Metric(metric.name, metric.kind, bounds=metric.bounds), values)
     return next(iter(stats.values())) if stats else Estimate(len(values), math.nan, math.nan, -math.inf, math.inf)
 
 

@@ -244,7 +244,7 @@ def test_edge_cases_and_reproducibility() -> None:
     # a whole bag is always drawn by 50 pulls: exactly one God Chance per full bag
     full = sim.run_schedule([50, 50], 2000, rng=1)
     assert (full["god_chances"] == 2).all() and (full["sr_drawn"] == 10).all()
-    with pytest.raises(ValueError, match="session size"):
+    with pytest.raises(ValueError, match=r"sessions = \[10, -1\]"):
         sim.run_schedule([10, -1], 10, rng=0)
     with pytest.raises(ValueError, match="n_characters"):
         sim.run_schedule([10], 10, rng=0, n_characters=0)

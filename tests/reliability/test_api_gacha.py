@@ -1,6 +1,6 @@
 """Property tests of the ガッチャ (gacha) public API (issue 9, points 4 and 5).
 
-For every public gacha function (rules core, exact solvers, simulators other than the
+For every public gacha function (rules core, exact solvers, simulators including the
 schedule kernel's ``run_schedule``/``simulate_schedule``, the scalar reference, the
 purchase planner and the tasks' parameter helpers): a call whose arguments are all of
 the right type and in range returns a value of the right kind; a call with any
@@ -83,11 +83,11 @@ BAG = Arg(st.builds(g.BagConfig, st.integers(0, 1), st.integers(0, 5), st.intege
 DOUBTFUL = Arg(st.sampled_from([None, g.DoubtfulConfig((1, 2)), g.DoubtfulConfig((3, 4)),
                                 g.DoubtfulConfig((2,), (1.0,))]),
                st.sampled_from([True, "yes", (3, 4), 3, g.DoubtfulConfig((60,))]))
-N_CHARS = int_arg(3, MAX_CHARACTERS, 6)
+N_CHARS = Arg(st.integers(3, 6), int_arg(1, MAX_CHARACTERS).bad)  # valid 1..100; drawn 3..6 so calls stay fast
 OVERDRIVE = Arg(st.one_of(st.none(), st.integers(1, 10)),
                 st.one_of(st.sampled_from([0, -10, 2.5, 10.0, True, "10", 10**6]),))
 BOOL = Arg(st.booleans(), st.sampled_from([0, 1, "no", "yes", None, 1.0, np.int64(1)]))
-RNG = Arg(st.integers(0, 2**32 - 1), st.nothing())
+RNG = Arg(st.integers(0, 2**32 - 1), st.sampled_from([True, False, 2.5, "1", -1]))
 SESSIONS = int_list(0, MAX_SESSION_PULLS, 20, max_size=5)
 N_TRIALS = int_arg(0, 10**7, 100, keyword=False)
 SCHEDULE = Arg(st.lists(st.tuples(st.integers(1, 2), st.integers(0, 20)), min_size=1, max_size=6),
@@ -168,6 +168,12 @@ SPECS: dict[str, tuple[Callable[..., Any], dict[str, Arg]]] = {
         "schedule": SCHEDULE, "n_trials": N_TRIALS, "n_players": Arg(st.integers(2, 3), st.sampled_from(
             [0, 1.0, True, "2", 10**9])), "rng": RNG, "bag": BAG, "n_characters": N_CHARS, "doubtful": DOUBTFUL,
         "overdrive_pulls": OVERDRIVE, "stop_at_completion": BOOL}),
+    "simulate_schedule": (g.simulate_schedule, {
+        "sessions": SESSIONS, "n_trials": N_TRIALS, "rng": RNG, "bag": BAG, "n_characters": N_CHARS,
+        "doubtful": DOUBTFUL, "overdrive_pulls": OVERDRIVE}),
+    "run_schedule": (g.run_schedule, {
+        "sessions": SESSIONS, "n_trials": N_TRIALS, "rng": RNG, "bag": BAG, "n_characters": N_CHARS,
+        "doubtful": DOUBTFUL, "overdrive_pulls": OVERDRIVE}),
     "simulate_pulls_to_complete": (g.simulate_pulls_to_complete, {
         "session_size": pos(int_arg(1, MAX_SESSION_PULLS, 50)), "n_trials": N_TRIALS,
         "max_pulls": int_arg(0, 10**8, 300), "rng": RNG, "bag": BAG, "n_characters": N_CHARS,
@@ -288,3 +294,22 @@ def test_task_params_have_documented_limits() -> None:
         for p in task.params:
             if p.kind in ("int", "int_list", "int_pairs"):
                 assert p.max is not None, f"{task.name}.{p.name} has no max"
+
+
+@pytest.mark.parametrize("call, key", [
+    (lambda: g.simulate_schedule([2.5], 10), "sessions"),  # the issue's example: was pulled as 2
+    (lambda: g.simulate_schedule([10.0], 10), "sessions"),
+    (lambda: g.simulate_schedule([True], 10), "sessions"),
+    (lambda: g.simulate_schedule([-1], 10), "sessions"),
+    (lambda: g.simulate_schedule([10], 2.5), "n_trials"),
+    (lambda: g.simulate_schedule([10], 10, n_characters=10**9), "n_characters"),
+    (lambda: g.simulate_schedule([10], 10, rng=True), "rng"),
+    (lambda: g.run_schedule([10**6], 10), "sessions"),
+    (lambda: g.run_schedule([10] * 20_001, 10), "sessions"),
+])
+def test_schedule_kernel_refuses_what_the_other_simulators_refuse(call: Callable[[], Any], key: str) -> None:
+    t0 = time.perf_counter()
+    with pytest.raises(ParamError) as info:
+        call()
+    assert time.perf_counter() - t0 < 1.0
+    assert info.value.key == key, str(info.value)

@@ -55,7 +55,9 @@ def test_zero_variance_first_chunk_never_meets_the_target(tmp_path, scen):
     # target (however loose) is never met and the cell runs to max_trials
     zero = rows.loc[0]
     assert zero.n == 400 and not bool(zero.target_met)
-    assert zero.ci_low == -math.inf and zero.ci_high == math.inf
+    # wounds are >= 0 (the metric declares bounds = (0, inf)): the interval is [0, inf),
+    # never the degenerate [0, 0] the issue saw
+    assert zero.ci_low == 0 and zero.ci_high == math.inf
     # damage 1: a 20-trial first chunk would already be "narrow enough" for half_width 5;
     # the top-up never stops below the documented minimum
     one = rows.loc[1]
@@ -68,11 +70,26 @@ def test_single_trial_cell_never_reports_a_zero_width_interval(tmp_path, scen):
     t = run_sweep(sc, cache_root=tmp_path / "c", progress=False).table
     assert (t.n == 1).all()
     assert ((t.ci_high - t.ci_low) > 0).all(), t[["metric", "statistic", "ci_low", "ci_high"]]
+    wounds = t[(t.metric == "wounds") & (t.statistic == "mean")]
+    assert (wounds.ci_low >= 0).all() and (wounds.ci_high == math.inf).all()  # one trial bounds nothing above
 
 
 # ---------------------------------------------------------------------------
 # 2. two scenarios with one name
 # ---------------------------------------------------------------------------
+
+
+def test_metric_bounds_give_a_finite_rule_of_three_interval_for_all_equal_samples():
+    """A declared finite range gives a finite, non-degenerate interval; the default gives an infinite one."""
+    from gamesim.core.registry import Metric
+    from gamesim.core.sweep import summarize_metric
+
+    zeros = np.zeros(200)
+    est = summarize_metric(Metric("w", "mean", bounds=(0.0, 4.0)), zeros)["mean"]
+    p = 1 - 0.025 ** (1 / 200)  # Clopper-Pearson upper bound for 0 "other" values in 200 trials
+    assert est.ci_low == 0 and est.ci_high == pytest.approx(4 * p) and est.ci_high > 0
+    free = summarize_metric(Metric("w", "mean"), zeros)["mean"]
+    assert free.ci_low == -math.inf and free.ci_high == math.inf
 
 
 def test_report_refuses_two_files_with_one_name(scen, cli, tmp_path):
@@ -247,6 +264,18 @@ def test_memory_overflow_recursion_errors_are_one_line(scen, cli, tmp_path, monk
     code, _, err = cli("run", scen(), "--out-dir", tmp_path, "--quiet")
     line = one_error_line(err)
     assert code == 2 and "docs/reliability.md" in line
+
+
+def test_disk_full_is_one_line_with_the_resume_hint(scen, cli, tmp_path, monkeypatch):
+    import gamesim.core.sweep as sweep
+
+    def full(*a, **k):
+        raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "x.parquet"))
+
+    monkeypatch.setattr(sweep, "run_sweep", full)
+    code, _, err = cli("run", scen(), "--out-dir", tmp_path, "--quiet")
+    line = one_error_line(err)
+    assert code == 1 and "no space left" in line and "x.parquet" in line and "resume" in line
 
 
 # ---------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Property tests of the scenario loader and the CLI (issue 9).
 
-Random scenario dicts, well typed and ill typed (wrong types, out-of-range and huge
+Random scenario dicts of every registered game, well typed and ill typed (wrong types, out-of-range and huge
 values, unknown keys, bad names, duplicate grid values, NaN and infinities, deep
 nesting), are written as TOML. The loader either returns a Scenario or raises
 ScenarioError (never another exception), and the CLI answers any of them with exit
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +20,11 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from gamesim.cli import main
-from gamesim.core.registry import get_game
+from gamesim.core.registry import all_games, get_game
 from gamesim.core.scenario import Scenario, ScenarioError, load_scenario
 
-GAME = get_game("godtear")
+#: Every registered game: the loader and the CLI are exercised with each game's own tasks.
+GAMES = sorted(all_games())
 
 
 def toml_value(v: Any) -> str:
@@ -98,15 +100,16 @@ def param_value(p, valid: bool):
 
 
 @st.composite
-def scenario_doc(draw, *, light: bool = False) -> dict[str, Any]:
-    """A scenario dict: mostly well typed, with random damage here and there."""
+def scenario_doc(draw, *, game: str = "godtear", light: bool = False) -> dict[str, Any]:
+    """A scenario dict of ``game``: mostly well typed, with random damage here and there."""
+    GAME = get_game(game)
     clean = draw(st.booleans())  # half the documents are well typed throughout
     ok = lambda: clean or draw(st.integers(0, 9)) > 0  # noqa: E731 - else about one key in ten is damaged
-    tasks = ["success_roll", "damage_roll", "end_phase"] if light else list(GAME.tasks)
+    tasks = ["success_roll", "damage_roll", "end_phase"] if light and game == "godtear" else list(GAME.tasks)
     doc: dict[str, Any] = {}
     doc["name"] = draw(st.from_regex(r"[a-z][a-z0-9_]{0,12}", fullmatch=True)) if ok() else draw(
         st.one_of(st.text(max_size=120), st.integers(), st.just("a\tb"), st.just("x" * 101)))
-    doc["game"] = "godtear" if ok() else draw(st.one_of(st.text(max_size=5), st.integers()))
+    doc["game"] = game if ok() else draw(st.one_of(st.text(max_size=5), st.integers()))
     if ok():
         doc["seed"] = draw(st.integers(0, 2**64))
     else:
@@ -144,19 +147,23 @@ def scenario_doc(draw, *, light: bool = False) -> dict[str, Any]:
     if not ok():
         doc[draw(st.text(min_size=1, max_size=6))] = draw(ANY_VALUE)
     if clean and "precision" in doc:
-        doc["precision"] = {"metric": {"success_roll": "success", "damage_roll": "wounds", "end_phase": "count"}.get(
-            doc["parts"][0]["task"], "knockout"), "half_width": 1.0, "max_trials": 60}
+        first = GAME.tasks[doc["parts"][0]["task"]]
+        doc["precision"] = {"metric": first.metrics_for(first.defaults())[0].name, "half_width": 1.0, "max_trials": 60}
     return doc
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(doc=scenario_doc())
-def test_loader_gives_a_scenario_or_a_scenario_error(tmp_path_factory, doc):
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_loader_gives_a_scenario_or_a_scenario_error(tmp_path_factory, game, data):
+    doc = data.draw(scenario_doc(game=game))
     path = tmp_path_factory.mktemp("s") / "scen.toml"
     path.write_text(to_toml(doc), encoding="utf-8")
+    t0 = time.perf_counter()
     try:
         sc = load_scenario(path)
     except ScenarioError as exc:
+        assert time.perf_counter() - t0 < 2.0  # however large the sizes asked for
         event("refused")
         msg = str(exc)
         assert msg.startswith(str(path)) and "\n" not in msg.strip() or "not valid TOML" in msg, msg
@@ -194,14 +201,18 @@ def test_loader_refuses_binary_deep_and_missing_files(tmp_path):
         load_scenario(tmp_path / "missing.toml")
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
-@given(doc=scenario_doc(light=True))
-def test_cli_never_prints_a_traceback(tmp_path_factory, capsys, doc):
+@given(data=st.data())
+def test_cli_never_prints_a_traceback(tmp_path_factory, capsys, game, data):
+    doc = data.draw(scenario_doc(game=game, light=True))
     folder = tmp_path_factory.mktemp("c")
     path = folder / "scen.toml"
     path.write_text(to_toml(doc), encoding="utf-8")
+    t0 = time.perf_counter()
     code = main(["run", str(path), "--out-dir", str(folder / "out"), "--quiet"])
+    elapsed = time.perf_counter() - t0
     out, err = capsys.readouterr()
     assert "Traceback" not in err + out
     event(f"exit {code}")
@@ -209,5 +220,6 @@ def test_cli_never_prints_a_traceback(tmp_path_factory, capsys, doc):
         assert (folder / "out").is_dir() and list((folder / "out").glob("*.parquet"))
     else:
         assert code in (1, 2)
+        assert elapsed < 5.0, f"refused after {elapsed:.1f} s"  # refusals come before any work
         errors = [ln for ln in err.splitlines() if ln.startswith("gamesim: error:")]
         assert len(errors) == 1, err

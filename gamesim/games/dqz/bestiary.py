@@ -9,6 +9,8 @@ by name (``monster = "スライム"``) or describe their own monster with ``hp``
 
 from __future__ import annotations
 
+from gamesim.core.registry import ParamError
+
 from .rules import Monster
 
 __all__ = ["BESTIARY", "ILLUSTRATIVE", "get_monster"]
@@ -38,9 +40,17 @@ def get_monster(name: str) -> Monster:
 
     Raises
     ------
-    KeyError
-        If ``name`` is not in :data:`BESTIARY` (the message lists the names).
+    UnknownMonster
+        (a ``ParamError``, so a ``ValueError``, and a ``KeyError``) if ``name`` is not a
+        string in :data:`BESTIARY`; the message names ``name`` and lists the names.
     """
-    if name not in BESTIARY:
-        raise KeyError(f"unknown monster {name!r}; illustrative bestiary: {', '.join(BESTIARY)}")
+    if not isinstance(name, str) or name not in BESTIARY:
+        raise UnknownMonster("name", name, "a name from the illustrative bestiary: " + ", ".join(BESTIARY))
     return BESTIARY[name]
+
+
+class UnknownMonster(ParamError, KeyError):
+    """A monster name not in the bestiary: a ``ParamError`` (``ValueError``) that is also a ``KeyError``."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return ValueError.__str__(self)

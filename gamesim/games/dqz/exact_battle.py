@@ -45,7 +45,20 @@ def best_damage_by_kind(masks: np.ndarray, rule: DamageRule) -> np.ndarray:
     ndarray of int64, shape (k, 6)
         Max damage over every legal play of each kind (0 = none, ``1 + Strategy``);
         a very negative number where the kind has no legal play.
+
+    Raises
+    ------
+    ParamTypeError, ParamError
+        If ``masks`` is not an integer array of shape (k, n) with 1 <= n <= 5 and every
+        mask in 1..31, or ``rule`` is not a DamageRule.
     """
+    if not isinstance(masks, np.ndarray) or masks.ndim != 2 or masks.dtype.kind not in "iu":
+        raise ParamTypeError("masks", f"<{type(masks).__name__} {getattr(masks, 'dtype', '')} "
+                             f"{getattr(masks, 'shape', '')}>", "an integer ndarray of shape (k, n)")
+    if not 1 <= masks.shape[1] <= 5 or (masks.size and (int(masks.min()) < 1 or int(masks.max()) > 31)):
+        raise ParamError("masks", f"<array of shape {masks.shape}>", "1 to 5 columns of masks in 1..31")
+    if not isinstance(rule, DamageRule):
+        raise ParamTypeError("rule", rule, "a DamageRule")
     k, n = masks.shape
     tab = value_table(n)
     kinds = np.array([v.kind for v in tab.variants])

@@ -45,7 +45,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .exact import KIND_NONE, N_KINDS, value_table
-from gamesim.core.validate import check_bool, check_choice, check_int_list
+from gamesim.core.registry import ParamError
+from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_int_list
 
 from .rules import OPERATORS, RESIST_ROUNDINGS, Monster, Skill, Strategy
 
@@ -192,6 +193,10 @@ class PlaySolver:
     """
 
     def __init__(self, rule: DamageRule, ops: str = OPERATORS):
+        if not isinstance(rule, DamageRule):
+            raise ParamTypeError("rule", rule, "a DamageRule")
+        if not isinstance(ops, str) or not ops or any(o not in OPERATORS for o in ops) or len(set(ops)) != len(ops):
+            raise ParamError("ops", ops, f"a non-empty string of distinct operators from {OPERATORS!r}")
         self.rule = rule
         self.ops = ops
         self._red: dict[tuple[int, int, int, int], _Reduced] = {}

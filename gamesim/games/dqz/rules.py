@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from fractions import Fraction
 
+import numpy as np
+
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_int, check_int_list
+from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_int, check_int_list, is_int
 
 __all__ = [
     "CARD_VALUES",
@@ -186,6 +188,10 @@ class SkillUse:
     timing: Timing
 
     def __post_init__(self) -> None:
+        if not isinstance(self.skill, Skill):
+            raise ParamTypeError("skill", self.skill, "a Skill")
+        if not isinstance(self.timing, Timing):
+            raise ParamTypeError("timing", self.timing, "a Timing")
         if self.timing not in SKILL_INFO[self.skill].timings:
             raise ValueError(f"{SKILL_INFO[self.skill].ja}: timing {self.timing.name} not allowed; "
                              f"allowed: {[t.name for t in SKILL_INFO[self.skill].timings]}")
@@ -307,6 +313,12 @@ class StrategyPlay:
     kind: Strategy
     target: int | None = None
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, Strategy):
+            raise ParamTypeError("kind", self.kind, "a Strategy")
+        if self.target is not None:
+            check_int("target", self.target, min=0, max=200)
+
 
 def parse_strategy(strategy: StrategyPlay | Strategy | str | tuple | None) -> StrategyPlay | None:
     """Normalise a ``strategy`` argument: ``None``, a :class:`StrategyPlay`, a kind, its name
@@ -351,7 +363,15 @@ def round_half_away(x: Fraction) -> int:
     -------
     int
         E.g. 27/2 -> 14, -27/2 -> -14, 20/3 -> 7.
+
+    Raises
+    ------
+    ParamTypeError
+        If ``x`` is not a Fraction or an integer (a float such as ``2.5`` is refused: it
+        is not exact).
     """
+    if not (isinstance(x, Fraction) or is_int(x)):
+        raise ParamTypeError("x", x, "a fractions.Fraction or an integer")
     n, d = x.numerator, x.denominator  # d > 0
     q = (2 * abs(n) + d) // (2 * d)
     return q if n >= 0 else -q
@@ -377,7 +397,17 @@ def exact_value(cards: Sequence[int | Fraction], operators: Sequence[str], *, pa
     ------
     ValueError
         On division by zero, an unknown operator, or lengths that do not match.
+    ParamTypeError, ParamError
+        If ``cards`` is not a list of 1 to 200 integers or Fractions (a float such as
+        ``2.5`` or a bool is refused, never converted), or ``paren`` is not an integer.
     """
+    if (isinstance(cards, (str, bytes)) or not isinstance(cards, (Sequence, np.ndarray))
+            or not all(isinstance(c, Fraction) or is_int(c) for c in cards)):
+        raise ParamTypeError("cards", cards, "a list of integers or Fractions")
+    if not 1 <= len(cards) <= 200:
+        raise ParamError("cards", cards, "a list of 1 to 200 integers or Fractions")
+    if paren is not None:
+        check_int("paren", paren, min=0)
     vals = [Fraction(c) for c in cards]
     ops = [OP_CODES.get(o) for o in operators]
     if any(o is None for o in ops):

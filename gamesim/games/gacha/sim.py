@@ -56,6 +56,7 @@ from .rules import (
     BagConfig,
     DoubtfulConfig,
     check_config,
+    check_sessions,
     owned_transition_matrix,
 )
 
@@ -903,16 +904,16 @@ def run_schedule(
     the same distribution. With Overdrive the schedule depends on the cards drawn and the
     session-by-session kernel of :func:`run_shared` is used.
     """
+    # The same checks as every other public gacha function (issue 9): nothing truncated
+    # (``[2.5]`` is refused, not pulled as 2), every size bounded before any work.
+    ses = check_sessions(sessions)
+    n_trials = check_int("n_trials", n_trials, min=0, max=MAX_TRIALS)
+    bag, n_characters, doubtful, overdrive_pulls = check_config(bag, n_characters, doubtful, overdrive_pulls)
     if overdrive_pulls is None and bag.total <= _CYCLE_BAG_MAX:
         cfg = _Cfg.make(bag, n_characters, doubtful, overdrive_pulls)
-        ses = [int(m) for m in sessions]
-        for m in ses:
-            if m < 0:
-                raise ValueError(f"schedule session size {m} must be >= 0")
-        if int(n_trials) < 0:
-            raise ValueError(f"n_trials = {n_trials!r}, must be >= 0")
-        return _schedule_cycles(ses, int(n_trials), as_generator(rng), cfg, _cycles(bag, doubtful))
-    r = run_shared([(1, int(m)) for m in sessions], n_trials, n_players=1, rng=rng, bag=bag,
+        gen = as_generator(rng)
+        return _schedule_cycles(ses, n_trials, gen, cfg, _cycles(bag, doubtful))
+    r = run_shared([(1, m) for m in ses], n_trials, n_players=1, rng=rng, bag=bag,
                    n_characters=n_characters, doubtful=doubtful, overdrive_pulls=overdrive_pulls)
     return {
         "god_chances": r["god_chances"][:, 0],
@@ -962,9 +963,14 @@ def simulate_schedule(
 
     Raises
     ------
-    ValueError
-        If ``n_characters < 1``, ``overdrive_pulls < 1``, a session size is
-        negative, or a doubtful ``k`` is >= the bag total.
+    ParamTypeError
+        If an argument has the wrong type (a session size or ``n_trials`` that is a
+        float such as ``2.5`` or ``3.0``, or a bool; ``rng = True``).
+    ParamError
+        If a session size is outside 0..:data:`MAX_SESSION_PULLS`, there are more than
+        :data:`MAX_SESSIONS` sessions, ``n_trials`` is outside 0..:data:`MAX_TRIALS`, or
+        the configuration is invalid (:func:`~gamesim.games.gacha.rules.check_config`:
+        ``n_characters`` outside 1..100, a doubtful ``k`` >= the bag total, ...).
 
     Notes
     -----

@@ -232,6 +232,8 @@ def parse_data(raw: dict[str, Any], source: str = "<data>") -> GameData:
         message names the file, the card and the field.
     """
     fname = source
+    if not isinstance(raw, dict):
+        raise DataError(f"{fname}: raw = {raw!r:.60}, must be a table (dict) of the data file's sections")
     _keys(fname, raw, {"illustrative", "title", "characters", "paid_rates", "start_money", "bag",
                        "action", "event", "boss", "navi", "quest", "rate"})
     illustrative = _bool(fname, "illustrative", raw.get("illustrative", False))
@@ -442,8 +444,14 @@ def load_data(data: str | Path = BUILTIN_DATA) -> GameData:
 
     Raises
     ------
+    ParamTypeError
+        If ``data`` is neither a string nor a path.
     DataError
         If the file is missing, not TOML, or fails validation (see :func:`parse_data`).
     """
+    if not isinstance(data, (str, Path)):
+        from gamesim.core.validate import ParamTypeError
+
+        raise ParamTypeError("data", data, f'"{BUILTIN_DATA}" or a path to a .toml card-list file')
     p = resolve_data_path(data)
     return _load_cached(str(p), p.stat().st_mtime)

@@ -20,13 +20,13 @@ from typing import Any
 
 import numpy as np
 
-from gamesim.core.validate import check_int
+from gamesim.core.validate import ParamTypeError, check_int, check_rng
 
 from .data import Icon
 from .policies import LOOKAHEAD_CAPTURE, PLAN_MAX_MONEY, QUEST_TABLE_STEPS, SAVE_UNTIL, WEIGHTS, effect_value, paid_plan_tables
 from .rules import (HAND_SIZE, N_ROUNDS, N_TURNS, attack_result, attack_tables, last_dance_chances,
                     paid_tables, quest_move, saturday_pulls)
-from .sim import SOURCES, GameConfig
+from .sim import SOURCES, GameConfig, check_game_config
 
 __all__ = ["reference_game", "reference_games"]
 
@@ -352,7 +352,15 @@ def reference_game(cfg: GameConfig, rand: Callable[[], float]) -> dict[str, Any]
     -------
     dict
         The keys of :func:`.sim.simulate_games` for one game (lists and scalars).
+
+    Raises
+    ------
+    ParamTypeError
+        If ``cfg`` is not a GameConfig or ``rand`` is not callable.
     """
+    cfg = check_game_config(cfg)
+    if not callable(rand):
+        raise ParamTypeError("rand", rand, "a callable returning floats in [0, 1)")
     g = _Game(cfg, rand)
     d = cfg.data
     sd, wk, cl = d.events_of("start_dash").tolist(), d.events_of("weekly").tolist(), d.events_of("climax").tolist()
@@ -381,8 +389,9 @@ def reference_games(cfg: GameConfig, n_games: int, *, rng: Any = None) -> dict[s
     ParamError, ParamTypeError
         If ``n_games`` is out of range.
     """
+    cfg = check_game_config(cfg)
     n_games = check_int("n_games", n_games, min=1, max=100_000)
-    gen = np.random.default_rng(rng)
+    gen = check_rng(rng)
     buf = gen.random(1 << 16).tolist()
     pos = [0]
 

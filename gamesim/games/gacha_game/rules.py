@@ -21,7 +21,8 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from gamesim.core.validate import check_int, check_int_list
+from gamesim.core.registry import ParamError
+from gamesim.core.validate import ParamTypeError, check_int, check_int_list
 from .data import GameData, Icon
 
 __all__ = [
@@ -65,6 +66,12 @@ class Attack(IntEnum):
     DOUBLE = 2  #: ボス攻撃アイコン(ダブル)
 
 
+def _check_data(data: object) -> GameData:
+    if not isinstance(data, GameData):
+        raise ParamTypeError("data", data, "a GameData (from load_data)")
+    return data
+
+
 def attack_result(kind: Attack | int, health: int, roll: int) -> tuple[int, bool]:
     """Pulls gained and whether the boss is captured, for one attack with die ``roll``.
 
@@ -94,7 +101,7 @@ def attack_result(kind: Attack | int, health: int, roll: int) -> tuple[int, bool
     (クリティカル): ダイス目が6のとき、レイドボスの体力に関係なく、そのカードを獲得できます。
     減らした体力は6として扱います. (ダブル): ダイス目の…2倍をダメージ.
     """
-    kind = Attack(check_int("kind", int(kind), min=0, max=2))
+    kind = Attack(check_int("kind", kind, min=0, max=2))  # no int(): True / 1.0 are refused
     health = check_int("health", health, min=1, max=10_000)
     roll = check_int("roll", roll, min=1, max=DIE_FACES)
     damage = 2 * roll if kind == Attack.DOUBLE else roll
@@ -141,7 +148,6 @@ def exact_attack(kind: Attack | int, health: int) -> tuple[Fraction, Fraction]:
         (p for _, p, _pl, c in outs if c), Fraction(0))
 
 
-@lru_cache(maxsize=8)
 def attack_tables(max_health: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Expected pulls and capture probability per attack kind and health.
 
@@ -155,7 +161,11 @@ def attack_tables(max_health: int) -> tuple[npt.NDArray[np.float64], npt.NDArray
     (ndarray, ndarray), each float64 of shape (3, max_health + 1)
         ``[kind, health]``; column 0 (no boss) is 0.
     """
-    max_health = check_int("max_health", max_health, min=1, max=10_000)
+    return _attack_tables(check_int("max_health", max_health, min=1, max=10_000))
+
+
+@lru_cache(maxsize=8)  # behind the check: an unhashable argument never reaches the cache
+def _attack_tables(max_health: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     e = np.zeros((3, max_health + 1))
     p = np.zeros((3, max_health + 1))
     for k in Attack:
@@ -222,6 +232,7 @@ def quest_move(data: GameData, pos: int, laps: int, steps: int) -> QuestResult:
     👣2 passing the lap-bonus square: 9 pulls. Pattern ②: 👣2 with 🛑 one square ahead: move 1,
     then its bonus 👣1 and 🎰1.
     """
+    _check_data(data)
     n = len(data.quest_stop)
     pos = check_int("pos", pos, min=0, max=n - 1)
     laps = check_int("laps", laps, min=0, max=10_000)
@@ -278,14 +289,14 @@ def saturday_pulls(data: GameData, rates: Sequence[int]) -> list[int]:
     → each of them 6 pulls. Leaders pull in turn order from the start slayer (the order
     matters only to the bag, see the simulator).
     """
-    rs = check_int_list("rates", list(rates), min=0, max=data.rate_length, min_len=1, max_len=4)
+    _check_data(data)
+    rs = check_int_list("rates", rates, min=0, max=data.rate_length, min_len=1, max_len=4)
     top = max(rs)
     k = rs.count(top)
     per = int(data.saturday[data.rate_columns[top], k - 1])
     return [per if r == top else 0 for r in rs]
 
 
-@lru_cache(maxsize=16)
 def paid_tables(rates: tuple[tuple[int, int], ...], max_money: int = 400
                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Best 課金ガチャ purchase for every amount of money (dynamic programme).
@@ -314,9 +325,23 @@ def paid_tables(rates: tuple[tuple[int, int], ...], max_money: int = 400
     課金ガチャの例: 8 → 4 pulls, 10 → 12, 25 → 37.
     """
     max_money = check_int("max_money", max_money, min=0, max=MAX_MONEY_TABLE)
-    for c, p in rates:
+    allowed = "a list of 1 to 20 (money, pulls) integer pairs, each 1..10 000"
+    if isinstance(rates, (str, bytes)) or not isinstance(rates, (Sequence, np.ndarray)) or not 1 <= len(rates) <= 20:
+        raise ParamTypeError("rates", rates, allowed)
+    pairs = []
+    for pair in rates:
+        if isinstance(pair, (str, bytes)) or not isinstance(pair, (Sequence, np.ndarray)) or len(pair) != 2:
+            raise ParamTypeError("rates", rates, allowed)
+        c, p = pair
         check_int("rate cost", c, min=1, max=10_000)
         check_int("rate pulls", p, min=1, max=10_000)
+        pairs.append((int(c), int(p)))
+    return _paid_tables(tuple(pairs), max_money)
+
+
+@lru_cache(maxsize=16)
+def _paid_tables(rates: tuple[tuple[int, int], ...], max_money: int
+                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     exact = np.full(max_money + 1, -1, dtype=np.int64)  # most pulls spending exactly m
     exact[0] = 0
     for m in range(1, max_money + 1):
@@ -349,8 +374,11 @@ def last_dance_chances(laps: Sequence[int], bosses: Sequence[int], rates: Sequen
 
     Raises
     ------
-    ValueError
-        If the sequences differ in length or are empty.
+    ParamTypeError
+        If an entry is not an integer (``1.5``, ``True``).
+    ParamError
+        If an entry is outside 0..10 000, a sequence is empty or longer than 4, or the
+        sequences differ in length.
 
     Notes
     -----
@@ -358,9 +386,13 @@ def last_dance_chances(laps: Sequence[int], bosses: Sequence[int], rates: Sequen
     いた場合は、全員が「God Chance」を行います」. Read literally, a tie at 0 (nobody has a boss)
     makes everybody first.
     """
-    if not (len(laps) == len(bosses) == len(rates)) or not laps:
-        raise ValueError(f"laps, bosses, rates must have one equal, non-zero length; got "
-                         f"{len(laps)}, {len(bosses)}, {len(rates)}")
+    laps = check_int_list("laps", laps, min=0, max=10_000, min_len=1, max_len=4)
+    bosses = check_int_list("bosses", bosses, min=0, max=10_000, min_len=1, max_len=4)
+    rates = check_int_list("rates", rates, min=0, max=10_000, min_len=1, max_len=4)
+    if not len(laps) == len(bosses) == len(rates):
+        raise ParamError("bosses" if len(bosses) != len(laps) else "rates",
+                         bosses if len(bosses) != len(laps) else rates,
+                         f"one entry per slayer, as many as laps ({len(laps)})")
     out = [0] * len(laps)
     for seq in (laps, bosses, rates):
         top = max(seq)

@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import check_bool, check_choice, check_int, check_int_list
+from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_int, check_int_list, check_rng
 
 from .data import GameData, Icon, load_data
 from .policies import (LOOKAHEAD_CAPTURE, PLAN_MAX_MONEY, POLICIES, SAVE_UNTIL, WEIGHTS, effect_values, paid_plan_tables,
@@ -59,6 +59,29 @@ class GameConfig:
     doubtful_k: tuple[int, ...] | None
     navi_seat1: int | None
     boss_refill: bool
+
+    def __post_init__(self) -> None:
+        # Built by make_config (which checks everything); a hand-built config gets the same
+        # type and range checks so simulate_games never runs on a coerced value (issue 9).
+        if not isinstance(self.data, GameData):
+            raise ParamTypeError("data", self.data, "a GameData (from load_data / make_config)")
+        n = check_int("n_players", self.n_players, min=2, max=4)
+        if (not isinstance(self.policies, tuple) or len(self.policies) != n
+                or not all(isinstance(x, str) and x in POLICIES for x in self.policies)):
+            raise ParamError("policies", self.policies, f"a tuple of {n} names from {', '.join(POLICIES)}")
+        check_bool("expert", self.expert)
+        if self.doubtful_k is not None:
+            check_int_list("doubtful_k", self.doubtful_k, min=0, max=max(0, sum(self.data.bag) - 1), max_len=10)
+        if self.navi_seat1 is not None:
+            check_int("navi_seat1", self.navi_seat1, min=0, max=len(self.data.navi_names) - 1)
+        check_bool("boss_refill", self.boss_refill)
+
+
+def check_game_config(cfg: object) -> GameConfig:
+    """``cfg`` itself if it is a :class:`GameConfig`, else a ``ParamTypeError`` naming ``cfg``."""
+    if not isinstance(cfg, GameConfig):
+        raise ParamTypeError("cfg", cfg, "a GameConfig from make_config(...)")
+    return cfg
 
 
 def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat1: str | None = None,
@@ -124,7 +147,7 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
     expert = check_bool("expert", expert)
     ks = None
     if check_bool("doubtful", doubtful):
-        ks = tuple(check_int_list("doubtful_k", list(doubtful_k), min=0, max=max(0, min(
+        ks = tuple(check_int_list("doubtful_k", doubtful_k, min=0, max=max(0, min(
             sum(gd.bag), *[int(b.sum()) for b in gd.event_bag if b[0] >= 0]) - 1), max_len=10))
     n1 = None
     if navi_seat1 is not None:
@@ -811,11 +834,13 @@ def simulate_games(cfg: GameConfig, n_games: int, *, rng: Any = None, held: bool
     Raises
     ------
     ParamError, ParamTypeError
-        If ``n_games`` is not an integer in range.
+        If ``cfg`` is not a GameConfig, ``n_games`` is not an integer in range or ``rng``
+        is not seed material (a bool, float or string).
     """
+    cfg = check_game_config(cfg)
     n_games = check_int("n_games", n_games, min=1, max=MAX_GAMES)
     held = check_bool("held", held)
-    gen = np.random.default_rng(rng)
+    gen = check_rng(rng)
     parts: list[dict[str, Any]] = []
     for start in range(0, n_games, CHUNK):
         G = min(CHUNK, n_games - start)

@@ -158,7 +158,8 @@ DAMAGE_TASK = Task(
     name="damage_roll",
     simulate=_sim_damage,
     metrics=(
-        Metric("wounds", "mean", doc="wounds from one damage roll (ダメージ判定), after a successful success roll"),
+        Metric("wounds", "mean", doc="wounds from one damage roll (ダメージ判定), after a successful success roll",
+               bounds=(0, math.inf)),
         Metric("any_wound", "proportion", doc="the damage roll deals at least one wound"),
     ),
     params=DIE_PARAMS + (
@@ -245,7 +246,8 @@ KNOCKOUT_TASK = Task(
     simulate=_sim_knockout,
     metrics=(
         Metric("knockout", "proportion", doc="target knocked out (打倒) within `uses` uses of the skill"),
-        Metric("wounds", "mean", doc="wounds on the target after `uses` uses (wounds, at most health)"),
+        Metric("wounds", "mean", doc="wounds on the target after `uses` uses (wounds, at most health)",
+               bounds=(0, math.inf)),
         Metric("uses_to_knockout", "mean", quantiles=(0.5, 0.9),
                doc="uses of the skill until the knock-out (uses; NaN = not within max_uses)"),
     ),
@@ -386,9 +388,9 @@ ACTIVATION_TASK = Task(
     name="activation",
     simulate=_sim_activation,
     metrics=(
-        Metric("knockouts", "mean", doc="models of the target unit knocked out (models)"),
+        Metric("knockouts", "mean", doc="models of the target unit knocked out (models)", bounds=(0, math.inf)),
         Metric("any_knockout", "proportion", doc="at least one model knocked out"),
-        Metric("wounds", "mean", doc="wounds dealt in the activation (wounds)"),
+        Metric("wounds", "mean", doc="wounds dealt in the activation (wounds)", bounds=(0, math.inf)),
         Metric("tally_steps", "mean", doc="steps on the tally (戦況表) from the knock-outs (steps)"),
     ),
     params=DIE_PARAMS + _skill_params(1, 4, 4) + _skill_params(2, 3, 3) + (

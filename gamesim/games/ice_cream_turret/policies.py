@@ -34,10 +34,10 @@ from typing import Any, Protocol
 import numpy as np
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import check_choice, check_int
+from gamesim.core.validate import ParamTypeError, check_choice, check_int
 
-from .rules import COLS, N_VALUES, ROWS, IceCreamParams
-from .sim import GameBatch, advance, heights, resolve_batch, rowsum, tables
+from .rules import COLS, CRUSH, N_VALUES, ROWS, IceCreamParams
+from .sim import GameBatch, _advance, _check_p, _resolve_batch, check_board_batch, heights, rowsum, tables
 
 __all__ = ["POLICY_NAMES", "OVER", "WIN", "Policy", "RandomPolicy", "GreedyPolicy", "LookaheadPolicy",
            "RolloutPolicy", "make_policy", "greedy_keys_batch", "lookahead_values_batch", "pick"]
@@ -80,7 +80,25 @@ def greedy_keys_batch(board: np.ndarray, card: np.ndarray, p: IceCreamParams,
     placement that ends the game, ``-inf`` for a full column. With ``return_resolution``, also
     the :func:`~.sim.resolve_batch` result of the ``3 m`` candidates (row ``3 i + col``, with
     ``pos``) when every column of every board is open, else ``None``.
+
+    Raises
+    ------
+    ParamTypeError, ParamError
+        For boards that are not an integer (m, 15) array of values 0..10, cards that are
+        not integers 1..10 of shape (m,), or ``p`` not an IceCreamParams.
     """
+    check_board_batch(board)
+    _check_p(p)
+    if (not isinstance(card, np.ndarray) or card.shape != (board.shape[0],) or card.dtype.kind not in "iu"
+            or (card.size and (int(card.min()) < 1 or int(card.max()) > CRUSH))):
+        raise ParamError("card", f"<{type(card).__name__} {getattr(card, 'dtype', '')} {getattr(card, 'shape', '')}>",
+                         f"an integer ndarray of shape ({board.shape[0]},), values 1..{CRUSH}")
+    return _greedy_keys_batch(board, card, p, return_resolution=return_resolution)
+
+
+def _greedy_keys_batch(board: np.ndarray, card: np.ndarray, p: IceCreamParams,
+                       *, return_resolution: bool = False) -> Any:
+    """:func:`greedy_keys_batch` without the argument checks (the policies' inner loop)."""
     m = board.shape[0]
     t = tables(p)
     h = heights(board)  # (m, 3)
@@ -95,7 +113,7 @@ def greedy_keys_batch(board: np.ndarray, card: np.ndarray, p: IceCreamParams,
         pos = hr[li] * COLS + cols[li]
         pb = board[src]
         pb[np.arange(li.size), pos] = card[src]
-        res = resolve_batch(pb, p, t, pos=pos)
+        res = _resolve_batch(pb, p, t, pos=pos)
         res["pos"] = pos
         hc = h[src]  # heights after the placement: +1 in its column, recounted where something cleared
         hc[np.arange(li.size), cols[li]] += 1
@@ -110,11 +128,19 @@ def greedy_keys_batch(board: np.ndarray, card: np.ndarray, p: IceCreamParams,
     return keys.reshape(m, COLS)
 
 
+def _check_name(name: object) -> None:
+    if not isinstance(name, str) or not name or len(name) > 100 or not name.isprintable():
+        raise ParamError("name", name, "a printable label of 1 to 100 characters")
+
+
 @dataclass(frozen=True)
 class RandomPolicy:
     """A uniformly random legal column."""
 
     name: str = "random"
+
+    def __post_init__(self) -> None:
+        _check_name(self.name)
 
     def choose(self, g: GameBatch, p: IceCreamParams, rng: np.random.Generator) -> np.ndarray:
         legal = g.heights() < ROWS
@@ -127,13 +153,16 @@ class GreedyPolicy:
 
     name: str = "greedy"
 
+    def __post_init__(self) -> None:
+        _check_name(self.name)
+
     def choose(self, g: GameBatch, p: IceCreamParams, rng: np.random.Generator) -> np.ndarray:
-        return pick(greedy_keys_batch(g.board, g.card, p), rng)
+        return pick(_greedy_keys_batch(g.board, g.card, p), rng)
 
     def choose_resolved(self, g: GameBatch, p: IceCreamParams, rng: np.random.Generator
                         ) -> tuple[np.ndarray, dict[str, np.ndarray] | None]:
         """As :meth:`choose`, plus the resolution of the chosen placements (for :func:`~.sim.advance`)."""
-        keys, res = greedy_keys_batch(g.board, g.card, p, return_resolution=True)
+        keys, res = _greedy_keys_batch(g.board, g.card, p, return_resolution=True)
         cols = pick(keys, rng)
         if res is None:
             return cols, None
@@ -148,7 +177,12 @@ def lookahead_values_batch(g: GameBatch, p: IceCreamParams, rng: np.random.Gener
     ``100 × cards cleared + E[max over columns of the greedy key of the next card]``, the
     expectation over the deck left after the placement (the rebuilt deck if it emptied).
     ``rng`` is not used for the values themselves (``advance`` does not draw here).
+
+    Raises ``ParamTypeError`` for ``g`` not a GameBatch or ``p`` not an IceCreamParams.
     """
+    if not isinstance(g, GameBatch):
+        raise ParamTypeError("g", g, "a GameBatch (from new_games)")
+    _check_p(p)
     m = g.size
     t = tables(p)
     legal = g.heights() < ROWS
@@ -157,7 +191,7 @@ def lookahead_values_batch(g: GameBatch, p: IceCreamParams, rng: np.random.Gener
     if not rows.size:
         return vals
     h = g.take(rows)
-    res = advance(h, cols.astype(np.int64), p, rng, t=t, draw_next=False)
+    res = _advance(h, cols.astype(np.int64), p, rng, t=t, draw_next=False)
     v = 100.0 * res["n_removed"].astype(float)
     v = np.where(h.status == 1, WIN, v)
     v = np.where(h.status == 2, OVER, v)
@@ -170,7 +204,7 @@ def lookahead_values_batch(g: GameBatch, p: IceCreamParams, rng: np.random.Gener
             s = np.flatnonzero(prob[:, val] > 0)
             if not s.size:
                 continue
-            k = greedy_keys_batch(h.board[live[s]], np.full(s.size, val, np.int8), p)
+            k = _greedy_keys_batch(h.board[live[s]], np.full(s.size, val, np.int8), p)
             exp[s] += prob[s, val] * k.max(axis=1)
         v[live] = v[live] + exp
     vals[rows, cols] = v
@@ -182,6 +216,9 @@ class LookaheadPolicy:
     """One-card expectimax over the known deck composition (see :func:`lookahead_values_batch`)."""
 
     name: str = "lookahead"
+
+    def __post_init__(self) -> None:
+        _check_name(self.name)
 
     def choose(self, g: GameBatch, p: IceCreamParams, rng: np.random.Generator) -> np.ndarray:
         return pick(lookahead_values_batch(g, p, rng), rng)
@@ -212,6 +249,7 @@ class RolloutPolicy:
     name: str = "rollout"
 
     def __post_init__(self) -> None:
+        _check_name(self.name)
         check_int("k", self.k, min=1, max=MAX_ROLLOUTS)
         check_int("horizon", self.horizon, min=0, max=MAX_HORIZON)
         check_choice("playout", self.playout, ("greedy", "lookahead"))
@@ -227,7 +265,7 @@ class RolloutPolicy:
         # common random numbers: rollout j of a game draws with the same uniforms whatever the column
         u = rng.random((m, self.k, self.horizon + 1))[rows[rep], np.tile(np.arange(self.k), rows.size)]
         start_cleared = h.cleared.copy()
-        advance(h, c0, p, rng, t=t, u=u[:, 0])
+        _advance(h, c0, p, rng, t=t, u=u[:, 0])
         for step in range(self.horizon):
             live = np.flatnonzero(h.status == 0)
             if not live.size:
@@ -236,9 +274,9 @@ class RolloutPolicy:
             un = u[live, step + 1]
             if self.playout == "greedy":
                 cols_g, resolved = GreedyPolicy().choose_resolved(sub, p, rng)
-                advance(sub, cols_g, p, rng, t=t, resolved=resolved, u=un)
+                _advance(sub, cols_g, p, rng, t=t, resolved=resolved, u=un)
             else:
-                advance(sub, LookaheadPolicy().choose(sub, p, rng), p, rng, t=t, u=un)
+                _advance(sub, LookaheadPolicy().choose(sub, p, rng), p, rng, t=t, u=un)
             for name in ("board", "deck", "disc", "card", "cycle", "placed", "score", "chain_waves", "clears",
                          "cleared", "max_chain", "status"):
                 getattr(h, name)[live] = getattr(sub, name)

@@ -19,7 +19,7 @@ import numpy as np
 
 from gamesim.core.registry import ParamError
 from gamesim.core.rng import RngLike, as_generator
-from gamesim.core.validate import check_choice, check_int
+from gamesim.core.validate import ParamTypeError, check_choice, check_int
 
 from .rules import (
     COLS,
@@ -29,14 +29,16 @@ from .rules import (
     ROWS,
     Board,
     IceCreamParams,
-    column_height,
+    _column_height as column_height,  # unchecked: the inner loop of the plain-Python baseline
+    _legal_columns as legal_columns,
+    _place as place,
+    _resolve as resolve,
+    _check_params,
+    check_board,
     has_crush,
     initial_deck,
     is_game_over,
-    legal_columns,
-    place,
     rebuild_deck,
-    resolve,
 )
 
 __all__ = ["REFERENCE_POLICIES", "greedy_keys", "lookahead_values", "reference_game", "reference_simulate",
@@ -133,7 +135,18 @@ def _deck_out(s: State, p: IceCreamParams) -> None:
 
 
 def greedy_keys(board: Board, card: int, p: IceCreamParams) -> list[float]:
-    """Greedy value of each column (as :func:`.policies.greedy_keys_batch`), ``-inf`` for a full column."""
+    """Greedy value of each column (as :func:`.policies.greedy_keys_batch`), ``-inf`` for a full column.
+
+    Raises
+    ------
+    ParamTypeError, ParamError
+        If ``board`` is not 15 integer cells in 0..10, ``card`` not an integer 1..10 or
+        ``p`` not an IceCreamParams.
+    """
+    return _greedy_keys(check_board(board), check_int("card", card, min=1, max=CRUSH), _check_params(p))
+
+
+def _greedy_keys(board: Board, card: int, p: IceCreamParams) -> list[float]:
     keys = []
     for c in range(COLS):
         if column_height(board, c) >= ROWS:
@@ -150,7 +163,19 @@ def greedy_keys(board: Board, card: int, p: IceCreamParams) -> list[float]:
 
 
 def lookahead_values(s: State, p: IceCreamParams) -> list[float]:
-    """One-card expectimax value of each column (as :func:`.policies.lookahead_values_batch`)."""
+    """One-card expectimax value of each column (as :func:`.policies.lookahead_values_batch`).
+
+    Raises
+    ------
+    ParamTypeError
+        If ``s`` is not a :class:`State` or ``p`` not an IceCreamParams.
+    """
+    if not isinstance(s, State):
+        raise ParamTypeError("s", s, "a State")
+    return _lookahead_values(s, _check_params(p))
+
+
+def _lookahead_values(s: State, p: IceCreamParams) -> list[float]:
     vals = []
     for c in range(COLS):
         if column_height(s.board, c) >= ROWS:
@@ -168,7 +193,7 @@ def lookahead_values(s: State, p: IceCreamParams) -> list[float]:
         total = sum(h.deck)
         for val in range(1, N_VALUES):
             if h.deck[val]:
-                v += h.deck[val] / total * max(greedy_keys(h.board, val, p))
+                v += h.deck[val] / total * max(_greedy_keys(h.board, val, p))
         vals.append(v)
     return vals
 
@@ -180,7 +205,18 @@ def _pick(values: Sequence[float], uniform: Uniform) -> int:
 
 
 def reference_game(p: IceCreamParams, policy: str, uniform: Uniform) -> dict[str, int]:
-    """Play one game; returns the per-game values of :func:`.sim.run_games` (``status`` ... ``crush_left``)."""
+    """Play one game; returns the per-game values of :func:`.sim.run_games` (``status`` ... ``crush_left``).
+
+    Raises
+    ------
+    ParamTypeError, ParamError
+        If ``p`` is not an IceCreamParams, ``policy`` not one of :data:`REFERENCE_POLICIES`
+        or ``uniform`` not callable.
+    """
+    _check_params(p)
+    check_choice("policy", policy, REFERENCE_POLICIES)
+    if not callable(uniform):
+        raise ParamTypeError("uniform", uniform, "a callable returning floats in [0, 1)")
     s = State(p)
     s.card = draw_card(s.deck, uniform())
     if p.deck_out == "last_card":
@@ -189,9 +225,9 @@ def reference_game(p: IceCreamParams, policy: str, uniform: Uniform) -> dict[str
         if policy == "random":
             col = _pick([0.0 if c in legal_columns(s.board) else -np.inf for c in range(COLS)], uniform)
         elif policy == "greedy":
-            col = _pick(greedy_keys(s.board, s.card, p), uniform)
+            col = _pick(_greedy_keys(s.board, s.card, p), uniform)
         else:
-            col = _pick(lookahead_values(s, p), uniform)
+            col = _pick(_lookahead_values(s, p), uniform)
         advance_state(s, col, p, uniform)
     return {"status": s.status, "cycle": s.cycle, "placed": s.placed, "score": s.score, "max_chain": s.max_chain,
             "chain_waves": s.chain_waves, "clears": s.clears, "cleared": s.cleared,

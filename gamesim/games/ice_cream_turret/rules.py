@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import check_bool, check_choice, check_int
+from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_int, check_int_list, is_int
 
 __all__ = [
     "ROWS", "COLS", "N_CELLS", "EMPTY", "CRUSH", "N_VALUES", "MAX_CYCLES", "MAX_PLACEMENTS",
@@ -30,7 +30,7 @@ __all__ = [
     "IceCreamParams", "Resolution", "Board",
     "cell", "board_from_rows", "board_to_rows", "column_height", "legal_columns", "place",
     "window_kind", "find_clears", "gravity", "resolve", "is_game_over", "has_crush",
-    "cycle_additions", "initial_deck", "rebuild_deck", "multi_line_bonus",
+    "cycle_additions", "initial_deck", "rebuild_deck", "multi_line_bonus", "check_board",
 ]
 
 #: Board height (段) and width (列).
@@ -218,6 +218,7 @@ def cycle_additions(p: IceCreamParams, cycle: int) -> tuple[int, ...]:
     ParamError, ParamTypeError
         If ``cycle`` is not an integer >= 1.
     """
+    _check_params(p)
     check_int("cycle", cycle, min=1)
     add = [0] * N_VALUES
     if cycle == 1:
@@ -247,9 +248,16 @@ def rebuild_deck(p: IceCreamParams, discards: Sequence[int], next_cycle: int) ->
 
     In normal mode after the last cycle (``next_cycle > n_cycles``) the crush ice in the
     discards is removed from the game (捨て札からクラッシュアイスを全て取り除いて).
+
+    Raises
+    ------
+    ParamError, ParamTypeError
+        If ``discards`` is not 11 integer counts in 0..10 000 or ``next_cycle`` not an
+        integer >= 1.
     """
     add = cycle_additions(p, next_cycle)
-    out = [int(d) + a for d, a in zip(discards, add)]
+    discards = check_int_list("discards", discards, min=0, max=10_000, min_len=N_VALUES, max_len=N_VALUES)
+    out = [d + a for d, a in zip(discards, add)]
     if p.mode == "normal" and next_cycle > p.n_cycles:
         out[CRUSH] = 0
     return tuple(out)
@@ -266,6 +274,8 @@ def board_from_rows(rows: Sequence[Sequence[int | str]]) -> Board:
     ValueError
         For a row that is not 3 cells, more than 5 rows, or an unknown symbol.
     """
+    if isinstance(rows, (str, bytes)) or not isinstance(rows, Sequence):
+        raise ParamTypeError("rows", rows, f"a list of at most {ROWS} rows of {COLS} cells")
     if len(rows) > ROWS:
         raise ValueError(f"rows = {len(rows)}, must be at most {ROWS}")
     cells = [EMPTY] * N_CELLS
@@ -282,16 +292,38 @@ def board_from_rows(rows: Sequence[Sequence[int | str]]) -> Board:
                     v = int(x)
                 else:
                     raise ValueError(f"unknown cell symbol {x!r}")
-            else:
+            elif is_int(x):
                 v = int(x)
+            else:  # 1.5, True, None: never truncated
+                raise ParamTypeError("rows", rows, f"cells that are integers 0..{CRUSH} or one of '.', '1'-'9', 'C'")
             if not 0 <= v <= CRUSH:
                 raise ValueError(f"cell value {v}, must be 0..{CRUSH}")
             cells[cell(k, c)] = v
-    return gravity(tuple(cells))
+    return _gravity(tuple(cells))
+
+
+def check_board(board: object, name: str = "board") -> Board:
+    """Check a board: 15 integer cells in 0..10 (flat, bottom row first); return it as a tuple.
+
+    Raises
+    ------
+    ParamTypeError
+        If it is not a sequence of 15 integers (a float such as ``7.0``, a bool).
+    ParamError
+        If a cell is outside 0..:data:`CRUSH`.
+    """
+    return tuple(check_int_list(name, board, min=EMPTY, max=CRUSH, min_len=N_CELLS, max_len=N_CELLS))
+
+
+def _check_params(p: object) -> IceCreamParams:
+    if not isinstance(p, IceCreamParams):
+        raise ParamTypeError("p", p, "an IceCreamParams")
+    return p
 
 
 def board_to_rows(board: Board) -> list[str]:
     """Inverse of :func:`board_from_rows` (top row first, ``.``/digits/``C``)."""
+    board = check_board(board)
     sym = {EMPTY: ".", CRUSH: "C"}
     return ["".join(sym.get(board[cell(r, c)], str(board[cell(r, c)])) for c in range(COLS))
             for r in reversed(range(ROWS))]
@@ -299,12 +331,20 @@ def board_to_rows(board: Board) -> list[str]:
 
 def column_height(board: Board, col: int) -> int:
     """Cards in column ``col``."""
+    return _column_height(check_board(board), check_int("col", col, min=0, max=COLS - 1))
+
+
+def _column_height(board: Board, col: int) -> int:
     return sum(1 for r in range(ROWS) if board[cell(r, col)] != EMPTY)
 
 
 def legal_columns(board: Board) -> list[int]:
     """Columns that are not full (置けるのは3×5の空間)."""
-    return [c for c in range(COLS) if column_height(board, c) < ROWS]
+    return _legal_columns(check_board(board))
+
+
+def _legal_columns(board: Board) -> list[int]:
+    return [c for c in range(COLS) if _column_height(board, c) < ROWS]
 
 
 def place(board: Board, col: int, value: int) -> tuple[Board, int]:
@@ -312,14 +352,25 @@ def place(board: Board, col: int, value: int) -> tuple[Board, int]:
 
     Raises
     ------
+    ParamTypeError
+        If ``board`` is not 15 integer cells, or ``col``/``value`` is not an integer
+        (``7.0`` and ``True`` are refused, never truncated).
     ValueError
         If the column is full (not a legal choice) or ``col``/``value`` out of range.
     """
+    board = check_board(board)
+    check_int("col", col, min=0, max=COLS - 1)
+    check_int("value", value, min=1, max=CRUSH)
+    return _place(board, col, value)
+
+
+def _place(board: Board, col: int, value: int) -> tuple[Board, int]:
+    """:func:`place` without the argument checks (the scalar reference's inner loop)."""
     if not 0 <= col < COLS:
         raise ValueError(f"col = {col}, must be 0..{COLS - 1}")
     if not 1 <= value <= CRUSH:
         raise ValueError(f"value = {value}, must be 1..{CRUSH}")
-    h = column_height(board, col)
+    h = _column_height(board, col)
     if h >= ROWS:
         raise ValueError(f"column {col} is full")
     b = list(board)
@@ -333,6 +384,10 @@ def window_kind(values: Sequence[int]) -> int:
     Empty cells and crush ice never take part (crush ice is not a number); 9 and 1 do not
     connect (端の数字同士は繋がらない).
     """
+    return _window_kind(check_int_list("values", values, min=EMPTY, max=CRUSH, min_len=3, max_len=ROWS))
+
+
+def _window_kind(values: Sequence[int]) -> int:
     if any(v == EMPTY or v == CRUSH for v in values):
         return 0
     if all(v == values[0] for v in values):
@@ -345,9 +400,13 @@ def window_kind(values: Sequence[int]) -> int:
 
 def find_clears(board: Board) -> list[tuple[int, int]]:
     """Every clearing window: ``(window index into WINDOWS, kind)`` for kind 1 (equal) or 2 (consecutive)."""
+    return _find_clears(check_board(board))
+
+
+def _find_clears(board: Board) -> list[tuple[int, int]]:
     out = []
     for w, cells in enumerate(WINDOWS):
-        k = window_kind([board[i] for i in cells])
+        k = _window_kind([board[i] for i in cells])
         if k:
             out.append((w, k))
     return out
@@ -355,6 +414,10 @@ def find_clears(board: Board) -> list[tuple[int, int]]:
 
 def gravity(board: Board) -> Board:
     """Cards fall to the bottom of their column, keeping their order (消えるとその上にあったアイスは下に落ちる)."""
+    return _gravity(check_board(board))
+
+
+def _gravity(board: Board) -> Board:
     b = [EMPTY] * N_CELLS
     for c in range(COLS):
         stack = [board[cell(r, c)] for r in range(ROWS) if board[cell(r, c)] != EMPTY]
@@ -365,6 +428,12 @@ def gravity(board: Board) -> Board:
 
 def multi_line_bonus(n_lines: int, rule: LineBonus = "cap") -> int:
     """Score attack bonus for ``n_lines`` lines cleared in one wave (2ライン +2, 3ライン +4)."""
+    check_int("n_lines", n_lines, min=0, max=N_CELLS)
+    check_choice("rule", rule, ("cap", "double"))
+    return _multi_line_bonus(n_lines, rule)
+
+
+def _multi_line_bonus(n_lines: int, rule: LineBonus = "cap") -> int:
     if n_lines < 2:
         return 0
     if rule == "cap":
@@ -419,8 +488,21 @@ def resolve(board: Board, p: IceCreamParams = IceCreamParams(), *, pos: int | No
     placement. Any new run then contains that card, so only the windows through ``pos``
     are checked first and, if none clears, the board is returned as it is (the filter of
     :func:`.sim.resolve_batch`; the tests check that it gives the full search's result).
+
+    Raises
+    ------
+    ParamTypeError, ParamError
+        If ``board`` is not 15 integer cells in 0..10, ``p`` is not an IceCreamParams or
+        ``pos`` is not None or a cell index 0..14.
     """
-    if pos is not None and not any(window_kind([board[i] for i in WINDOWS[w]]) for w in WINDOWS_THROUGH[pos]):
+    if pos is not None:
+        check_int("pos", pos, min=0, max=N_CELLS - 1)
+    return _resolve(check_board(board), _check_params(p), pos=pos)
+
+
+def _resolve(board: Board, p: IceCreamParams = IceCreamParams(), *, pos: int | None = None) -> Resolution:
+    """:func:`resolve` without the argument checks (the scalar reference's inner loop)."""
+    if pos is not None and not any(_window_kind([board[i] for i in WINDOWS[w]]) for w in WINDOWS_THROUGH[pos]):
         return Resolution(tuple(board), (0,) * N_VALUES, 0, 0, frozenset())
     removed = [0] * N_VALUES
     waves = 0
@@ -428,7 +510,7 @@ def resolve(board: Board, p: IceCreamParams = IceCreamParams(), *, pos: int | No
     first: frozenset[int] = frozenset()
     b = list(board)
     while True:
-        clears = find_clears(tuple(b))
+        clears = _find_clears(tuple(b))
         if not clears:
             break
         waves += 1
@@ -452,14 +534,14 @@ def resolve(board: Board, p: IceCreamParams = IceCreamParams(), *, pos: int | No
         gone = cells | crush
         if waves == 1:
             first = frozenset(gone)
-        score += multi_line_bonus(len(lines), p.line_bonus)
+        score += _multi_line_bonus(len(lines), p.line_bonus)
         score += sum(1 if n == 4 else 2 if n >= 5 else 0 for n in longest.values())
         if waves >= 2:
             score += 2
         for i in gone:
             removed[b[i]] += 1
             b[i] = EMPTY
-        b = list(gravity(tuple(b)))
+        b = list(_gravity(tuple(b)))
     if waves and all(v == EMPTY for v in b):
         score += 1
     return Resolution(tuple(b), tuple(removed), waves, score, first)
@@ -473,9 +555,11 @@ def is_game_over(res: Resolution) -> bool:
     card and takes it: "the card placed in row 5 clears at once" and "row 5 is empty after
     all chains" are the same test (``docs/rules/ice_cream_turret.md``; checked in the tests).
     """
+    if not isinstance(res, Resolution):
+        raise ParamTypeError("res", res, "a Resolution (from resolve)")
     return any(res.board[cell(ROWS - 1, c)] != EMPTY for c in range(COLS))
 
 
 def has_crush(board: Board) -> bool:
     """Whether crush ice remains on the board."""
-    return CRUSH in board
+    return CRUSH in check_board(board)

@@ -32,8 +32,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from gamesim.core.registry import ParamError
 from gamesim.core.rng import RngLike, as_generator
-from gamesim.core.validate import check_int
+from gamesim.core.validate import ParamTypeError, check_int
 
 from .rules import (
     COLS,
@@ -52,6 +53,7 @@ from .rules import (
 __all__ = [
     "CHUNK_SIZE", "MAX_GAMES", "STATUS", "GameBatch", "Tables", "tables", "resolve_batch", "advance",
     "new_games", "run_games", "GAME_KEYS", "rowsum", "heights", "draw", "place_batch", "deck_out",
+    "check_board_batch",
 ]
 
 #: Games simulated at once (the greedy policy resolves 3 boards per game and step).
@@ -214,6 +216,32 @@ def _dilate(c3: np.ndarray) -> np.ndarray:
     return out
 
 
+def check_board_batch(board: object, name: str = "board") -> np.ndarray:
+    """Check a batch of boards: an integer ndarray of shape (m, 15), values 0..10 (O(1) checks plus one min/max pass).
+
+    Raises
+    ------
+    ParamTypeError
+        If it is not an integer ndarray of shape (m, 15) (a list, floats, bools).
+    ParamError
+        If a cell is outside 0..10.
+    """
+    if (not isinstance(board, np.ndarray) or board.ndim != 2 or board.shape[1] != N_CELLS
+            or board.dtype.kind not in "iu"):
+        raise ParamTypeError(name, f"<{type(board).__name__} {getattr(board, 'dtype', '')} "
+                             f"{getattr(board, 'shape', '')}>", f"an integer ndarray of shape (m, {N_CELLS})")
+    if board.size and (int(board.min()) < 0 or int(board.max()) > CRUSH):
+        raise ParamError(name, f"<array with values {int(board.min())}..{int(board.max())}>",
+                         f"cells 0..{CRUSH}")
+    return board
+
+
+def _check_p(p: object) -> IceCreamParams:
+    if not isinstance(p, IceCreamParams):
+        raise ParamTypeError("p", p, "an IceCreamParams")
+    return p
+
+
 def resolve_batch(board: npt.NDArray[np.int8], p: IceCreamParams, t: Tables | None = None,
                   pos: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """Resolve every board of a batch: clear, fall and chain until stable.
@@ -241,10 +269,25 @@ def resolve_batch(board: npt.NDArray[np.int8], p: IceCreamParams, t: Tables | No
 
     Notes
     -----
-    Kernel: trusts its inputs (boards obey gravity, values 0..10). Each line's content is
+    Kernel: checks the array's type, shape and value range (:func:`check_board_batch`),
+    trusts that boards obey gravity. Each line's content is
     encoded as a base-11 number and looked up: a column (5 cells) in a table of its
     cleared cells and longest run, a row or diagonal (3 cells) in a table of clear kinds.
+
+    Raises
+    ------
+    ParamTypeError, ParamError
+        For a board batch that is not an integer (m, 15) array of values 0..10, or ``p``
+        not an IceCreamParams.
     """
+    check_board_batch(board)
+    _check_p(p)
+    return _resolve_batch(board, p, t, pos)
+
+
+def _resolve_batch(board: npt.NDArray[np.int8], p: IceCreamParams, t: Tables | None = None,
+                   pos: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """:func:`resolve_batch` without the argument checks (the simulator's inner loop)."""
     t = tables(p) if t is None else t
     m = board.shape[0]
     out = board.copy()
@@ -378,9 +421,12 @@ def draw(g: GameBatch, rows: np.ndarray, rng: np.random.Generator, u: np.ndarray
 def new_games(p: IceCreamParams, n: int, *, rng: np.random.Generator, t: Tables | None = None) -> GameBatch:
     """``n`` fresh games: empty boards, the first deck (1..6 ×4, plus score-attack crush ice), first card drawn.
 
-    Raises ``ParamError``/``ParamTypeError`` for ``n`` not an integer in 1..MAX_GAMES.
+    Raises ``ParamError``/``ParamTypeError`` for ``n`` not an integer in 1..MAX_GAMES, ``p``
+    not an IceCreamParams or ``rng`` not seed material.
     """
     n = check_int("n", n, min=1, max=MAX_GAMES)
+    _check_p(p)
+    rng = as_generator(rng)
     t = tables(p) if t is None else t
     z = np.zeros(n, np.int32)
     g = GameBatch(board=np.zeros((n, N_CELLS), np.int8), deck=np.tile(t.add[1], (n, 1)),
@@ -415,11 +461,28 @@ def advance(g: GameBatch, cols: np.ndarray, p: IceCreamParams, rng: np.random.Ge
     ``deck_out = "last_card"`` the deck-out step follows the draw instead). ``resolved``: the
     placement's :func:`resolve_batch` result with ``pos``, when the policy has computed it already. Returns the :func:`resolve_batch` result of the
     placement (with ``pos``).
+
+    Raises ``ParamTypeError``/``ParamError`` for ``g`` not a GameBatch, ``p`` not an
+    IceCreamParams, or ``cols`` not an integer array of shape ``(g.size,)`` with values 0..2.
     """
+    if not isinstance(g, GameBatch):
+        raise ParamTypeError("g", g, "a GameBatch (from new_games)")
+    _check_p(p)
+    if (not isinstance(cols, np.ndarray) or cols.shape != (g.board.shape[0],) or cols.dtype.kind not in "iu"
+            or (cols.size and (int(cols.min()) < 0 or int(cols.max()) >= COLS))):
+        raise ParamError("cols", f"<{type(cols).__name__} {getattr(cols, 'dtype', '')} {getattr(cols, 'shape', '')}>",
+                         f"an integer ndarray of shape ({g.board.shape[0]},), values 0..{COLS - 1}")
+    return _advance(g, cols, p, rng, t=t, draw_next=draw_next, resolved=resolved, u=u)
+
+
+def _advance(g: GameBatch, cols: np.ndarray, p: IceCreamParams, rng: np.random.Generator, *,
+             t: Tables | None = None, draw_next: bool = True,
+             resolved: dict[str, np.ndarray] | None = None, u: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """:func:`advance` without the argument checks (the simulator's inner loop)."""
     t = tables(p) if t is None else t
     if resolved is None:
         placed_board, pos = place_batch(g.board, cols, g.card)
-        res = resolve_batch(placed_board, p, t, pos=pos)
+        res = _resolve_batch(placed_board, p, t, pos=pos)
     else:
         res, pos = resolved, resolved["pos"]
     g.board = res["board"]
@@ -513,9 +576,11 @@ def run_games(p: IceCreamParams, policy: Any, n_games: int, *, rng: RngLike = No
 
     n_games = check_int("n_games", n_games, min=1, max=MAX_GAMES)
     chunk_size = check_int("chunk_size", chunk_size, min=1, max=1_000_000)
-    if not isinstance(p, IceCreamParams):
-        raise TypeError(f"p = {p!r}, must be an IceCreamParams")
+    _check_p(p)
     pol = make_policy(policy) if isinstance(policy, str) else policy
+    if not callable(getattr(pol, "choose", None)):
+        raise ParamTypeError("policy", policy, "a policy name (random, greedy, lookahead, rollout[:k[:horizon]]) "
+                             "or a policy object with a choose method")
     gen = as_generator(rng)
     t = tables(p)
     out = {
@@ -533,9 +598,9 @@ def run_games(p: IceCreamParams, policy: Any, n_games: int, *, rng: RngLike = No
         while g.size:
             if reuse:
                 cols, resolved = pol.choose_resolved(g, p, gen)
-                advance(g, cols, p, gen, t=t, resolved=resolved)
+                _advance(g, cols, p, gen, t=t, resolved=resolved)
             else:
-                advance(g, pol.choose(g, p, gen), p, gen, t=t)
+                _advance(g, pol.choose(g, p, gen), p, gen, t=t)
             done = g.status != 0
             if done.any():
                 d = g.take(np.flatnonzero(done))

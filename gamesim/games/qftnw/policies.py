@@ -44,7 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_choice, check_float, check_float_list
+from gamesim.core.validate import ParamTypeError, check_choice, check_float, check_float_list, check_int
 
 from .equilibrium import equilibrium_table
 from .rules import (
@@ -53,6 +53,8 @@ from .rules import (
     QftnwParams,
     _legal_bids,
     _resolve_bids,
+    _check_p,
+    _choose_type_most,
     _win_condition,
     choose_type,
     choose_type_most,
@@ -124,7 +126,22 @@ def safe_bids(f_self: int, f_opp: int, lock_self: int, lock_opp: int, p: QftnwPa
     -------
     tuple of int
         Possibly empty (e.g. funds 1 under ``tie_floor = "both"`` with card 1 locked).
+
+    Raises
+    ------
+    ParamTypeError, ParamError
+        If ``p`` is not a QftnwParams, a fund is not an integer 1..``p.fund_cap`` or a lock
+        not an integer 0..5 (0 = none locked).
     """
+    _check_p(p)
+    f_self = check_int("f_self", f_self, min=1, max=p.fund_cap)
+    f_opp = check_int("f_opp", f_opp, min=1, max=p.fund_cap)
+    lock_self = check_int("lock_self", lock_self, min=0, max=N_HAND)
+    lock_opp = check_int("lock_opp", lock_opp, min=0, max=N_HAND)
+    return _safe_bids(f_self, f_opp, lock_self, lock_opp, p)
+
+
+def _safe_bids(f_self: int, f_opp: int, lock_self: int, lock_opp: int, p: QftnwParams) -> tuple[int, ...]:  # noqa: D103 - trusted kernel of safe_bids
     mine = _legal_bids(lock_self, p.advanced)
     theirs = _legal_bids(lock_opp, p.advanced)
     return tuple(c for c in mine if all(_resolve_bids(c, o, f_self, f_opp, p)[1] > 0 for o in theirs))
@@ -177,7 +194,7 @@ class Policy:
         holdings and the rules (:func:`gamesim.games.qftnw.rules.choose_type`).
         """
         if self.naming == "most":
-            return choose_type_most(hold_bankrupt)
+            return _choose_type_most(hold_bankrupt)
         if hold_self is None or p is None:
             raise ValueError(f"naming {self.naming!r} needs the namer's holdings and the rules")
         return choose_type(hold_bankrupt, hold_self, p, self.naming)
@@ -312,7 +329,7 @@ class CautiousPolicy(_StatePolicy):
         check_choice("naming", self.naming, NAMINGS)
 
     def probs_state(self, fs: int, fo: int, ls: int, lo: int, p: QftnwParams) -> list[float]:
-        safe = safe_bids(fs, fo, ls, lo, p)
+        safe = _safe_bids(fs, fo, ls, lo, p)
         return _on(safe if safe else _legal_bids(ls, p.advanced))
 
 
@@ -407,7 +424,7 @@ class GreedyPolicy(Policy):
         v_cur = _card_value_one(obs.flip, obs.hold_self, obs.hold_opp, p)
         v_next = _card_value_one(obs.nxt, obs.hold_self, obs.hold_opp, p) if p.advanced else -1
         if v_cur >= 1 and v_cur >= v_next:
-            safe = safe_bids(obs.f_self, obs.f_opp, obs.lock_self, obs.lock_opp, p)
+            safe = _safe_bids(obs.f_self, obs.f_opp, obs.lock_self, obs.lock_opp, p)
             cand = sorted(safe if safe else legal, reverse=True)[:2]
             return _on(tuple(cand))
         return _on((min(legal),))
@@ -480,7 +497,7 @@ def _safe_table(p: QftnwParams) -> npt.NDArray[np.bool_]:
         for fo in range(1, p.fund_cap + 1):
             for ls in locks:
                 for lo in locks:
-                    for c in safe_bids(fs, fo, ls, lo, p):
+                    for c in _safe_bids(fs, fo, ls, lo, p):
                         t[fs, fo, ls, lo, c - 1] = True
     return t.reshape(-1, N_HAND)
 

@@ -19,7 +19,7 @@ import pandas as pd
 from gamesim.core.rng import RngLike, as_generator
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import check_int
+from gamesim.core.validate import ParamTypeError, check_int
 
 from .policies import Obs, Policy, make_policy
 from .rules import WIN_CONDITIONS, QftnwParams, edition_params, _play_round
@@ -81,7 +81,19 @@ def reference_game(p: QftnwParams, pol0: Policy, pol1: Policy, rng: np.random.Ge
     ------
     AssertionError
         With ``check``, if a card is created or lost (a bug).
+    ParamTypeError
+        If ``p`` is not a QftnwParams, a policy is not a :class:`Policy` (use
+        :func:`make_policy` for names) or ``rng`` has no ``permutation``/``random``
+        methods (a numpy Generator, or a stand-in such as the benchmark's).
     """
+    if not isinstance(p, QftnwParams):
+        raise ParamTypeError("p", p, "a QftnwParams (see edition_params)")
+    for key, pol in (("pol0", pol0), ("pol1", pol1)):
+        if not isinstance(pol, Policy):
+            raise ParamTypeError(key, pol, "a Policy (make_policy('uniform') ...)")
+    if not callable(getattr(rng, "permutation", None)) or (_u is None and not callable(getattr(rng, "random", None))):
+        raise ParamTypeError("rng", rng, "a numpy Generator (np.random.default_rng(seed)) or an object with "
+                             "its permutation and random methods")
     u = _u or _Uniforms(rng)
     T = p.n_types
     order = rng.permutation(p.n_cards) // p.n_copies

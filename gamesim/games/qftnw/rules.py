@@ -397,8 +397,21 @@ def choose_type_most(hold: Sequence[int], hold_namer: Sequence[int] | None = Non
     """The type the bankrupt holds most of, ties to the earliest letter; -1 if none held.
 
     ``hold_namer`` (the naming player's own holdings) is accepted for the namer protocol of
-    :func:`play_round` and ignored.
+    :func:`play_round` and ignored (but, if given, checked like ``hold``).
+
+    Raises
+    ------
+    ParamTypeError, ParamError
+        If ``hold`` is not a list of 1 to 26 integer counts in 0..1000 (``1.5`` and ``True``
+        are refused, never compared as numbers).
     """
+    hold = check_int_list("hold", hold, min=0, max=1000, min_len=1, max_len=26)
+    if hold_namer is not None:
+        check_int_list("hold_namer", hold_namer, min=0, max=1000, min_len=1, max_len=26)
+    return _choose_type_most(hold)
+
+
+def _choose_type_most(hold: Sequence[int], hold_namer: Sequence[int] | None = None) -> int:  # noqa: D103 - trusted kernel of choose_type_most
     best, bt = 0, -1
     for t, c in enumerate(hold):
         if c > best:
@@ -461,7 +474,7 @@ def choose_type(hold_bankrupt: Sequence[int], hold_namer: Sequence[int], p: Qftn
 def _choose_type(hold_bankrupt: Sequence[int], hold_namer: Sequence[int], p: QftnwParams,
                  naming: str = "most") -> int:  # noqa: D103 - trusted kernel of choose_type
     if naming == "most":
-        return choose_type_most(hold_bankrupt)
+        return _choose_type_most(hold_bankrupt)
     best_key: tuple | None = None
     bt = -1
     T = len(hold_bankrupt)
@@ -599,7 +612,21 @@ def round_winner(c0: int, c1: int, bankrupt: int, taker: int) -> tuple[int, int]
         ``winner`` -1 if nobody satisfies a condition. If both do, the player who did not go
         bankrupt wins (その他のルール). Both satisfying without a bankruptcy cannot happen under
         these rules (only the territory taker's holdings grow); the taker then wins.
+
+    Raises
+    ------
+    ParamTypeError, ParamError
+        If ``c0``/``c1`` are not :class:`Cond` codes 0..3 or ``bankrupt``/``taker`` not
+        integers -1..1.
     """
+    c0 = check_int("c0", c0, min=0, max=len(Cond) - 1)
+    c1 = check_int("c1", c1, min=0, max=len(Cond) - 1)
+    bankrupt = check_int("bankrupt", bankrupt, min=-1, max=1)
+    taker = check_int("taker", taker, min=-1, max=1)
+    return _round_winner(c0, c1, bankrupt, taker)
+
+
+def _round_winner(c0: int, c1: int, bankrupt: int, taker: int) -> tuple[int, int]:  # noqa: D103 - trusted kernel of round_winner
     if c0 and c1:
         w = 1 - bankrupt if bankrupt >= 0 else (taker if taker >= 0 else 0)
         return w, (c0, c1)[w]
@@ -702,7 +729,7 @@ def _play_round(hold0: Sequence[int], hold1: Sequence[int], f0: int, f1: int, a:
         to_bottom.append(flip)
     c0 = _win_condition(h[0], h[1], p)
     c1 = _win_condition(h[1], h[0], p)
-    winner, cond = round_winner(c0, c1, bankrupt, w)
+    winner, cond = _round_winner(c0, c1, bankrupt, w)
     return RoundOutcome(w, bankrupt, h[0], h[1], n0, n1, g0, g1, tuple(to_bottom),
                         _next_lock(a, w, p.advanced), _next_lock(b, w, p.advanced), winner, cond)
 

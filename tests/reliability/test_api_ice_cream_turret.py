@@ -1,0 +1,247 @@
+"""Property tests of the Ice Cream Turret public API (issue 9, points 4 and 5).
+
+For every public function and class of :mod:`gamesim.games.ice_cream_turret` (rules core,
+vectorized kernels, policies, scalar reference): a call whose arguments are all of the
+right type and in range returns; a call with any argument of the wrong type (a float such
+as ``7.0`` for a card, a bool for a column, a list where an array is expected) or out of
+range (a card 11, ``n_games = 10**12``, ``chunk_size = 10**9``) raises
+``TypeError``/``ValueError`` (a ``ParamError``) naming the parameter, quickly and before any
+work: nothing is silently truncated, and no IndexError, MemoryError or hang is reachable.
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import gamesim.games.ice_cream_turret as ic
+from gamesim.core.registry import ParamError
+from gamesim.games.ice_cream_turret.reference import State
+from gamesim.games.ice_cream_turret.rules import CRUSH, MAX_CYCLES, MAX_PLACEMENTS, N_CELLS, N_VALUES, ROWS
+from gamesim.games.ice_cream_turret.sim import MAX_GAMES
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One argument: how to draw a valid value, and how to draw an invalid one."""
+
+    good: st.SearchStrategy
+    bad: st.SearchStrategy
+    keyword: bool = True
+
+
+NOT_INT = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.integers(0, 5).map(float),  # integral floats too: 3.0 is not an integer here
+    st.booleans(),
+    st.text(max_size=3),
+    st.none(),
+    st.just([1]),
+)
+
+
+def int_arg(lo: int, hi: int, small: int | None = None, keyword: bool = True) -> Arg:
+    top = hi if small is None else min(small, hi)
+    bad = st.one_of(NOT_INT, st.integers(hi + 1, hi + 10**12), st.integers(lo - 10**6, lo - 1), st.just(10**21))
+    return Arg(st.integers(lo, top), bad, keyword)
+
+
+def pos(arg: Arg) -> Arg:
+    return Arg(arg.good, arg.bad, keyword=False)
+
+
+@st.composite
+def boards(draw: st.DrawFn, max_height: int = ROWS - 1) -> tuple[int, ...]:
+    """A board obeying gravity, every column at most ``max_height`` cards (so a card fits)."""
+    cells = [0] * N_CELLS
+    for c in range(3):
+        for r in range(draw(st.integers(0, max_height))):
+            cells[r * 3 + c] = draw(st.integers(1, CRUSH))
+    return tuple(cells)
+
+
+BAD_BOARD = st.one_of(
+    boards().map(lambda b: b[:-1] + (7.0,)),
+    boards().map(lambda b: (True,) + b[1:]),
+    boards().map(lambda b: b[:-1] + (11,)),
+    boards().map(lambda b: b[:-1] + (-1,)),
+    boards().map(lambda b: b[:-1]),
+    st.sampled_from([None, "...", 3, (0,) * 16]),
+)
+BOARD = Arg(boards(), BAD_BOARD, keyword=False)
+PARAMS = Arg(st.sampled_from([ic.IceCreamParams(), ic.IceCreamParams(mode="score_attack"),
+                              ic.IceCreamParams(crush_cascade=True, n_cycles=2)]),
+             st.sampled_from([None, "normal", {"mode": "normal"}, 3]), keyword=False)
+CARD = Arg(st.integers(1, CRUSH), st.one_of(NOT_INT, st.sampled_from([0, 11, -1, 10**21])), keyword=False)
+BOOL = Arg(st.booleans(), st.sampled_from([0, 1, "no", "yes", None, 1.0, np.int64(1)]))
+RNG = Arg(st.integers(0, 2**32 - 1), st.sampled_from([True, False, 2.5, "1", -1]))
+GEN = Arg(st.integers(0, 2**32 - 1).map(np.random.default_rng), st.nothing())
+POLICY = Arg(st.sampled_from(["random", "greedy"]), st.sampled_from(["nope", 3, None, "rollout:0", "rollout:2.5"]),
+             keyword=False)
+BATCH = Arg(st.lists(boards(), min_size=1, max_size=4).map(lambda bs: np.array(bs, np.int8)),
+            st.sampled_from([np.zeros((2, N_CELLS)), np.zeros((2, 14), np.int8), [[0] * N_CELLS],
+                             np.full((2, N_CELLS), 11, np.int8), np.zeros((2, N_CELLS), bool), None]),
+            keyword=False)
+CELL_LIST = Arg(st.lists(st.integers(0, CRUSH), min_size=3, max_size=5),
+                st.sampled_from([[1.5, 2, 3], [True, 2, 3], [1, 2], [1, 2, 3, 4, 5, 6], [1, 2, 11], "123", None]),
+                keyword=False)
+PLAIN = dict(base_copies=int_arg(1, 12, 6), copies_7=int_arg(0, 12, 6), copies_8=int_arg(0, 12, 6),
+             copies_9=int_arg(0, 12, 6), crush_count=int_arg(0, 12, 6),
+             crush_cycle=Arg(st.one_of(st.none(), st.integers(1, MAX_CYCLES)), int_arg(1, MAX_CYCLES).bad.filter(
+                 lambda v: v is not None)),
+             n_cycles=int_arg(1, MAX_CYCLES), crush_cascade=BOOL,
+             mode=Arg(st.sampled_from(["normal", "score_attack"]), st.sampled_from(["x", 1, None, True])),
+             extra_win=Arg(st.sampled_from(["immediate", "deck_end"]), st.sampled_from(["x", 1, None])),
+             line_bonus=Arg(st.sampled_from(["cap", "double"]), st.sampled_from(["x", 1, None])),
+             equal_runs_score=BOOL, max_placements=int_arg(1, MAX_PLACEMENTS, 500))
+#: A deck cycle: any integer >= 1 (constant time, so no maximum is needed).
+CYCLE = Arg(st.integers(1, 10**21), st.one_of(NOT_INT, st.integers(-10**6, 0)), keyword=False)
+P0 = ic.IceCreamParams()
+RES = ic.resolve(ic.board_from_rows(["1..", "2..", "3.."]), P0)
+
+def _state_with_card(card: int) -> State:
+    s = State(P0)
+    s.card = card
+    return s
+
+
+#: Every public function of ice_cream_turret with its arguments (positional ones first, in order).
+SPECS: dict[str, tuple[Callable[..., Any], dict[str, Arg]]] = {
+    "IceCreamParams": (ic.IceCreamParams, PLAIN),
+    "board_from_rows": (ic.board_from_rows, {"rows": Arg(
+        st.lists(st.text(".123456789C", min_size=3, max_size=3), max_size=ROWS),
+        st.sampled_from([[[1.5, 0, 0]], [[True, 0, 0]], [["x", ".", "."]], [[11, 0, 0]], ["...."], ["..."] * 6, 3,
+                         None]), keyword=False)}),
+    "board_to_rows": (ic.board_to_rows, {"board": BOARD}),
+    "find_clears": (ic.find_clears, {"board": BOARD}),
+    "gravity": (ic.gravity, {"board": BOARD}),
+    "legal_columns": (ic.legal_columns, {"board": BOARD}),
+    "place": (ic.place, {"board": BOARD, "col": pos(int_arg(0, 2)), "value": CARD}),
+    "resolve": (ic.resolve, {"board": BOARD, "p": PARAMS}),
+    "window_kind": (ic.window_kind, {"values": CELL_LIST}),
+    "cycle_additions": (ic.cycle_additions, {"p": PARAMS, "cycle": CYCLE}),
+    "initial_deck": (ic.initial_deck, {"p": PARAMS}),
+    "rebuild_deck": (ic.rebuild_deck, {"p": PARAMS, "discards": Arg(
+        st.lists(st.integers(0, 8), min_size=N_VALUES, max_size=N_VALUES),
+        st.sampled_from([[1.5] * N_VALUES, [True] * N_VALUES, [-1] * N_VALUES, [0] * 3, None, "0" * N_VALUES]),
+        keyword=False), "next_cycle": CYCLE}),
+    "is_game_over": (ic.is_game_over, {"res": Arg(st.just(RES), st.sampled_from([None, (0,) * 15, "res"]),
+                                                  keyword=False)}),
+    "new_games": (ic.new_games, {"p": PARAMS, "n": pos(int_arg(1, MAX_GAMES, 20)), "rng": GEN}),
+    "run_games": (ic.run_games, {"p": PARAMS, "policy": POLICY, "n_games": pos(int_arg(1, MAX_GAMES, 20)),
+                                 "rng": RNG, "chunk_size": int_arg(1, 10**6, 50)}),
+    "resolve_batch": (ic.resolve_batch, {"board": BATCH, "p": PARAMS}),
+    "greedy_keys_batch": (ic.greedy_keys_batch, {"board": Arg(st.just(np.zeros((3, N_CELLS), np.int8)), BATCH.bad,
+                                                              keyword=False),
+                                                 "card": Arg(st.lists(st.integers(1, CRUSH), min_size=3, max_size=3)
+                                                             .map(lambda v: np.array(v, np.int8)),
+                                                             st.sampled_from([np.full(3, 7.0), np.zeros(3, np.int8),
+                                                                              np.full(3, 11), [7, 7, 7], np.full(2, 7)]),
+                                                             keyword=False),
+                                                 "p": PARAMS}),
+    "make_policy": (ic.make_policy, {"spec": Arg(st.sampled_from(["random", "greedy", "lookahead", "rollout:2:1"]),
+                                                 st.sampled_from(["nope", 3, None, "rollout:0", "rollout:2.5",
+                                                                  "rollout:10000", "rollout:2:10000"]),
+                                                 keyword=False)}),
+    "RolloutPolicy": (ic.RolloutPolicy, {"k": int_arg(1, 256, 4), "horizon": int_arg(0, 200, 2),
+                                         "playout": Arg(st.sampled_from(["greedy", "lookahead"]),
+                                                        st.sampled_from(["x", None, 1]))}),
+    "greedy_keys": (ic.greedy_keys, {"board": BOARD, "card": CARD, "p": PARAMS}),
+    "lookahead_values": (ic.lookahead_values, {"s": Arg(st.integers(1, 6).map(_state_with_card),
+                                                        st.sampled_from([None, (0,) * 15, "s"]), keyword=False),
+                                               "p": Arg(st.just(P0), PARAMS.bad, keyword=False)}),
+    "reference_game": (ic.reference_game, {"p": PARAMS, "policy": Arg(st.sampled_from(["random", "greedy"]),
+                                                                      POLICY.bad, keyword=False),
+                                           "uniform": Arg(st.integers(0, 99).map(
+                                               lambda s: np.random.default_rng(s).random),
+                                               st.sampled_from([None, 0.5, "u"]), keyword=False)}),
+    "reference_simulate": (ic.reference_simulate, {"p": PARAMS, "policy": Arg(st.sampled_from(["random", "greedy"]),
+                                                                              POLICY.bad, keyword=False),
+                                                   "n_games": pos(int_arg(1, 100_000, 3)), "rng": RNG}),
+}
+
+
+def _call(fn: Callable[..., Any], spec: dict[str, Arg], values: dict[str, Any]) -> Any:
+    args = [values[k] for k, a in spec.items() if not a.keyword and k in values]
+    kw = {k: v for k, v in values.items() if spec[k].keyword}
+    return fn(*args, **kw)
+
+
+@pytest.mark.parametrize("name", list(SPECS))
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_public_function_accepts_valid_and_refuses_everything_else(name: str, data: st.DataObject) -> None:
+    fn, spec = SPECS[name]
+    params = inspect.signature(fn).parameters
+    required = {k for k, p in params.items() if p.default is p.empty and k in spec}
+    values: dict[str, Any] = {}
+    bad: list[str] = []
+    for k, arg in spec.items():
+        options = ["good"] * 3 + ["bad"] + (["default"] if k not in required else [])
+        mode = data.draw(st.sampled_from(options), label=k)
+        if mode == "default" or (mode == "bad" and arg.bad.is_empty):
+            if k in required or not arg.keyword:
+                values[k] = data.draw(arg.good, label=k)
+            continue
+        if mode == "bad":
+            bad.append(k)
+        values[k] = data.draw(arg.bad if mode == "bad" else arg.good, label=k)
+    t0 = time.perf_counter()
+    if bad:
+        with pytest.raises((TypeError, ValueError)) as info:
+            _call(fn, spec, values)
+        assert time.perf_counter() - t0 < 2.0, f"{name} was slow to refuse {bad}"
+        assert isinstance(info.value, ParamError) or (name == "board_from_rows" and type(info.value) is ValueError), \
+            repr(info.value)
+        assert " = " in str(info.value) or name == "board_from_rows", str(info.value)
+    else:
+        out = _call(fn, spec, values)
+        assert out is not None
+        assert time.perf_counter() - t0 < 20.0, name
+
+
+EMPTY = (0,) * N_CELLS
+
+
+def _batch() -> ic.GameBatch:
+    return ic.new_games(P0, 3, rng=np.random.default_rng(0))
+
+
+def test_batch_kernels_accept_valid_input() -> None:
+    g = _batch()
+    vals = ic.lookahead_values_batch(g, P0, np.random.default_rng(1))
+    assert vals.shape == (3, 3)
+    res = ic.advance(g, np.array([0, 1, 2]), P0, np.random.default_rng(1))
+    assert res["board"].shape == (3, N_CELLS) and (g.placed == 1).all()
+
+
+@pytest.mark.parametrize("call, key", [
+    (lambda: ic.place(EMPTY, 0, 7.0), "value"),  # was placed as a float cell
+    (lambda: ic.place(EMPTY, True, 7), "col"),  # was column 1
+    (lambda: ic.window_kind([1.5, 2, 3]), "values"),
+    (lambda: ic.rebuild_deck(P0, [1.5] * N_VALUES, 2), "discards"),
+    (lambda: ic.greedy_keys(EMPTY, 7.0, P0), "card"),
+    (lambda: ic.reference_game(P0, "nope", np.random.default_rng(0).random), "policy"),  # was played as lookahead
+    (lambda: ic.resolve_batch(np.full((2, N_CELLS), 99, np.int8), P0), "board"),  # was an IndexError
+    (lambda: ic.resolve_batch(np.zeros((2, N_CELLS)), P0), "board"),  # floats were resolved
+    (lambda: ic.run_games(P0, "greedy", 10, rng=True), "rng"),
+    (lambda: ic.advance(_batch(), np.full(3, 1.5), P0, np.random.default_rng(0)), "cols"),
+    (lambda: ic.advance(_batch(), np.full(3, 3), P0, np.random.default_rng(0)), "cols"),
+    (lambda: ic.advance(_batch(), [0, 1, 2], P0, np.random.default_rng(0)), "cols"),
+    (lambda: ic.advance(None, np.zeros(3, np.int64), P0, np.random.default_rng(0)), "g"),
+    (lambda: ic.lookahead_values_batch(None, P0, np.random.default_rng(0)), "g"),
+    (lambda: ic.lookahead_values_batch(_batch(), None, np.random.default_rng(0)), "p"),
+])
+def test_examples_are_refused_naming_the_parameter(call: Callable[[], Any], key: str) -> None:
+    t0 = time.perf_counter()
+    with pytest.raises(ParamError) as info:
+        call()
+    assert time.perf_counter() - t0 < 1.0
+    assert info.value.key == key, str(info.value)
