@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import inspect
 import time
-from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
@@ -24,35 +23,7 @@ import gamesim.games.gacha_game as gg
 from gamesim.core.registry import ParamError
 from gamesim.games.gacha_game.policies import POLICIES
 from gamesim.games.gacha_game.sim import MAX_GAMES
-
-
-@dataclass(frozen=True)
-class Arg:
-    """One argument: how to draw a valid value, and how to draw an invalid one."""
-
-    good: st.SearchStrategy
-    bad: st.SearchStrategy
-    keyword: bool = True
-
-
-NOT_INT = st.one_of(
-    st.floats(allow_nan=True, allow_infinity=True),
-    st.integers(0, 5).map(float),  # integral floats too: 3.0 is not an integer here
-    st.booleans(),
-    st.text(max_size=3),
-    st.none(),
-    st.just([1]),
-)
-
-
-def int_arg(lo: int, hi: int, small: int | None = None, keyword: bool = True) -> Arg:
-    top = hi if small is None else min(small, hi)
-    bad = st.one_of(NOT_INT, st.integers(hi + 1, hi + 10**12), st.integers(lo - 10**6, lo - 1), st.just(10**21))
-    return Arg(st.integers(lo, top), bad, keyword)
-
-
-def pos(arg: Arg) -> Arg:
-    return Arg(arg.good, arg.bad, keyword=False)
+from tests.reliability.api_support import Arg, call, int_arg, pos
 
 
 def int_list(lo: int, hi: int, small: int, size: int) -> Arg:
@@ -127,12 +98,6 @@ SPECS: dict[str, tuple[Callable[..., Any], dict[str, Arg]]] = {
 }
 
 
-def _call(fn: Callable[..., Any], spec: dict[str, Arg], values: dict[str, Any]) -> Any:
-    args = [values[k] for k, a in spec.items() if not a.keyword and k in values]
-    kw = {k: v for k, v in values.items() if spec[k].keyword}
-    return fn(*args, **kw)
-
-
 @pytest.mark.parametrize("name", list(SPECS))
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
@@ -157,12 +122,12 @@ def test_public_function_accepts_valid_and_refuses_everything_else(name: str, da
     t0 = time.perf_counter()
     if bad:
         with pytest.raises((TypeError, ValueError)) as info:
-            _call(fn, spec, values)
+            call(fn, spec, values)
         assert time.perf_counter() - t0 < 2.0, f"{name} was slow to refuse {bad}"
         assert isinstance(info.value, (ParamError, gg.DataError)), repr(info.value)
         assert " = " in str(info.value), str(info.value)
     else:
-        out = _call(fn, spec, values)
+        out = call(fn, spec, values)
         assert out is not None
         assert time.perf_counter() - t0 < 20.0, name
 

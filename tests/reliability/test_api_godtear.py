@@ -13,7 +13,6 @@ from __future__ import annotations
 import inspect
 import math
 import time
-from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
@@ -30,33 +29,7 @@ from gamesim.games.godtear.rules import (
     MAX_ROLL_DICE,
     MAX_USES,
 )
-
-
-@dataclass(frozen=True)
-class Arg:
-    """One argument: how to draw a valid value, and how to draw an invalid one."""
-
-    good: st.SearchStrategy
-    bad: st.SearchStrategy
-    keyword: bool = True
-
-
-NOT_INT = st.one_of(
-    st.floats(allow_nan=True, allow_infinity=True),
-    st.integers(0, 5).map(float),  # integral floats too: 3.0 is not an integer here
-    st.booleans(),
-    st.text(max_size=3),
-    st.none(),
-    st.just([1]),
-)
-
-
-def int_arg(lo: int, hi: int, small: int | None = None, keyword: bool = True) -> Arg:
-    """An integer in [lo, hi]; valid draws stay in [lo, small] so accepted calls are fast."""
-    top = hi if small is None else min(small, hi)
-    bad = st.one_of(NOT_INT, st.integers(hi + 1, hi + 10**12), st.integers(lo - 10**6, lo - 1),
-                    st.just(10**30))
-    return Arg(st.integers(lo, top), bad, keyword)
+from tests.reliability.api_support import Arg, call, int_arg
 
 
 def choice_arg(choices: tuple[Any, ...], keyword: bool = True) -> Arg:
@@ -216,12 +189,6 @@ SPECS: dict[str, tuple[Callable[..., Any], dict[str, Arg]]] = {
 }
 
 
-def _call(fn: Callable[..., Any], spec: dict[str, Arg], values: dict[str, Any]) -> Any:
-    pos = [values[k] for k, a in spec.items() if not a.keyword and k in values]
-    kw = {k: v for k, v in values.items() if spec[k].keyword}
-    return fn(*pos, **kw)
-
-
 @pytest.mark.parametrize("name", list(SPECS))
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
@@ -243,13 +210,13 @@ def test_public_function_accepts_valid_and_refuses_everything_else(name, data):
     t0 = time.perf_counter()
     if bad:
         with pytest.raises((TypeError, ValueError)) as info:
-            _call(fn, spec, values)
+            call(fn, spec, values)
         elapsed = time.perf_counter() - t0
         assert elapsed < 2.0, f"{name} took {elapsed:.1f} s to refuse {bad}"
         msg = str(info.value)
         assert any(b in msg or "must be" in msg for b in bad) or "counts" in msg or "skills" in msg, msg
     else:
-        out = _call(fn, spec, values)
+        out = call(fn, spec, values)
         assert out is not None or name == "default_health"
 
 
@@ -270,10 +237,10 @@ def test_issue_examples_are_refused_up_front():
         (lambda: gt.p_knockout(40, 40, dodge=0, protection=0, health=60, uses=2, die=gt.DieSpec((1, 1, 1, 1, 1, 1, 1))),
          "work units"),
     ]
-    for call, text in cases:
+    for refused, text in cases:
         t0 = time.perf_counter()
         with pytest.raises((TypeError, ValueError), match=text.replace("(", r"\(").replace(".", r"\.")):
-            call()
+            refused()
         assert time.perf_counter() - t0 < 1.0
     # the valid neighbours still work, with exact values
     assert gt.p_success_fraction(4, 2) == __import__("fractions").Fraction(74, 81)
