@@ -8,6 +8,7 @@ refused quickly with a :class:`gamesim.core.registry.ParamError` naming the para
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -53,3 +54,28 @@ def call(fn: Callable[..., Any], spec: dict[str, Arg], values: dict[str, Any]) -
     args = [values[k] for k, a in spec.items() if not a.keyword and k in values]
     kw = {k: v for k, v in values.items() if spec[k].keyword}
     return fn(*args, **kw)
+
+
+def draw_call(fn: Callable[..., Any], spec: dict[str, Arg], data: st.DataObject, *,
+              good_weight: int = 3) -> tuple[dict[str, Any], list[str]]:
+    """Draw the arguments of one call of ``fn``: each valid, invalid or left at its default.
+
+    Returns the argument values and the names of the invalid ones (empty: a valid call).
+    Required and positional arguments are never left out; an argument with no invalid
+    values is drawn valid instead.
+    """
+    params = inspect.signature(fn).parameters
+    required = {k for k, p in params.items() if p.default is p.empty and k in spec}
+    values: dict[str, Any] = {}
+    bad: list[str] = []
+    for k, arg in spec.items():
+        options = ["good"] * good_weight + ["bad"] + (["default"] if k not in required else [])
+        mode = data.draw(st.sampled_from(options), label=k)
+        if mode == "default" or (mode == "bad" and arg.bad.is_empty):
+            if k in required or not arg.keyword:
+                values[k] = data.draw(arg.good, label=k)
+            continue
+        if mode == "bad":
+            bad.append(k)
+        values[k] = data.draw(arg.bad if mode == "bad" else arg.good, label=k)
+    return values, bad

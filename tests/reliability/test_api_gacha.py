@@ -13,7 +13,6 @@ truncated, and no MemoryError, OverflowError, RecursionError or hang is reachabl
 
 from __future__ import annotations
 
-import inspect
 import math
 import time
 from typing import Any, Callable
@@ -27,7 +26,7 @@ import gamesim.games.gacha as g
 from gamesim.core.registry import ParamError
 from gamesim.games.gacha import tasks as gtasks
 from gamesim.games.gacha.rules import MAX_CHARACTERS, MAX_CHIPS, MAX_MONEY, MAX_SESSION_PULLS
-from tests.reliability.api_support import Arg, call, int_arg, NOT_INT, pos
+from tests.reliability.api_support import Arg, call, draw_call, int_arg, NOT_INT, pos
 
 
 def int_list(lo: int, hi: int, small: int, min_size: int = 0, max_size: int = 5) -> Arg:
@@ -166,20 +165,7 @@ SPECS: dict[str, tuple[Callable[..., Any], dict[str, Arg]]] = {
 @given(data=st.data())
 def test_public_function_accepts_valid_and_refuses_everything_else(name: str, data: st.DataObject) -> None:
     fn, spec = SPECS[name]
-    params = inspect.signature(fn).parameters
-    required = {k for k, p in params.items() if p.default is p.empty and k in spec}
-    values: dict[str, Any] = {}
-    bad: list[str] = []
-    for k, arg in spec.items():
-        options = ["good"] * 3 + ["bad"] + (["default"] if k not in required else [])
-        mode = data.draw(st.sampled_from(options), label=k)
-        if mode == "default" or (mode == "bad" and arg.bad.is_empty):
-            if k in required or not arg.keyword:
-                values[k] = data.draw(arg.good, label=k)
-            continue
-        if mode == "bad":
-            bad.append(k)
-        values[k] = data.draw(arg.bad if mode == "bad" else arg.good, label=k)
+    values, bad = draw_call(fn, spec, data)
     t0 = time.perf_counter()
     if bad:
         with pytest.raises((TypeError, ValueError)) as info:

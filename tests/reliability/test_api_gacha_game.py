@@ -10,7 +10,6 @@ work: nothing is silently truncated, and no MemoryError, OverflowError or hang i
 
 from __future__ import annotations
 
-import inspect
 import time
 from typing import Any, Callable
 
@@ -23,7 +22,7 @@ import gamesim.games.gacha_game as gg
 from gamesim.core.registry import ParamError
 from gamesim.games.gacha_game.policies import POLICIES
 from gamesim.games.gacha_game.sim import MAX_GAMES
-from tests.reliability.api_support import Arg, call, int_arg, pos
+from tests.reliability.api_support import Arg, call, draw_call, int_arg, pos
 
 
 def int_list(lo: int, hi: int, small: int, size: int) -> Arg:
@@ -103,20 +102,7 @@ SPECS: dict[str, tuple[Callable[..., Any], dict[str, Arg]]] = {
 @given(data=st.data())
 def test_public_function_accepts_valid_and_refuses_everything_else(name: str, data: st.DataObject) -> None:
     fn, spec = SPECS[name]
-    params = inspect.signature(fn).parameters
-    required = {k for k, p in params.items() if p.default is p.empty and k in spec}
-    values: dict[str, Any] = {}
-    bad: list[str] = []
-    for k, arg in spec.items():
-        options = ["good"] * 3 + ["bad"] + (["default"] if k not in required else [])
-        mode = data.draw(st.sampled_from(options), label=k)
-        if mode == "default":
-            if not arg.keyword:
-                values[k] = data.draw(arg.good, label=k)
-            continue
-        if mode == "bad":
-            bad.append(k)
-        values[k] = data.draw(arg.bad if mode == "bad" else arg.good, label=k)
+    values, bad = draw_call(fn, spec, data)
     if name == "make_config" and values.get("doubtful") is not True and "doubtful_k" in bad:
         bad.remove("doubtful_k")  # doubtful_k is only read in 疑惑の運営モード
     t0 = time.perf_counter()

@@ -10,7 +10,6 @@ else (MemoryError, OverflowError, RecursionError, a hang) is reachable.
 
 from __future__ import annotations
 
-import inspect
 import math
 import time
 from typing import Any, Callable
@@ -29,7 +28,7 @@ from gamesim.games.godtear.rules import (
     MAX_ROLL_DICE,
     MAX_USES,
 )
-from tests.reliability.api_support import Arg, call, int_arg
+from tests.reliability.api_support import Arg, call, draw_call, int_arg
 
 
 def choice_arg(choices: tuple[Any, ...], keyword: bool = True) -> Arg:
@@ -194,19 +193,8 @@ SPECS: dict[str, tuple[Callable[..., Any], dict[str, Arg]]] = {
 @given(data=st.data())
 def test_public_function_accepts_valid_and_refuses_everything_else(name, data):
     fn, spec = SPECS[name]
-    required = {k for k, p in inspect.signature(fn).parameters.items() if p.default is p.empty}
     # each argument: valid (most of the time), invalid, or left at its default (keywords)
-    values: dict[str, Any] = {}
-    bad: list[str] = []
-    for k, arg in spec.items():
-        mode = data.draw(st.sampled_from(["good"] * 4 + ["bad"] + (["default"] if k not in required else [])), label=k)
-        if mode == "default" or (mode == "bad" and arg.bad.is_empty):
-            if k in required:
-                values[k] = data.draw(arg.good, label=k)
-            continue
-        if mode == "bad":
-            bad.append(k)
-        values[k] = data.draw(arg.bad if mode == "bad" else arg.good, label=k)
+    values, bad = draw_call(fn, spec, data, good_weight=4)
     t0 = time.perf_counter()
     if bad:
         with pytest.raises((TypeError, ValueError)) as info:

@@ -11,7 +11,6 @@ work: nothing is silently truncated, and no IndexError, MemoryError or hang is r
 
 from __future__ import annotations
 
-import inspect
 import time
 from typing import Any, Callable
 
@@ -25,7 +24,7 @@ from gamesim.core.registry import ParamError
 from gamesim.games.ice_cream_turret.reference import State
 from gamesim.games.ice_cream_turret.rules import CRUSH, MAX_CYCLES, MAX_PLACEMENTS, N_CELLS, N_VALUES, ROWS
 from gamesim.games.ice_cream_turret.sim import MAX_GAMES
-from tests.reliability.api_support import Arg, call, int_arg, NOT_INT, pos
+from tests.reliability.api_support import Arg, call, draw_call, int_arg, NOT_INT, pos
 
 
 @st.composite
@@ -144,20 +143,7 @@ SPECS: dict[str, tuple[Callable[..., Any], dict[str, Arg]]] = {
 @given(data=st.data())
 def test_public_function_accepts_valid_and_refuses_everything_else(name: str, data: st.DataObject) -> None:
     fn, spec = SPECS[name]
-    params = inspect.signature(fn).parameters
-    required = {k for k, p in params.items() if p.default is p.empty and k in spec}
-    values: dict[str, Any] = {}
-    bad: list[str] = []
-    for k, arg in spec.items():
-        options = ["good"] * 3 + ["bad"] + (["default"] if k not in required else [])
-        mode = data.draw(st.sampled_from(options), label=k)
-        if mode == "default" or (mode == "bad" and arg.bad.is_empty):
-            if k in required or not arg.keyword:
-                values[k] = data.draw(arg.good, label=k)
-            continue
-        if mode == "bad":
-            bad.append(k)
-        values[k] = data.draw(arg.bad if mode == "bad" else arg.good, label=k)
+    values, bad = draw_call(fn, spec, data)
     t0 = time.perf_counter()
     if bad:
         with pytest.raises((TypeError, ValueError)) as info:
