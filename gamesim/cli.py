@@ -163,14 +163,14 @@ def _param_line(p: Any) -> str:
     return f"{p.name} = {default}  [{_describe_allowed(p)}]  {p.doc}".rstrip()
 
 
-def _scenario_game(path: Path) -> str | None:
-    """The ``game`` key of a scenario file (None if it cannot be read)."""
+def _raw_scenario(path: Path) -> dict[str, Any]:
+    """The parsed TOML of a built-in scenario file, unvalidated (empty if it cannot be read)."""
     import tomllib
 
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8")).get("game")
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError):
-        return None
+        return {}
 
 
 def _list(game_filter: str | None) -> int:
@@ -195,7 +195,7 @@ def _list(game_filter: str | None) -> int:
             for m in metrics:
                 q = f", quantiles {', '.join(f'q{round(x * 100)}' for x in m.quantiles)}" if m.quantiles else ""
                 print(f"      {m.name} ({m.kind}{q})  {m.doc}".rstrip())
-    shown = [s for s in builtin_scenarios() if game_filter is None or _scenario_game(s) == game_filter]
+    shown = [s for s in builtin_scenarios() if game_filter is None or _raw_scenario(s).get("game") == game_filter]
     if shown:
         print("scenarios:" if game_filter is None else f"scenarios of {game_filter}:")
         for s in shown:
@@ -218,15 +218,10 @@ def _toml_value(v: Any) -> str:
 def _template_grids(game: Any, task: Any) -> list[tuple[str, list[Any]]]:
     """Candidate grids for a template, best first: integer parameters the built-in studies sweep for
     this task (their first three values), then every integer parameter (its default and the next value)."""
-    import tomllib
-
     ints = {p.name: p for p in task.params if p.kind == "int" and p.default is not None and p.choices is None}
     out: list[tuple[str, list[Any]]] = []
     for path in builtin_scenarios():
-        try:
-            raw = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError):
-            continue
+        raw = _raw_scenario(path)
         if raw.get("game") != game.name:
             continue
         for part in raw.get("parts", []):
@@ -325,16 +320,6 @@ def _new(game_name: str, task_name: str) -> int:
         lines.append(f"#   {m.name} ({m.kind})  {m.doc}".rstrip())
     print("\n".join(lines))
     return 0
-
-
-def _has_target(path: Path) -> bool:
-    """Whether a scenario file has a ``[target]`` table (read by ``gamesim search`` only)."""
-    import tomllib
-
-    try:
-        return "target" in tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
 
 
 def _run_one(
@@ -443,7 +428,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             html, pdf = render_report(notebook, results, path, args.out_dir, scenario.name, title=scenario.title)
             if not args.quiet:
                 print(f"{scenario.name}: report -> {html} and {pdf}")
-                if _has_target(path):
+                if "target" in scenario.raw:  # read by `gamesim search` only
                     print(f"{scenario.name}: this scenario has a [target] table, which report ignores; "
                           f"`gamesim search {path}` runs the target search and writes its report")
         return 0

@@ -353,10 +353,35 @@ def test_familywise_narrows_each_interval_level():
     assert "over the whole box" in fam.summary()
 
 
-def test_report_points_target_scenarios_to_search(tmp_path):
-    """`gamesim report` ignores [target]; it says so and names the search command (helper used by the CLI)."""
-    from gamesim.cli import _has_target
+@pytest.mark.slow
+def test_report_points_target_scenarios_to_search(tmp_path, capsys):
+    """`gamesim report` ignores [target]; it says so and names the search command."""
+    from gamesim.cli import main
 
-    assert _has_target(TARGETS / "gacha_bag_n.toml")
-    assert not _has_target(ROOT / "scenarios" / "gacha_god_chance.toml")
-    assert not _has_target(tmp_path / "missing.toml")
+    body = """
+name = "{name}"
+game = "godtear"
+seed = 5
+n_trials = 200
+[[parts]]
+name = "knockout"
+task = "knockout"
+params = {{ dodge = 3, protection = 2, health = 5, uses = 2 }}
+"""
+    target = """
+[target]
+part = "knockout"
+[target.params]
+accuracy = { min = 1, max = 3 }
+[[target.constraints]]
+metric = "knockout"
+low = 0.5
+"""
+    with_target = tmp_path / "with_target.toml"
+    with_target.write_text(body.format(name="with_target") + target, encoding="utf-8")
+    plain = tmp_path / "plain.toml"
+    plain.write_text(body.format(name="plain"), encoding="utf-8")
+    assert main(["report", str(with_target), str(plain), "--out-dir", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert f"with_target: this scenario has a [target] table, which report ignores; `gamesim search {with_target}`" in out
+    assert "plain: this scenario has a [target] table" not in out
