@@ -366,10 +366,6 @@ def place(board: Board, col: int, value: int) -> tuple[Board, int]:
 
 def _place(board: Board, col: int, value: int) -> tuple[Board, int]:
     """:func:`place` without the argument checks (the scalar reference's inner loop)."""
-    if not 0 <= col < COLS:
-        raise ValueError(f"col = {col}, must be 0..{COLS - 1}")
-    if not 1 <= value <= CRUSH:
-        raise ValueError(f"value = {value}, must be 1..{CRUSH}")
     h = _column_height(board, col)
     if h >= ROWS:
         raise ValueError(f"column {col} is full")
