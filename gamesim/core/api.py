@@ -13,7 +13,7 @@ designer asking a question in a notebook cell::
         "compare": {"baseline": "1 chip", "metrics": ["complete"]},
     })
     res.table("complete")          # estimate [95% CI], n and exact value per cell
-    res.plot("complete")           # a plot per metric, CI bars, exact curves
+    res.plot("complete")           # CI bars and exact curves (a Vega-Altair chart)
     res.compare("complete")        # differences with paired intervals
     res.to_frame()                 # the tidy table
     res.report()                   # every part, metric, comparison and distribution
@@ -25,7 +25,6 @@ scenario's report and a notebook cell show the same thing.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from gamesim.core.present import format_interval, run_summary
+from gamesim.core.present import format_interval, run_summary, show_value
 from gamesim.core.scenario import Scenario, load_scenario
 from gamesim.core.stats import Estimate, mean_estimate, proportion_estimate, quantile_estimate
 
@@ -341,7 +340,8 @@ class Results:
         for stat in pd.unique(rows["statistic"]):
             sub = rows[rows["statistic"] == stat].set_index("cell")
             out[f"{stat} [95% CI]"] = [
-                format_interval(sub.loc[c, "estimate"], sub.loc[c, "ci_low"], sub.loc[c, "ci_high"], digits=digits)
+                format_interval(sub.loc[c, "estimate"], sub.loc[c, "ci_low"], sub.loc[c, "ci_high"], digits=digits,
+                                n=int(sub.loc[c, "n"]))
                 if c in sub.index else "–"
                 for c in cells
             ]
@@ -403,7 +403,8 @@ class Results:
             for k in others:
                 if pd.notna(d[k]) if not isinstance(d[k], tuple) else True:
                     rec[k] = _show(d[k])
-            rec["difference [95% CI]"] = format_interval(d["estimate"], d["ci_low"], d["ci_high"], digits=digits)
+            rec["difference [95% CI]"] = format_interval(d["estimate"], d["ci_low"], d["ci_high"], digits=digits,
+                                                         n=int(d["n"]))
             r = g[g["statistic"] == "ratio"]
             rec["ratio [95% CI]"] = (
                 format_interval(r.iloc[0]["estimate"], r.iloc[0]["ci_low"], r.iloc[0]["ci_high"], digits=digits)
@@ -425,14 +426,36 @@ class Results:
     COMPARE_VALUE_COLUMNS = ("difference [95% CI]", "ratio [95% CI]", "n", "exact", "corr.",
                              "half-width paired / indep.")
 
-    def distribution(self, metric: str, *, part: str | None = None, cell: int | None = None) -> pd.DataFrame:
+    def distribution(self, metric: str, *, part: str | None = None, cell: int | None = None,
+                     **settings: Any) -> pd.DataFrame:
         """Whole distribution rows (PMF, at least k, at most k, each with a Wilson 95% interval).
+
+        Parameters
+        ----------
+        metric : str
+            An integer-valued metric.
+        part : str, optional
+            The part (needed only if several parts have the metric).
+        cell : int, optional
+            One cell by number.
+        **settings
+            Swept settings selecting cells by value, e.g. ``case="2 chips", session_size=10``
+            (lists as lists).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per cell and value ``k``: ``part``, ``metric``, ``cell``, every
+            swept dimension of the part (``case`` and the grid keys), ``value``,
+            ``count``, ``n``, ``censored`` and ``pmf``, ``at_least``, ``at_most``
+            each with ``_low``/``_high`` 95% bounds.
 
         Raises
         ------
         KeyError
             If the metric has no tabulated distribution (not integer-valued, too
-            many distinct values, or ``distributions = false``).
+            many distinct values, or ``distributions = false``), a setting is not a
+            swept dimension of the part, or nothing matches.
         """
         part = self._part_of(metric, part)
         d = self.distributions
@@ -443,216 +466,108 @@ class Results:
             d = d[d["cell"] == cell]
         if d.empty:
             raise KeyError(f"no distribution for {part}/{metric} (not integer-valued, or > 200 distinct values)")
-        return d.copy()
+        dims = self.dims(part)
+        unknown = [k for k in settings if k not in dims]
+        if unknown:
+            raise KeyError(f"{unknown[0]!r} is not a swept setting of part {part!r}; swept: {', '.join(dims) or 'none'}")
+        cells = self.frame[self.frame["part"] == part].drop_duplicates("cell")[["cell", *dims]]
+        d = d.drop(columns=[c for c in dims if c in d.columns]).merge(cells, on="cell", how="left")
+        for k, v in settings.items():
+            want = json.dumps(_show(list(v) if isinstance(v, tuple) else v))
+            d = d[d[k].map(lambda x: json.dumps(_show(x))) == want]
+        if d.empty:
+            raise KeyError(f"no cell of {part}/{metric} has {settings}")
+        front = ["part", "metric", "cell", *dims]
+        return d[front + [c for c in d.columns if c not in front]].reset_index(drop=True)
 
     # ---------------------------------------------------------------- plots
-    def _series(self, part: str, rows: pd.DataFrame, x: str | None) -> tuple[str | None, list[str], bool]:
-        dims = self.dims(part)
-        first = rows.drop_duplicates("cell")
-        if x is None:
-            numeric = [d for d in dims if _numeric(first[d]) and first[d].nunique() > 1]
-            cands = numeric or [d for d in dims if first[d].nunique() > 1]
-            x = max(cands, key=lambda d: first[d].nunique()) if cands else None
-        elif x not in dims:
-            raise KeyError(f"x = {x!r} is not a swept dimension of part {part!r}: {', '.join(dims)}")
-        others = [d for d in dims if d != x]
-        return x, others, x is not None and _numeric(first[x])
-
-    def plot(self, metric: str, *, part: str | None = None, statistic: str | None = None, x: str | None = None,
-             ax: Any = None) -> Any:
-        """Estimates of one metric with 95% error bars, one series per combination of the other dimensions.
+    def plot(self, metric: str | None = None, *, part: str | None = None, statistic: str | None = None,
+             x: str | None = None) -> Any:
+        """Estimates with 95% intervals, one series per combination of the other swept dimensions.
 
         Parameters
         ----------
-        metric : str
-            A metric name.
+        metric : str, optional
+            A metric name; default: every metric of ``part``, one panel each (the report's figure).
         part : str, optional
-            The part (needed only if several parts have the metric).
+            The part (needed only if several parts have the metric, or without ``metric``).
         statistic : str, optional
             Default: the metric's proportion or mean (or first quantile).
         x : str, optional
             The swept dimension on the horizontal axis; default: the numeric one
             with most values (else the one with most values, as categories).
-        ax : matplotlib.axes.Axes, optional
-            Where to draw (default: a new figure).
 
         Returns
         -------
-        matplotlib.axes.Axes
-            Exact values, where the game has them, are drawn as a line under
-            each series in the series' colour.
+        altair.FacetChart
+            A Vega-Altair chart (shown live in a notebook; ``.save("x.png")`` or
+            ``.save("x.html")`` to keep it). Exact values, where the game has them,
+            are drawn as lines (ticks on a categorical axis) in the series' colour;
+            hover a point for its interval and n, click a legend entry to isolate a series.
         """
-        import matplotlib.pyplot as plt
+        from gamesim.report.charts import estimates_chart
 
+        if metric is None:
+            if part is None:
+                raise KeyError(f"pass metric=... or part=...; parts: {', '.join(self.parts)}")
+            if part not in self.parts:
+                raise KeyError(f"no part {part!r}; parts: {', '.join(self.parts)}")
+            return estimates_chart(self, part, x=x, statistic=statistic)
         part = self._part_of(metric, part)
-        statistic = statistic or self.primary_statistic(metric, part=part)
-        rows = self.rows(metric, part=part, statistic=statistic)
-        x, others, numeric = self._series(part, rows, x)
-        if ax is None:
-            _, ax = plt.subplots(figsize=(7.0, 3.6))
-        if x is None:
-            cats = [part]
-            positions = {part: 0}
-        elif not numeric:
-            cats = [str(c) for c in pd.unique(rows[x].map(_show))]
-            positions = {c: i for i, c in enumerate(cats)}
-        groups = rows.groupby([rows[o].map(_show) for o in others], sort=False) if others else [((), rows)]
-        n_groups = len(groups) if others else 1
-        width = 0.6 / max(1, n_groups)
-        dodge = 0.0
-        if x is not None and numeric and n_groups > 1:
-            # series side by side around each x value (8% of the closest gap apart, within 40% of it), so their
-            # bars never hide one another; exact curves are drawn through the same shifted points
-            ux = np.unique(rows[x].to_numpy(dtype=float))
-            dodge = min(0.08, 0.4 / (n_groups - 1)) * float(np.diff(ux).min()) if len(ux) > 1 else 0.0
-        has_exact = False
-        for i, (key, g) in enumerate(groups):
-            key = key if isinstance(key, tuple) else (key,)
-            label = " | ".join(str(k) for k in key) if others else None
-            color = f"C{i % 10}"
-            marker = _MARKERS[(i // 10) % len(_MARKERS)]  # past ten series the colours repeat: the marker differs
-            if x is None:
-                xs = np.zeros(len(g))
-            elif numeric:
-                g = g.sort_values(x)
-                xs = g[x].to_numpy(dtype=float) + dodge * (i - (n_groups - 1) / 2)
-            else:
-                xs = np.array([positions[str(_show(v))] for v in g[x]], dtype=float) - 0.3 + width * (i + 0.5)
-            est = g["estimate"].to_numpy(float)
-            lo = np.clip(est - g["ci_low"].to_numpy(float), 0, None)
-            hi = np.clip(g["ci_high"].to_numpy(float) - est, 0, None)
-            hi = np.where(np.isfinite(hi), hi, 0.0)
-            lo = np.where(np.isfinite(lo), lo, 0.0)
-            if g["exact"].notna().any():
-                has_exact = True
-                ex = g["exact"].to_numpy(float)
-                if numeric and len(xs) > 1:
-                    ax.plot(xs, ex, "-", color=color, alpha=0.45, lw=1.5)
-                else:
-                    ax.plot(xs, ex, "_", color=color, ms=14, mew=2, alpha=0.6)
-            elif numeric and len(xs) > 1:  # no exact curve: a thin line joins the series' estimates
-                ax.plot(xs, est, ":", color=color, alpha=0.6, lw=1.0)
-            ax.errorbar(xs, est, yerr=[lo, hi], fmt=marker, ms=4, capsize=2, color=color, label=label)
-        if x is not None and not numeric:
-            ax.set_xticks(range(len(cats)), cats, rotation=20 if max(len(c) for c in cats) > 8 else 0, ha="right"
-                          if max(len(c) for c in cats) > 8 else "center")
-        elif x is None:
-            ax.set_xticks([0], [part])
-        elif numeric and all(float(v).is_integer() for v in rows[x]):  # integer dimension: integer ticks
-            from matplotlib.ticker import MaxNLocator
+        return estimates_chart(self, part, [metric], x=x, statistic=statistic)
 
-            ux = sorted({int(v) for v in rows[x]})
-            if len(ux) <= 12:
-                ax.set_xticks(ux)
-            else:
-                ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_xlabel(x or "")
-        ax.set_ylabel(f"{metric} ({statistic})")
-        ax.set_title(f"{part}: {metric}", fontsize=9)
-        ax.grid(alpha=0.3)
-        handles, labels = ax.get_legend_handles_labels()
-        if has_exact:
-            from matplotlib.lines import Line2D
-
-            handles.append(Line2D([], [], color="grey", alpha=0.6, lw=1.5))
-            labels.append("exact")
-        if handles:
-            _legend(ax, handles, labels, " | ".join(others))
-        return ax
-
-    def plot_compare(self, metric: str, *, part: str | None = None, ax: Any = None) -> Any:
-        """Forest plot of the paired differences (variant - baseline) with their 95% intervals."""
-        import matplotlib.pyplot as plt
-
-        c = self.comparisons
-        if c.empty:
-            raise KeyError("no comparisons: add a [compare] table to the scenario")
-        c = c[(c["metric"] == metric) & (c["statistic"] == "difference")]
-        if part is not None:
-            c = c[c["part"] == part]
-        if c.empty:
-            raise KeyError(f"no comparisons for {metric!r}")
-        table = self.compare(metric, part=part)
-        keys = [k for k in table.columns if k not in self.COMPARE_VALUE_COLUMNS and k not in ("part", "metric")]
-        if part is None and table["part"].nunique() > 1:
-            keys = ["part"] + keys
-        labels = [" | ".join(str(r[k]) for k in keys) for _, r in table.iterrows()]
-        if ax is None:
-            _, ax = plt.subplots(figsize=(7.0, 0.6 + 0.32 * len(c)))
-        y = np.arange(len(c))[::-1]
-        est = c["estimate"].to_numpy(float)
-        ax.errorbar(est, y, xerr=[est - c["ci_low"].to_numpy(float), c["ci_high"].to_numpy(float) - est],
-                    fmt="o", ms=4, capsize=2, color="C0", label="difference, paired 95% CI")
-        if c["exact"].notna().any():
-            ax.plot(c["exact"].to_numpy(float), y, "|", color="C3", ms=12, mew=2, label="exact")
-        ax.axvline(0, color="grey", lw=1)
-        ax.set_yticks(y, labels, fontsize=7)
-        ax.set_ylabel(" | ".join(keys), fontsize=7)
-        base = c["baseline"].iloc[0]
-        ax.set_xlabel(f"{metric}: variant - baseline ({c['dimension'].iloc[0]} = {_show(base)})")
-        ax.grid(alpha=0.3, axis="x")
-        handles, leg = ax.get_legend_handles_labels()
-        _legend(ax, handles, leg, "")
-        return ax
-
-    def plot_distribution(self, metric: str, *, part: str | None = None,
-                          view: Literal["pmf", "at_least", "at_most"] = "at_least",
-                          max_series: int = 12, ax: Any = None) -> Any:
-        """A metric's whole distribution per cell: PMF, P(X >= k) or P(X <= k), with 95% bands.
+    def plot_compare(self, part: str | None = None) -> Any:
+        """Forest plot of the paired differences (variant - baseline) with 95% intervals, a panel per metric.
 
         Parameters
         ----------
-        metric : str
         part : str, optional
-        view : {"pmf", "at_least", "at_most"}, default "at_least"
-        max_series : int, default 12
-            Cells drawn at most: with more cells, ``max_series`` of them evenly
-            spread over the cell order (so every value of the slowest-varying
-            dimensions, e.g. every case, is drawn); the title says how many are
-            drawn out of how many. Every cell is in :meth:`distribution`.
-        ax : matplotlib.axes.Axes, optional
+            Default: the first compared part.
 
         Returns
         -------
-        matplotlib.axes.Axes
+        altair.FacetChart
+
+        Raises
+        ------
+        KeyError
+            If the results have no comparisons (for that part).
         """
-        import matplotlib.pyplot as plt
+        from gamesim.report.charts import compare_chart
 
-        part = self._part_of(metric, part)
-        d = self.distribution(metric, part=part)
-        if ax is None:
-            _, ax = plt.subplots(figsize=(7.0, 3.4))
-        cells = list(pd.unique(d["cell"]))
-        drawn = cells
-        if len(cells) > max_series:
-            drawn = [cells[i] for i in np.unique(np.round(np.linspace(0, len(cells) - 1, max_series)).astype(int))]
-        labels = self._cell_labels(part)
-        for i, c in enumerate(drawn):
-            g = d[d["cell"] == c].sort_values("value")
-            color = f"C{i % 10}"
-            style = "-" if i < 10 else "--"
-            k = g["value"].to_numpy()
-            ax.fill_between(k, g[f"{view}_low"], g[f"{view}_high"], color=color, alpha=0.15, lw=0)
-            ax.plot(k, g[view], style, marker="o", ms=2.5, color=color, lw=1.1, label=labels.get(c, f"cell {c}"))
-        shown = f" ({len(drawn)} of {len(cells)} cells, spread over the sweep)" if len(drawn) < len(cells) else ""
-        words = {"pmf": "P(X = k)", "at_least": "P(X ≥ k)", "at_most": "P(X ≤ k)"}
-        from matplotlib.ticker import MaxNLocator
+        if self.comparisons.empty:
+            raise KeyError("no comparisons: add a [compare] table to the scenario")
+        return compare_chart(self, part or str(self.comparisons["part"].iloc[0]))
 
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # k is an integer
-        ax.set(xlabel=f"{metric} = k", ylabel=words[view], title=f"{part}: {metric}, {words[view]}{shown}")
-        ax.title.set_fontsize(9)
-        ax.grid(alpha=0.3)
-        if len(cells) > 1:
-            handles, leg = ax.get_legend_handles_labels()
-            _legend(ax, handles, leg, " | ".join(self.dims(part)))
-        return ax
+    def plot_distribution(self, part: str | None = None, metrics: list[str] | None = None, *,
+                          max_cells: int = 12) -> Any:
+        """P(X >= k) of a part's integer metrics, one small multiple per cell, with 95% bands.
 
-    def _cell_labels(self, part: str) -> dict[int, str]:
-        rows = self.frame[self.frame["part"] == part].drop_duplicates("cell")
-        dims = self.dims(part)
-        if not dims:
-            return {int(c): part for c in rows["cell"]}
-        return {int(r["cell"]): " | ".join(str(_show(r[d])) for d in dims) for _, r in rows.iterrows()}
+        Parameters
+        ----------
+        part : str, optional
+            Default: the first part with distributions.
+        metrics : list of str, optional
+            Default: every tabulated metric of the part.
+        max_cells : int, default 12
+            Cells drawn per metric at most, spread over the sweep (every cell is in
+            :meth:`distribution`).
+
+        Returns
+        -------
+        altair.FacetChart or altair.VConcatChart
+
+        Raises
+        ------
+        KeyError
+            If no distribution was tabulated (for that part).
+        """
+        from gamesim.report.charts import distribution_chart
+
+        d = self.distributions
+        if d.empty or (part is not None and part not in set(d["part"])):
+            raise KeyError(f"no distributions tabulated{'' if part is None else f' for part {part!r}'}")
+        return distribution_chart(self, part or str(d["part"].iloc[0]), metrics, max_cells=max_cells)
 
     # --------------------------------------------------------------- report
     def report(self, *, heading_level: int = 1) -> None:
@@ -667,34 +582,7 @@ class Results:
         render(self, heading_level=heading_level)
 
 
-#: Markers of the plot series: one per ten series, so that series sharing a colour never look alike.
-_MARKERS = ("o", "s", "^", "D", "v", "P")
-
-
-def _legend(ax: Any, handles: list[Any], labels: list[str], title: str) -> None:
-    """A legend beside the axes (one column up to 10 entries), titled with the dimensions it names."""
-    if not handles:
-        return
-    ax.legend(handles, labels, title=title or None, title_fontsize=7, fontsize=7,
-              ncol=1 if len(labels) <= 10 else 2, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
-
-
-def _numeric(col: pd.Series) -> bool:
-    vals = [v for v in col if v is not None and not (isinstance(v, float) and math.isnan(v))]
-    return bool(vals) and all(
-        isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_)) for v in vals
-    )
-
-
-def _show(v: Any) -> Any:
-    """A cell value for display: tuples as JSON-like lists, NA as an en dash."""
-    if isinstance(v, (tuple, list, np.ndarray)):
-        return json.dumps(np.asarray(v).tolist() if isinstance(v, np.ndarray) else v)
-    if v is None or (not isinstance(v, (str, bool)) and pd.isna(v)):
-        return "–"
-    if isinstance(v, np.generic):  # numpy scalars (bool_, int64, ...) as plain Python values
-        return v.item()
-    return v
+_show = show_value
 
 
 def sweep(

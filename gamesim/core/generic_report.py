@@ -1,16 +1,24 @@
-"""The generic report: every part, metric, comparison and distribution of any scenario.
+"""The generic report: findings first, then every part, metric, comparison and distribution of any scenario.
 
-:func:`render` displays (in a notebook, through IPython's display machinery)
-one section per part with its title and question, a table per metric with
-``estimate [95% CI]``, n and exact values over every swept dimension, a plot per
-metric, the paired comparisons, and whole distributions. All text comes from the
-scenario (title, question, notes, parameters) and the registry (task and metric
-docs), never from a built-in study's wording, so a designer's own scenario gets
-a complete report. The generic notebook (``gamesim/notebooks/generic_report.ipynb``)
-calls it, and every built-in study notebook calls it before its own analysis.
+:func:`render` displays (in a notebook, through IPython's display machinery):
 
-Each plot is followed by a line naming the series it draws (taken from the
-plot's own legend), so the HTML says in words what the picture shows.
+1. the scenario's title, question and notes;
+2. **Findings**: sentences generated from the results (:mod:`gamesim.report.findings`);
+3. how the results were produced, and the rules and variant modelled;
+4. one section per part: its question, task, swept and fixed settings, cases;
+   ONE figure of every metric as small multiples (:func:`gamesim.report.charts.estimates_chart`),
+   one of the paired comparisons, one of the whole distributions; then, folded
+   away in an appendix (``<details>``), the table of every cell of every metric and
+   comparison (also in the CSV/parquet results).
+
+All text comes from the scenario (title, question, notes, parameters: each through
+:func:`gamesim.core.sanitize.safe_markdown`) and the registry (task and metric docs),
+never from a built-in study's wording, so a designer's own scenario gets a complete
+report. The generic notebook calls it, and every built-in study notebook calls it
+before its own analysis.
+
+Each figure is followed by a line naming the series it draws, so the HTML says in
+words what the picture shows.
 """
 
 from __future__ import annotations
@@ -22,10 +30,17 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from gamesim.core.present import run_summary, show_value
+from gamesim.core.sanitize import safe_markdown
+
 if TYPE_CHECKING:  # pragma: no cover
     from gamesim.core.api import Results
 
-__all__ = ["render", "table_id"]
+__all__ = ["render", "table_id", "APPENDIX_PRINT_ROWS"]
+
+#: A part's appendix (its per-cell tables) is printed in the PDF up to this many table rows; longer ones are
+#: in the HTML (folded) and the CSV/parquet results only, so a study's PDF stays within its reading budget.
+APPENDIX_PRINT_ROWS = 48
 
 
 def table_id(part: str, metric: str, kind: str = "metric") -> str:
@@ -46,31 +61,30 @@ def _html(text: str) -> None:
     display(HTML(text))
 
 
+def _table_html(df: pd.DataFrame, tid: str, before: str = "") -> str:
+    return before + df.to_html(table_id=tid, classes="gamesim-table", border=0, escape=True)
+
+
 def _table(df: pd.DataFrame, tid: str, before: str = "") -> None:
     """One output: ``before`` (a heading or caption, HTML) and the table, so no page break falls between them."""
-    _html(before + df.to_html(table_id=tid, classes="gamesim-table", border=0, escape=True))
+    _html(_table_html(df, tid, before))
 
 
-def _show_fig(ax: Any, what: str) -> None:
-    import matplotlib.pyplot as plt
+def _figure(chart: Any, caption: str, series_what: str = "", series: list[str] | None = None,
+            series_title: str = "") -> None:
+    """One chart (live in the HTML, a picture in the PDF) and the line naming the series it draws."""
+    from gamesim.report.charts import chart_html
 
-    fig = ax.figure
-    legend = ax.get_legend()
-    labels = [t.get_text() for t in legend.get_texts()] if legend is not None else []
-    title = legend.get_title().get_text() if legend is not None else ""
-    fig.tight_layout()
-    plt.show()
-    plt.close(fig)
-    if labels:
-        items = "; ".join(html.escape(str(lab)) for lab in labels)
-        named = f" ({html.escape(title)})" if title else ""
-        _html(f'<p class="gamesim-series">{html.escape(what)}{named}: {items}</p>')
+    out = chart_html(chart, caption)
+    if series:
+        named = f" ({html.escape(series_title)})" if series_title else ""
+        out += (f'<p class="gamesim-series">{html.escape(series_what)}{named}: '
+                + "; ".join(html.escape(str(s)) for s in series) + "</p>")
+    _html(out)
 
 
 def _value(v: Any) -> str:
-    from gamesim.core.api import _show
-
-    return str(_show(v))
+    return safe_markdown(str(show_value(v)))
 
 
 def render(results: Results, *, heading_level: int = 1) -> None:
@@ -83,32 +97,29 @@ def render(results: Results, *, heading_level: int = 1) -> None:
     heading_level : int, default 1
         Markdown level of the report title; sections are one level below.
     """
-    from gamesim.core.present import setup_plots
+    from gamesim.report.findings import findings_markdown
 
-    setup_plots()
     sc = results.scenario
     h = ["#" * (heading_level + k) for k in range(4)]
     title = sc.title if sc is not None else str(results.meta.get("scenario", "Results"))
-    _md(f"{h[0]} {title}")
+    _md(f"{h[0]} {safe_markdown(title)}")
     if sc is not None and sc.question:
-        _md(f"**Question.** {sc.question}")
+        _md(f"**Question.** {safe_markdown(sc.question)}")
     if sc is not None and sc.notes:
-        _md(f"**Notes.** {sc.notes}")
+        _md(f"**Notes.** {safe_markdown(sc.notes)}")
+
+    _md(findings_markdown(results, heading=h[1]))
 
     _md(f"{h[1]} How these results were produced")
-    from gamesim.core.api import summary_table
-
-    _table(summary_table(results), "gamesim-run")
+    _table(run_summary(results.frame, results.meta), "gamesim-run")
     _md(
         "Every estimate is shown as *estimate [95% confidence interval]* with its number of trials *n*: "
         "Wilson score intervals for proportions, Student-t intervals for means, distribution-free "
         "order-statistic intervals for quantiles. *exact* is the exact solver's value, where the game has "
-        "one for the cell."
-        + (" An interval with an infinite end (*inf*) belongs to a mean whose trials all gave the same value: "
-           "such a sample cannot measure its own spread, so the interval is not collapsed to that value "
-           "(docs/reliability.md)."
-           if np.isinf(pd.to_numeric(results.frame["ci_low"], errors="coerce")).any()
-           or np.isinf(pd.to_numeric(results.frame["ci_high"], errors="coerce")).any() else "")
+        "one for the cell. A mean whose trials all gave the same value reads *no spread: all n values equal x*: "
+        "such a sample cannot measure its own spread (docs/reliability.md). In the HTML, hover a point for its "
+        "values, click a legend entry to show one series (shift-click for more), click a column heading to sort "
+        "a table and a section heading to fold it."
     )
 
     if sc is not None:
@@ -141,15 +152,17 @@ def _rules_section(sc: Any, h: list[str]) -> None:
 
 
 def _part_section(results: Results, part: str, h: list[str]) -> None:
+    from gamesim.report.charts import compare_chart, distribution_chart, estimates_chart, x_and_series
+
     sc = results.scenario
     spec = next((p for p in sc.parts if p.name == part), None) if sc is not None else None
     task_name = results.frame.loc[results.frame["part"] == part, "task"].iloc[0]
-    heading = spec.title if spec is not None and spec.title else part
+    heading = safe_markdown(spec.title) if spec is not None and spec.title else part
     _md(f"{h[1]} {heading}" + (f" (part `{part}`)" if heading != part else "") + f", task `{task_name}`")
     lines = []
     if spec is not None:
         if spec.question:
-            lines.append(f"**Question.** {spec.question}")
+            lines.append(f"**Question.** {safe_markdown(spec.question)}")
         if spec.task.doc:
             lines.append(f"*Task.* {' '.join(spec.task.doc.split())}")
         dims = spec.dim_values()
@@ -162,48 +175,67 @@ def _part_section(results: Results, part: str, h: list[str]) -> None:
         lines.append(f"*Cells:* {n_cells}; trials per cell before any precision top-up: {spec.n_trials:,}.")
     _md("\n\n".join(lines))
     if spec is not None and spec.cases:
-        rows = [{"case": c.name, **{k: _value(v) for k, v in c.params.items()}} for c in spec.cases]
-        _md("*Cases (parameters that move together):*")
-        _table(pd.DataFrame(rows).fillna("(default)").set_index("case"), table_id(part, "cases", "cases"))
+        rows = [{"case": c.name, **{k: show_value(v) for k, v in c.params.items()}} for c in spec.cases]
+        _table(pd.DataFrame(rows).fillna("(default)").set_index("case"), table_id(part, "cases", "cases"),
+               '<p class="gamesim-caption"><em>Cases (parameters that move together):</em></p>\n')
 
     docs = {}
     if spec is not None:
         for cell in spec.cells():  # metrics can depend on the cell (e.g. one per seat)
             for m in spec.task.metrics_for(cell):
                 docs.setdefault(m.name, m.doc)
-    capped = results.frame[(results.frame["part"] == part) & (results.frame["target_met"] == False)]  # noqa: E712
-    for metric in results.metrics(part):
-        level = len(h[2])
-        heading = f"<code>{html.escape(metric)}</code>" + (f": {html.escape(docs[metric])}" if docs.get(metric) else "")
-        _table(results.table(metric, part=part), table_id(part, metric), f"<h{level}>{heading}</h{level}>\n")
-        if len(capped) and metric in set(capped["metric"]):
-            cells = sorted(set(capped.loc[capped["metric"] == metric, "cell"]))
-            _md(f"*Precision target not met (trial cap reached) in cells {', '.join(map(str, cells))}.*")
-        ax = results.plot(metric, part=part)
-        _show_fig(ax, f"Series plotted for {metric}")
+    metrics = results.metrics(part)
+    frame = results.frame[results.frame["part"] == part]
+    x, others, _ = x_and_series(results.dims(part), frame)
+    series = list(dict.fromkeys(" | ".join(str(show_value(r[o])) for o in others)
+                                for _, r in frame.drop_duplicates("cell").iterrows())) if others else []
+    _figure(estimates_chart(results, part), f"{part}: every metric, estimate and 95% interval"
+            + (f" against {x}" if x else "") + ("; lines: exact values" if frame["exact"].notna().any() else ""),
+            "Series plotted", series, " | ".join(others))
+    capped = frame[frame["target_met"] == False]  # noqa: E712
+    if len(capped):
+        cells = sorted(set(capped["cell"]))
+        _md(f"*Precision target not met (trial cap reached) in cells {', '.join(map(str, cells))}.*")
 
     comp = results.comparisons
+    compared = []
     if not comp.empty and part in set(comp["part"]):
         c0 = comp[comp["part"] == part].iloc[0]
+        compared = list(pd.unique(comp.loc[comp["part"] == part, "metric"]))
         _md(f"{h[2]} Comparison with the baseline ({c0['dimension']} = {_value(c0['baseline'])})\n\n"
             "Differences are *variant − baseline*; intervals use the pairing of trials "
             + ("(common random numbers: trial *i* of both cells used the same random numbers)."
                if bool(c0["crn"]) else "(trials matched by index; the cells used independent random numbers).")
-            + " The last column gives the paired half-width against the half-width two independent "
-              "samples of the same size would give.")
-        for metric in pd.unique(comp.loc[comp["part"] == part, "metric"]):
-            tab = results.compare(metric, part=part).drop(columns=["part", "metric"])
-            keys = [k for k in tab.columns if k not in results.COMPARE_VALUE_COLUMNS]
-            caption = f'<p class="gamesim-caption"><code>{html.escape(metric)}</code>: variant − baseline</p>\n'
-            _table(tab.set_index(keys), table_id(part, metric, "compare"), caption)
-            ax = results.plot_compare(metric, part=part)
-            _show_fig(ax, f"Comparisons plotted for {metric}")
+            + " Blue: higher, red: lower, grey: no detectable difference (the interval contains 0). The tables "
+              "in the appendix give the ratio, the correlation of the pairs and the paired half-width against "
+              "the half-width two independent samples of the same size would give.")
+        _figure(compare_chart(results, part), f"{part}: paired differences, variant − baseline, 95% intervals")
 
     dist = results.distributions
     if not dist.empty and part in set(dist["part"]):
         _md(f"{h[2]} Whole distributions\n\n"
-            "P(X ≥ k) for every integer-valued metric, with 95% Wilson bands; the probability mass "
-            "function and P(X ≤ k) of every cell are in the `.dist` results table.")
-        for metric in pd.unique(dist.loc[dist["part"] == part, "metric"]):
-            ax = results.plot_distribution(metric, part=part)
-            _show_fig(ax, f"Distributions plotted for {metric}")
+            "P(X ≥ k) for every integer-valued metric, with 95% Wilson bands, one panel per cell; hover a point "
+            "for P(X ≥ k) with its interval. The probability mass function and P(X ≤ k) of every cell are in "
+            "the `.dist` results table and `Results.distribution(metric, **settings)`.")
+        _figure(distribution_chart(results, part), f"{part}: P(X ≥ k) per cell")
+
+    # the appendix: every cell of every metric and comparison, folded in the HTML
+    level = len(h[2]) + 1
+    blocks = []
+    n_rows = 0
+    for metric in metrics:
+        heading = f"<code>{html.escape(metric)}</code>" + (f": {html.escape(docs[metric])}" if docs.get(metric) else "")
+        tab = results.table(metric, part=part)
+        n_rows += len(tab)
+        blocks.append(_table_html(tab, table_id(part, metric), f"<h{level}>{heading}</h{level}>\n"))
+    for metric in compared:
+        tab = results.compare(metric, part=part).drop(columns=["part", "metric"])
+        keys = [k for k in tab.columns if k not in results.COMPARE_VALUE_COLUMNS]
+        n_rows += len(tab)
+        caption = f'<p class="gamesim-caption"><code>{html.escape(metric)}</code>: variant − baseline</p>\n'
+        blocks.append(_table_html(tab.set_index(keys), table_id(part, metric, "compare"), caption))
+    printed = n_rows <= APPENDIX_PRINT_ROWS
+    summary = (f"Every cell: {len(metrics)} metric table(s)" + (f" and {len(compared)} comparison table(s)" if compared else "")
+               + f", {n_rows} rows" + ("" if printed else " (in the HTML report and the results files; not printed)"))
+    _html(f'<details class="gamesim-appendix{"" if printed else " gamesim-noprint"}">'
+          f"<summary>{html.escape(summary)}</summary>\n" + "\n".join(blocks) + "</details>")

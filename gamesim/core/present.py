@@ -19,6 +19,7 @@ from gamesim.core.stats import Estimate
 __all__ = [
     "setup_plots",
     "format_interval",
+    "show_value",
     "select",
     "estimate_of",
     "interval_table",
@@ -65,7 +66,7 @@ def setup_plots(**rc: Any) -> list[str]:
     return family
 
 
-def format_interval(estimate: float, low: float, high: float, *, digits: int = 3) -> str:
+def format_interval(estimate: float, low: float, high: float, *, digits: int = 3, n: int | None = None) -> str:
     """``"0.512 [0.500, 0.524]"``; infinite bounds print as ``inf``.
 
     Parameters
@@ -74,6 +75,10 @@ def format_interval(estimate: float, low: float, high: float, *, digits: int = 3
         Point estimate and interval bounds.
     digits : int, default 3
         Decimal places.
+    n : int, optional
+        The sample size. Given, an interval infinite at both ends (a mean whose
+        trials all gave the same value: such a sample cannot measure its own
+        spread) reads ``"no spread: all 2,000 values equal 8.000"``.
     """
 
     def f(v: float) -> str:
@@ -83,7 +88,23 @@ def format_interval(estimate: float, low: float, high: float, *, digits: int = 3
             return "inf" if v > 0 else "-inf"
         return f"{v:.{digits}f}"
 
+    if n is not None and low is not None and high is not None and math.isinf(low) and math.isinf(high) \
+            and low < 0 < high and not math.isnan(estimate):
+        return f"no spread: all {int(n):,} values equal {f(estimate)}"
     return f"{f(estimate)} [{f(low)}, {f(high)}]"
+
+
+def show_value(v: Any) -> Any:
+    """A cell or parameter value for display: tuples as JSON-like lists, NA as an en dash, numpy scalars as Python."""
+    import json
+
+    if isinstance(v, (tuple, list, np.ndarray)):
+        return json.dumps(np.asarray(v).tolist() if isinstance(v, np.ndarray) else v)
+    if v is None or (not isinstance(v, (str, bool)) and pd.isna(v)):
+        return "–"
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
 
 
 def select(results: pd.DataFrame, *, part: str, metric: str, statistic: str | None = None, **where: Any) -> pd.DataFrame:

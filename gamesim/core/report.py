@@ -11,7 +11,9 @@ only ``data:`` and local ``file:`` URLs, so a report never waits on the network.
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +89,8 @@ def notebook_to_html(executed: Path, html_path: Path, *, title: str | None = Non
     Returns
     -------
     pathlib.Path
-        ``html_path``. Plots are embedded as base64 PNG, so the file stands alone.
+        ``html_path``: one self-contained page (:func:`gamesim.report.page.finish_page`): pictures are
+        ``data:`` URIs, the chart library is inlined, nothing is loaded from the network.
     """
     import nbformat
     from nbconvert import HTMLExporter
@@ -97,35 +100,10 @@ def notebook_to_html(executed: Path, html_path: Path, *, title: str | None = Non
         nb.metadata["title"] = title
     exporter = HTMLExporter(exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True)
     body, _ = exporter.from_notebook_node(nb)
-    body = body.replace("</head>", _PRINT_CSS + "</head>", 1)
-    html_path.write_text(body, encoding="utf-8")
+    from gamesim.report.page import finish_page
+
+    html_path.write_text(finish_page(body), encoding="utf-8")
     return html_path
-
-
-#: Print tweaks: A4 pages with margins, images never wider than the page, and fonts
-#: with Japanese glyphs (rule names are quoted in Japanese) ahead of the generic family.
-_PRINT_CSS = """<style>
-@page { size: A4; margin: 14mm 12mm; }
-@media print { body { font-size: 10pt; } }
-/* keep each picture, table row and output block whole, but let a cell's output run on over
-   pages: a whole cell kept on one page pushed the generic report (one long output) to page 2,
-   leaving page 1 blank, and left half-empty pages before long tables */
-img, tr, .jp-RenderedImage, .jp-RenderedText { break-inside: avoid; }
-.jp-Cell:empty, .jp-Cell.jp-mod-noOutputs { display: none; }
-body, .jp-RenderedHTMLCommon, .jp-RenderedText, table, code, pre {
-  font-family: "DejaVu Sans", "Noto Sans", "IPAexGothic", "IPAGothic", "Noto Sans CJK JP",
-    "Droid Sans Fallback", sans-serif;
-}
-code, pre { font-family: "DejaVu Sans Mono", "IPAexGothic", "Noto Sans Mono CJK JP", "Droid Sans Fallback", monospace; }
-img { max-width: 100%; height: auto; }
-table { font-size: 9pt; }
-table.gamesim-table { font-size: 7.5pt; }
-table.gamesim-table td { white-space: nowrap; }
-table[id^="gamesim-compare-"] { font-size: 6.5pt; }  /* the widest tables: keep them on the page */
-h1, h2, h3, h4, p.gamesim-caption { break-after: avoid; page-break-after: avoid; }
-p.gamesim-series { font-size: 8pt; color: #555; }
-</style>
-"""
 
 
 def _offline_fetcher() -> Any:
@@ -170,9 +148,39 @@ def html_to_pdf(html_path: Path, pdf_path: Path) -> Path:
         raise ReportError(f"PDF needs WeasyPrint and the pango libraries: {exc}") from None
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     logging.getLogger("fontTools").setLevel(logging.ERROR)
-    doc = weasyprint.HTML(filename=str(html_path), url_fetcher=_offline_fetcher())
+    doc = weasyprint.HTML(filename=str(html_path), url_fetcher=_offline_fetcher()).render()
     doc.write_pdf(str(pdf_path))
+    stats = {"pages": len(doc.pages), "figures": _count_figures(html_path.read_text(encoding="utf-8")),
+             "clipped_tables": _clipped_tables(doc)}
+    pdf_path.with_suffix(".layout.json").write_text(json.dumps(stats, indent=1), encoding="utf-8")
     return pdf_path
+
+
+def _count_figures(page: str) -> int:
+    """Pictures in the page: one per chart (its static image) plus every other embedded image."""
+    return len(re.findall(r"<img\b", page))
+
+
+def _clipped_tables(doc: Any) -> list[dict[str, Any]]:
+    """Tables laid out wider than their page's content box (their right part would be cut off)."""
+    out = []
+    for number, page in enumerate(doc.pages, start=1):
+        box = page._page_box
+        right = box.content_box_x() + box.width
+
+        def walk(b: Any) -> None:
+            name = type(b).__name__
+            if name in ("TableBox", "InlineTableBox"):
+                end = b.position_x + b.margin_width()
+                if end > right + 1.0:
+                    tid = b.element.get("id") if getattr(b, "element", None) is not None else None
+                    out.append({"page": number, "id": tid, "overflow_px": round(end - right, 1)})
+                return
+            for child in getattr(b, "children", []) or []:
+                walk(child)
+
+        walk(box)
+    return out
 
 
 def render_report(

@@ -1,0 +1,312 @@
+"""Report figures as Vega-Altair charts: one spec, interactive in the HTML and a static image in the PDF.
+
+One figure per metric *group* (all metrics of a part, as small multiples), so a
+report's figure count grows with its parts, not with metrics x parts:
+
+* :func:`estimates_chart`: every metric of a part, one panel each, estimates
+  with 95% bars, one series per combination of the other swept dimensions,
+  exact values as lines (numeric x) or ticks (categorical x);
+* :func:`compare_chart`: the paired differences of a part (variant - baseline),
+  one panel per metric, a line at 0;
+* :func:`distribution_chart`: P(X >= k) of every integer metric of a part,
+  one small multiple per cell (at most ``max_cells`` cells, spread over the
+  sweep), with 95% bands and the exact curve where the game has one.
+
+In the HTML each chart is live (vega-embed, bundled offline by vl-convert): hover
+a point for its value, interval and n; click a legend entry to show one series
+(shift-click for several). The PDF gets the same spec drawn by vl-convert as a
+PNG, with no browser. :func:`chart_html` writes both into one ``<figure>``.
+
+Charts read a :class:`gamesim.core.api.Results` (duck-typed: ``frame``,
+``comparisons``, ``distributions``, ``dims``, ``rows``, ``metrics``,
+``primary_statistic``); this module never imports the API.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import itertools
+import json
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from gamesim.core.present import format_interval, show_value
+
+__all__ = ["estimates_chart", "compare_chart", "distribution_chart", "chart_html", "chart_png", "x_and_series"]
+
+#: Panel size (CSS pixels) of one small multiple.
+PANEL_W, PANEL_H = 200, 130
+#: Colours: Tableau 10 up to ten series, Tableau 20 beyond.
+_SCHEMES = ((10, "tableau10"), (20, "tableau20"))
+
+
+def _alt() -> Any:
+    import altair as alt
+
+    alt.data_transformers.disable_max_rows()
+    return alt
+
+
+def _key(v: Any) -> str:
+    s = show_value(v)
+    return s if isinstance(s, str) else json.dumps(s)
+
+
+def _numeric(values: pd.Series) -> bool:
+    vals = [v for v in values if v is not None and not (isinstance(v, float) and math.isnan(v))]
+    return bool(vals) and all(isinstance(v, (int, float, np.integer, np.floating))
+                              and not isinstance(v, (bool, np.bool_)) for v in vals)
+
+
+def x_and_series(dims: list[str], rows: pd.DataFrame, x: str | None = None) -> tuple[str | None, list[str], bool]:
+    """The dimension on the horizontal axis, the others (one series per combination), and whether x is numeric.
+
+    Default x: the numeric swept dimension with most values, else the swept one with most values (as
+    categories); ``None`` when nothing is swept.
+    """
+    first = rows.drop_duplicates("cell")
+    n_values = {d: first[d].map(_key).nunique() for d in dims}
+    if x is None:
+        numeric = [d for d in dims if _numeric(first[d]) and n_values[d] > 1]
+        cands = numeric or [d for d in dims if n_values[d] > 1]
+        x = max(cands, key=lambda d: n_values[d]) if cands else None
+    elif x not in dims:
+        raise KeyError(f"x = {x!r} is not a swept dimension: {', '.join(dims)}")
+    others = [d for d in dims if d != x]
+    return x, others, x is not None and _numeric(first[x])
+
+
+def _color(alt: Any, n_series: int, title: str) -> Any:
+    scheme = next((s for n, s in _SCHEMES if n_series <= n), "tableau20")
+    return alt.Color("series:N", title=title or None, scale=alt.Scale(scheme=scheme),
+                     legend=alt.Legend(labelLimit=220, symbolLimit=40, columns=1 if n_series <= 16 else 2))
+
+
+def _finite(a: Any) -> np.ndarray:
+    a = pd.to_numeric(pd.Series(a), errors="coerce").to_numpy(float)
+    return np.where(np.isfinite(a), a, np.nan)
+
+
+def estimates_chart(results: Any, part: str, metrics: list[str] | None = None, *, x: str | None = None,
+                    statistic: str | None = None, columns: int = 3) -> Any:
+    """Estimates of a part's metrics with 95% intervals, one panel per metric.
+
+    Parameters
+    ----------
+    results : gamesim.core.api.Results
+    part : str
+    metrics : list of str, optional
+        Default: every metric of the part, in declared order.
+    x : str, optional
+        The swept dimension on the horizontal axis (default: see :func:`x_and_series`).
+    statistic : str, optional
+        Default: each metric's proportion or mean (else its first quantile).
+    columns : int, default 3
+        Panels per row.
+
+    Returns
+    -------
+    altair.FacetChart
+        Data columns ``metric`` (``"name (statistic)"``), ``x``, ``series``,
+        ``estimate``, ``ci_low``, ``ci_high`` (NaN where infinite), ``exact``,
+        ``n``, ``shown`` (the interval as printed in the tables).
+    """
+    alt = _alt()
+    metrics = metrics or results.metrics(part)
+    dims = results.dims(part)
+    frame = results.frame[(results.frame["part"] == part) & results.frame["metric"].isin(metrics)]
+    x, others, numeric = x_and_series(dims, frame, x)
+    recs = []
+    for metric in metrics:
+        stat = statistic or results.primary_statistic(metric, part=part)
+        rows = results.rows(metric, part=part, statistic=stat)
+        for _, r in rows.iterrows():
+            recs.append({
+                "metric": f"{metric} ({stat})",
+                "x": (float(r[x]) if numeric else _key(r[x])) if x else part,
+                "series": " | ".join(_key(r[o]) for o in others) if others else part,
+                "estimate": float(r["estimate"]), "ci_low": r["ci_low"], "ci_high": r["ci_high"],
+                "exact": r["exact"], "n": int(r["n"]),
+                "shown": format_interval(float(r["estimate"]), float(r["ci_low"]), float(r["ci_high"]), n=int(r["n"])),
+            })
+    df = pd.DataFrame(recs)
+    for c in ("ci_low", "ci_high", "exact"):
+        df[c] = _finite(df[c])
+    n_series = df["series"].nunique()
+    sel = alt.selection_point(fields=["series"], bind="legend")
+    x_enc = (alt.X("x:Q", title=x, scale=alt.Scale(zero=False)) if numeric
+             else alt.X("x:N", title=x, sort=list(pd.unique(df["x"])), axis=alt.Axis(labelAngle=-30, labelLimit=120)))
+    enc = {"x": x_enc, "color": _color(alt, n_series, " | ".join(others)),
+           "opacity": alt.condition(sel, alt.value(1.0), alt.value(0.12))}
+    if not numeric and n_series > 1:
+        enc["xOffset"] = alt.XOffset("series:N")
+    base = alt.Chart(df).encode(**enc)
+    tip = [alt.Tooltip("metric:N"), alt.Tooltip("series:N", title=" | ".join(others) or "part"),
+           alt.Tooltip("x", title=x or "part"), alt.Tooltip("shown:N", title="estimate [95% CI]"),
+           alt.Tooltip("n:Q", format=","), alt.Tooltip("exact:Q", format=".4f")]
+    layers = [base.mark_rule().encode(y=alt.Y("ci_low:Q", title=None, scale=alt.Scale(zero=False)), y2="ci_high:Q")]
+    if numeric:
+        layers.append(base.mark_line(strokeWidth=0.8, strokeDash=[2, 2]).encode(y="estimate:Q"))
+    layers.append(base.mark_point(filled=True, size=28).encode(y="estimate:Q", tooltip=tip).add_params(sel))
+    if df["exact"].notna().any():
+        ex = base.transform_filter("isValid(datum.exact)")
+        layers.append(ex.mark_line(strokeWidth=2, opacity=0.45).encode(y="exact:Q", opacity=alt.value(0.45))
+                      if numeric else ex.mark_tick(thickness=2, opacity=0.6).encode(y="exact:Q"))
+    chart = alt.layer(*layers).properties(width=PANEL_W, height=PANEL_H)
+    return (chart.facet(facet=alt.Facet("metric:N", title=None, sort=list(pd.unique(df["metric"])),
+                                        header=alt.Header(labelFontSize=11, labelLimit=260)),
+                        columns=min(columns, df["metric"].nunique()))
+            .resolve_scale(y="independent"))
+
+
+def compare_chart(results: Any, part: str, *, columns: int = 2) -> Any:
+    """Paired differences (variant - baseline) with 95% intervals, one panel per compared metric.
+
+    Returns
+    -------
+    altair.FacetChart
+        Rows: one per compared setting (``setting``: variant and the other swept values).
+    """
+    alt = _alt()
+    c = results.comparisons
+    c = c[(c["part"] == part) & (c["statistic"] == "difference")]
+    if c.empty:
+        raise KeyError(f"no comparisons for part {part!r}")
+    dims = [d for d in results.dims(part) if d in c.columns and d != str(c["dimension"].iloc[0])]
+    dims = [d for d in dims if c[d].map(_key).nunique() > 1]
+    df = pd.DataFrame({
+        "metric": c["metric"].astype(str).to_numpy(),
+        "setting": [" | ".join([_key(r["variant"])] + [_key(r[d]) for d in dims]) for _, r in c.iterrows()],
+        "estimate": c["estimate"].astype(float).to_numpy(),
+        "ci_low": _finite(c["ci_low"]), "ci_high": _finite(c["ci_high"]),
+        "exact": _finite(c["exact"]), "n": c["n"].astype(int).to_numpy(),
+        "shown": [format_interval(float(r["estimate"]), float(r["ci_low"]), float(r["ci_high"]), n=int(r["n"]))
+                  for _, r in c.iterrows()],
+    })
+    df["verdict"] = np.where(df["ci_low"] > 0, "higher", np.where(df["ci_high"] < 0, "lower", "no detectable difference"))
+    lo = np.nanmin(np.r_[df["ci_low"], df["estimate"], 0.0])
+    hi = np.nanmax(np.r_[df["ci_high"], df["estimate"], 0.0])
+    pad = 0.05 * (hi - lo) if hi > lo else 1.0  # all zero: a readable axis around 0
+    xs = alt.Scale(domain=[float(lo - pad), float(hi + pad)]) if hi <= lo else alt.Scale(zero=True, nice=True)
+    order = list(pd.unique(df["setting"]))
+    base = alt.Chart(df).encode(y=alt.Y("setting:N", sort=order, title=" | ".join(["variant"] + dims),
+                                        axis=alt.Axis(labelLimit=200)))
+    tip = [alt.Tooltip("setting:N"), alt.Tooltip("shown:N", title="difference [95% CI]"),
+           alt.Tooltip("verdict:N"), alt.Tooltip("n:Q", format=","), alt.Tooltip("exact:Q", format=".4f")]
+    color = alt.Color("verdict:N", scale=alt.Scale(domain=["higher", "lower", "no detectable difference"],
+                                                   range=["#1f77b4", "#d62728", "#7f7f7f"]), title=None)
+    layers = [
+        alt.Chart().mark_rule(color="grey").encode(x=alt.datum(0)),
+        base.mark_rule().encode(x=alt.X("ci_low:Q", scale=xs, title="variant − baseline"), x2="ci_high:Q", color=color),
+        base.mark_point(filled=True, size=30).encode(x="estimate:Q", color=color, tooltip=tip),
+    ]
+    if df["exact"].notna().any():
+        layers.append(base.transform_filter("isValid(datum.exact)").mark_tick(color="black", thickness=2)
+                      .encode(x="exact:Q"))
+    height = max(40, 14 * len(order))
+    chart = alt.layer(*layers, data=df).properties(width=260, height=height)
+    return (chart.facet(facet=alt.Facet("metric:N", title=None), columns=min(columns, df["metric"].nunique()))
+            .resolve_scale(x="independent"))
+
+
+def distribution_chart(results: Any, part: str, metrics: list[str] | None = None, *, max_cells: int = 12,
+                       columns: int = 4) -> Any:
+    """P(X >= k) of a part's integer metrics, one small multiple per cell, with 95% bands.
+
+    Parameters
+    ----------
+    results : gamesim.core.api.Results
+    part : str
+    metrics : list of str, optional
+        Default: every metric of the part with a tabulated distribution.
+    max_cells : int, default 12
+        Cells drawn per metric at most, evenly spread over the cell order (every
+        cell is in :meth:`Results.distribution` and the ``.dist`` results table).
+    columns : int, default 4
+
+    Returns
+    -------
+    altair.VConcatChart or altair.FacetChart
+        One faceted chart per metric, stacked. Hover a point for P(X >= k) with
+        its interval; where the dist table has an ``at_least_exact`` column the
+        exact curve is drawn in black.
+    """
+    alt = _alt()
+    d = results.distributions
+    d = d[d["part"] == part]
+    metrics = metrics or list(pd.unique(d["metric"]))
+    labels = _cell_labels(results, part)
+    charts = []
+    for metric in metrics:
+        g = d[d["metric"] == metric]
+        cells = list(pd.unique(g["cell"]))
+        if len(cells) > max_cells:
+            cells = [cells[i] for i in np.unique(np.round(np.linspace(0, len(cells) - 1, max_cells)).astype(int))]
+        g = g[g["cell"].isin(cells)].sort_values(["cell", "value"])
+        df = pd.DataFrame({"cell": g["cell"].map(lambda c: labels.get(int(c), f"cell {c}")).to_numpy(),
+                           "k": g["value"].astype(float).to_numpy(), "p": g["at_least"].astype(float).to_numpy(),
+                           "lo": _finite(g["at_least_low"]), "hi": _finite(g["at_least_high"]),
+                           "n": g["n"].astype(int).to_numpy() if "n" in g else 0})
+        if "at_least_exact" in g:
+            df["exact"] = _finite(g["at_least_exact"])
+        df["shown"] = [format_interval(p, lo, hi) for p, lo, hi in zip(df["p"], df["lo"], df["hi"])]
+        base = alt.Chart(df).encode(x=alt.X("k:Q", title=f"{metric} = k"))
+        tip = [alt.Tooltip("cell:N"), alt.Tooltip("k:Q"), alt.Tooltip("shown:N", title="P(X ≥ k) [95% CI]"),
+               alt.Tooltip("n:Q", format=",")]
+        layers = [base.mark_area(opacity=0.25).encode(y=alt.Y("lo:Q", title="P(X ≥ k)", scale=alt.Scale(domain=[0, 1])),
+                                                      y2="hi:Q"),
+                  base.mark_line(interpolate="step-after", strokeWidth=1.2).encode(y="p:Q"),
+                  base.mark_point(filled=True, size=12, opacity=0.6).encode(y="p:Q", tooltip=tip)]
+        if "exact" in df and df["exact"].notna().any():
+            tip_ex = tip + [alt.Tooltip("exact:Q", format=".4f")]
+            layers.append(base.transform_filter("isValid(datum.exact)")
+                          .mark_line(interpolate="step-after", color="black", strokeDash=[3, 2], strokeWidth=1)
+                          .encode(y="exact:Q", tooltip=tip_ex))
+        n_cells = df["cell"].nunique()
+        total = d.loc[d["metric"] == metric, "cell"].nunique()
+        title = f"{metric}: P(X ≥ k)" + (f" ({len(cells)} of {total} cells, spread over the sweep)" if len(cells) < total else "")
+        chart = alt.layer(*layers).properties(width=150, height=90)
+        charts.append(chart.facet(facet=alt.Facet("cell:N", title=None, sort=list(pd.unique(df["cell"])),
+                                                   header=alt.Header(labelLimit=170)),
+                                  columns=min(columns, n_cells), title=title))
+    return charts[0] if len(charts) == 1 else alt.vconcat(*charts)
+
+
+def _cell_labels(results: Any, part: str) -> dict[int, str]:
+    rows = results.frame[results.frame["part"] == part].drop_duplicates("cell")
+    dims = results.dims(part)
+    if not dims:
+        return {int(c): part for c in rows["cell"]}
+    return {int(r["cell"]): " | ".join(_key(r[d]) for d in dims) for _, r in rows.iterrows()}
+
+
+def chart_png(chart: Any, *, scale: float = 1.5) -> bytes:
+    """The chart drawn as PNG by vl-convert (no browser)."""
+    import vl_convert as vlc
+
+    return vlc.vegalite_to_png(chart.to_dict(), scale=scale)
+
+
+_ids = itertools.count()
+
+
+def chart_html(chart: Any, caption: str = "") -> str:
+    """One ``<figure>``: the live chart's spec (drawn by the page's vega-embed) and its static PNG.
+
+    The page shows the live chart and hides the picture once vega-embed has drawn it; print (the
+    PDF) shows the picture only. The picture is a ``data:`` URI, so the file stands alone.
+    """
+    spec = chart.to_dict()
+    png = base64.b64encode(chart_png(chart)).decode("ascii")
+    data = json.dumps(spec, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
+    fid = f"gamesim-chart-{next(_ids)}"
+    cap = f"<figcaption>{html.escape(caption)}</figcaption>" if caption else ""
+    return (f'<figure class="gamesim-figure" id="{fid}">'
+            f'<div class="gamesim-vega"></div>'
+            f'<script type="application/json" class="gamesim-spec">{data}</script>'
+            f'<img class="gamesim-static" alt="{html.escape(caption or "chart")}" src="data:image/png;base64,{png}"/>'
+            f"{cap}</figure>")

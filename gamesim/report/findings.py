@@ -1,0 +1,204 @@
+"""The Findings section: sentences generated from the results, never written by hand.
+
+Every report opens with it. For each part it states, from the tidy results only:
+
+* the headline estimates with their 95% intervals and n (one cell), or the lowest
+  and highest cell (the worst and best case) of each metric;
+* the swept setting that moves each metric most (the largest sensitivity: the
+  largest change of the estimate between two values of one setting, the other
+  settings held fixed);
+* every paired comparison, one sentence per variant and metric: "B is higher
+  than A by x [lo, hi]" or "no detectable difference at n = ..." (the 95%
+  interval of the difference contains 0);
+* agreement with the exact values, where the game has an exact solver.
+
+Nothing here can go stale: change the scenario or the seed and the sentences
+change with the numbers. Text that comes from a scenario file (part titles, case
+names, parameter values) goes through :func:`gamesim.core.sanitize.safe_markdown`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pandas as pd
+
+from gamesim.core.sanitize import safe_markdown
+from gamesim.core.present import format_interval, show_value
+
+__all__ = ["findings_markdown", "comparison_sentences", "MAX_METRICS"]
+
+#: Metrics described per part in the Findings (the rest are in the part's own section, and said to be).
+MAX_METRICS = 6
+
+
+def _txt(v: Any) -> str:
+    """A value from the results or the scenario, safe to put in Markdown."""
+    s = show_value(v)
+    return safe_markdown(s if isinstance(s, str) else json.dumps(s) if isinstance(s, bool) else str(s))
+
+
+def _where(row: pd.Series, dims: list[str]) -> str:
+    return ", ".join(f"{safe_markdown(d)} = {_txt(row[d])}" for d in dims)
+
+
+def _interval(row: pd.Series, digits: int = 3) -> str:
+    return format_interval(float(row["estimate"]), float(row["ci_low"]), float(row["ci_high"]), digits=digits,
+                           n=int(row["n"]))
+
+
+def _headline(results: Any, part: str, metric: str, dims: list[str]) -> str:
+    stat = results.primary_statistic(metric, part=part)
+    rows = results.rows(metric, part=part, statistic=stat)
+    swept = [d for d in dims if rows[d].map(lambda v: json.dumps(show_value(v))).nunique() > 1]
+    name = f"**{safe_markdown(metric)}** ({stat})"
+    if len(rows) == 1:
+        r = rows.iloc[0]
+        return f"{name}: {_interval(r)}" + ("" if "no spread" in _interval(r) else f", n = {int(r['n']):,}") + "."
+    lo = rows.loc[rows["estimate"].astype(float).idxmin()]
+    hi = rows.loc[rows["estimate"].astype(float).idxmax()]
+    if float(lo["estimate"]) == float(hi["estimate"]):
+        return f"{name}: {format_interval(float(lo['estimate']), lo['ci_low'], lo['ci_high'], n=int(lo['n']))} " \
+               f"in every one of the {len(rows)} cells."
+    out = (f"{name}: lowest {_interval(lo)} at {_where(lo, swept)}; highest {_interval(hi)} at {_where(hi, swept)} "
+           f"({len(rows)} cells).")
+    sens = _sensitivity(rows, swept)
+    if sens is not None and len(swept) > 1:
+        d, size = sens
+        out += f" The setting that moves it most is {safe_markdown(d)}: by up to {size:.3g} between two of its values."
+    elif sens is not None:
+        out += f" It moves by up to {sens[1]:.3g} across {safe_markdown(sens[0])}."
+    return out
+
+
+def _sensitivity(rows: pd.DataFrame, swept: list[str]) -> tuple[str, float] | None:
+    """The swept dimension whose values move the estimate most, the others held fixed, and by how much."""
+    best: tuple[str, float] | None = None
+    keyed = rows.assign(**{f"_k_{d}": rows[d].map(lambda v: json.dumps(show_value(v))) for d in swept})
+    for d in swept:
+        others = [f"_k_{o}" for o in swept if o != d]
+        groups = keyed.groupby(others, sort=False) if others else [(None, keyed)]
+        size = max(float(g["estimate"].max() - g["estimate"].min()) for _, g in groups)
+        if best is None or size > best[1]:
+            best = (d, size)
+    return best
+
+
+def comparison_sentences(results: Any, part: str) -> list[str]:
+    """One sentence per compared variant and metric of ``part`` (Markdown).
+
+    Each states, over the settings the pair was compared in, in how many the
+    variant is higher or lower than the baseline (the 95% interval of the paired
+    difference excludes 0) with the difference and its interval, and in how many
+    there is no detectable difference at the number of pairs n.
+    """
+    comp = results.comparisons
+    if comp.empty or part not in set(comp["part"]):
+        return []
+    c = comp[(comp["part"] == part) & (comp["statistic"] == "difference")]
+    out = []
+    dims = [d for d in results.dims(part) if d in c.columns]
+    for (metric, variant), g in c.groupby(["metric", c["variant"].map(lambda v: json.dumps(show_value(v)))],
+                                          sort=False):
+        first = g.iloc[0]
+        dim = str(first["dimension"])
+        other = [d for d in dims if d != dim and g[d].map(lambda v: json.dumps(show_value(v))).nunique() > 1]
+        base = f"*{_txt(first['baseline'])}*" if dim == "case" else f"{safe_markdown(dim)} = {_txt(first['baseline'])}"
+        var = f"*{_txt(first['variant'])}*" if dim == "case" else f"{safe_markdown(dim)} = {_txt(first['variant'])}"
+        higher = g[g["ci_low"] > 0]
+        lower = g[g["ci_high"] < 0]
+        none = g[(g["ci_low"] <= 0) & (g["ci_high"] >= 0)]
+        m = f"**{safe_markdown(str(metric))}**"
+
+        def one(r: pd.Series) -> str:
+            return format_interval(float(abs(r["estimate"])), *sorted((abs(r["ci_low"]), abs(r["ci_high"]))))
+
+        if len(g) == 1:
+            r = g.iloc[0]
+            if len(higher):
+                s = f"{var} is higher than {base} in {m} by {one(r)}"
+            elif len(lower):
+                s = f"{var} is lower than {base} in {m} by {one(r)}"
+            else:
+                s = (f"{m}: no detectable difference between {var} and {base} at n = {int(r['n']):,} "
+                     f"(difference {_interval(r)})")
+            out.append(s + (f" ({_where(r, other)})." if other else "."))
+            continue
+        parts = []
+        for label, sub in (("higher", higher), ("lower", lower)):
+            if len(sub):
+                lo = sub.loc[sub["estimate"].abs().idxmin()]
+                hi = sub.loc[sub["estimate"].abs().idxmax()]
+                rng = one(lo) if len(sub) == 1 else f"{one(lo)} to {one(hi)}"
+                where = f" ({_where(lo, other)})" if len(sub) == 1 and other else ""
+                parts.append(f"{label} in {len(sub)} of {len(g)} settings, by {rng}{where}")
+        if len(none):
+            ns = sorted({int(v) for v in none["n"]})
+            n_txt = f"{ns[0]:,}" if len(ns) == 1 else f"{ns[0]:,} to {ns[-1]:,}"
+            parts.append(f"no detectable difference in {len(none)} of {len(g)} settings at n = {n_txt}")
+        out.append(f"{var} against {base}, {m}: " + "; ".join(parts) + ".")
+    return out
+
+
+def _exact_agreement(results: Any, part: str) -> str | None:
+    f = results.frame
+    rows = f[(f["part"] == part) & f["exact"].notna()]
+    rows = rows[rows["statistic"].isin(["proportion", "mean"])]
+    if rows.empty:
+        return None
+    inside = ((rows["ci_low"] <= rows["exact"]) & (rows["exact"] <= rows["ci_high"])).sum()
+    se = rows["se"].astype(float).where(rows["se"].astype(float) > 0)
+    z = ((rows["estimate"] - rows["exact"]).abs() / se).dropna()
+    worst = f"; the largest gap is {z.max():.2f} standard errors" if len(z) else ""
+    return (f"Exact values: {inside} of {len(rows)} estimates with an exact value have it inside their 95% interval "
+            f"(about 95% expected){worst}.")
+
+
+def findings_markdown(results: Any, *, heading: str = "##", part_headings: dict[str, str] | None = None) -> str:
+    """The Findings section of ``results`` as Markdown.
+
+    Parameters
+    ----------
+    results : gamesim.core.api.Results
+        The results (with their scenario, for part titles and dimension order).
+    heading : str, default "##"
+        Markdown heading marks of the section; parts are bold lines under it.
+    part_headings : dict, optional
+        ``{part: title}`` (default: the scenario's part titles, else the part names).
+
+    Returns
+    -------
+    str
+        The section: per part, one bullet per metric (at most :data:`MAX_METRICS`
+        metrics, the rest counted), one per comparison sentence, and the
+        agreement with exact values.
+    """
+    sc = results.scenario
+    titles = dict(part_headings or {})
+    if sc is not None:
+        for p in sc.parts:
+            titles.setdefault(p.name, p.title or p.name)
+    lines = [f"{heading} Findings", "",
+             "*Generated from the results of this run: every number is an estimate with its 95% interval; "
+             "\"higher\" and \"lower\" mean the 95% interval of the paired difference excludes 0.*", ""]
+    for part in results.parts:
+        dims = results.dims(part)
+        title = safe_markdown(str(titles.get(part, part)))
+        question = next((p.question for p in sc.parts if p.name == part), None) if sc is not None else None
+        lines.append(f"**{title}**" + (f": {safe_markdown(question)}" if question else ""))
+        lines.append("")
+        metrics = results.metrics(part)
+        for metric in metrics[:MAX_METRICS]:
+            lines.append("- " + _headline(results, part, metric, dims))
+        if len(metrics) > MAX_METRICS:
+            lines.append(f"- {len(metrics) - MAX_METRICS} more metrics: "
+                         + ", ".join(safe_markdown(m) for m in metrics[MAX_METRICS:]) + " (in this part's section).")
+        for s in comparison_sentences(results, part):
+            lines.append("- " + s)
+        ex = _exact_agreement(results, part)
+        if ex:
+            lines.append("- " + ex)
+        lines.append("")
+    return "\n".join(lines)
+

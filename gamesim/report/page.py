@@ -1,0 +1,197 @@
+"""The report page: one self-contained HTML file that loads nothing from the network.
+
+:func:`finish_page` takes the HTML nbconvert exported and
+
+* drops every ``<script src=...>`` and ``<link href=...>`` that points off the page
+  (nbconvert's lab template loads require.js and MathJax from a CDN; reports
+  typeset no formulas), so the file is the same offline and online;
+* adds the print stylesheet (A4, tables that wrap inside the page, the live charts
+  hidden and their pictures shown) and the screen stylesheet;
+* adds a table of contents after the title, built from the page's section headings;
+* appends one script: vega-embed with Vega-Lite and Vega, bundled by vl-convert
+  (no download), which draws every chart live, makes each section collapsible
+  (click its heading) and every long table sortable (click a column heading) and
+  filterable (a box above it).
+
+WeasyPrint runs no script: the PDF shows each chart's static picture and every
+section expanded.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+__all__ = ["finish_page", "external_urls", "PRINT_CSS"]
+
+#: Print and screen styles. Fonts with Japanese glyphs follow DejaVu (rule names are quoted in Japanese).
+PRINT_CSS = """<style>
+@page { size: A4; margin: 14mm 12mm; }
+@media print { body { font-size: 10pt; } .gamesim-vega, .gamesim-filter, .gamesim-toggle { display: none !important; } }
+img, tr, figure, .jp-RenderedImage, .jp-RenderedText { break-inside: avoid; }
+.jp-Cell:empty, .jp-Cell.jp-mod-noOutputs { display: none; }
+body, .jp-RenderedHTMLCommon, .jp-RenderedText, table, code, pre {
+  font-family: "DejaVu Sans", "Noto Sans", "IPAexGothic", "IPAGothic", "Noto Sans CJK JP",
+    "Droid Sans Fallback", sans-serif;
+}
+code, pre { font-family: "DejaVu Sans Mono", "IPAexGothic", "Noto Sans Mono CJK JP", "Droid Sans Fallback", monospace; }
+img { max-width: 100%; height: auto; }
+/* tables never wider than the page: cells wrap (between words) instead of running off the right edge */
+table { font-size: 8pt; max-width: 100%; }
+.jp-RenderedHTMLCommon td, .jp-RenderedHTMLCommon th { white-space: normal; overflow-wrap: break-word; padding: 1px 4px; }
+table.gamesim-table { font-size: 7.5pt; }
+h1, h2, h3, h4, p.gamesim-caption { break-after: avoid; page-break-after: avoid; }
+p.gamesim-series, figcaption { font-size: 8pt; color: #555; }
+figure.gamesim-figure { margin: 0.5em 0; }
+figure.gamesim-live img.gamesim-static { display: none; }
+nav.gamesim-toc { font-size: 9pt; border: 1px solid #ddd; padding: 0.3em 1em; margin: 0.5em 0; }
+nav.gamesim-toc ol { margin: 0.2em 0; padding-left: 1.5em; }
+details.gamesim-appendix > summary { cursor: pointer; font-weight: bold; }
+@media print { details.gamesim-appendix.gamesim-noprint > :not(summary) { display: none; } }
+.gamesim-collapsed { display: none !important; }
+h2.gamesim-collapsible { cursor: pointer; }
+h2.gamesim-collapsible::before { content: "▾ "; color: #888; }
+h2.gamesim-collapsible.gamesim-closed::before { content: "▸ "; }
+@media print { h2.gamesim-collapsible::before { content: none; } }
+input.gamesim-filter { font-size: 8pt; margin: 0.2em 0; width: 16em; }
+th.gamesim-sortable { cursor: pointer; }
+.vega-embed { max-width: 100%; overflow-x: auto; }
+</style>
+"""
+
+#: Page behaviour: live charts, collapsible sections, sortable and filterable tables (no library beyond vega-embed).
+_PAGE_JS = r"""
+(function () {
+  function charts() {
+    document.querySelectorAll("figure.gamesim-figure").forEach(function (fig) {
+      var el = fig.querySelector(".gamesim-vega"), spec = fig.querySelector("script.gamesim-spec");
+      if (!el || !spec) { return; }
+      vegaEmbed(el, JSON.parse(spec.textContent), {actions: false, renderer: "svg"})
+        .then(function () { fig.classList.add("gamesim-live"); })
+        .catch(function (err) { console.error("gamesim chart: " + err); });
+    });
+  }
+  function unitOf(h) { return h.closest(".jp-OutputArea-child") || h.closest(".jp-Cell") || h; }
+  function collapsible() {
+    document.querySelectorAll("h2").forEach(function (h) {
+      if (h.closest("nav")) { return; }
+      h.classList.add("gamesim-collapsible");
+      h.title = "click to fold or unfold this section";
+      h.addEventListener("click", function (ev) {
+        if (ev.target.tagName === "A") { return; }
+        var closed = h.classList.toggle("gamesim-closed");
+        var unit = unitOf(h), el = unit.nextElementSibling;
+        while (el && !el.querySelector("h1, h2")) {
+          el.classList.toggle("gamesim-collapsed", closed);
+          el = el.nextElementSibling;
+        }
+      });
+    });
+  }
+  function cellValue(td) {
+    var t = td.textContent.trim(), v = parseFloat(t.replace(/,/g, ""));
+    return isNaN(v) ? t : v;
+  }
+  function tables() {
+    document.querySelectorAll("table").forEach(function (tab) {
+      var body = tab.tBodies[0];
+      if (!body || body.rows.length < 6 || !tab.tHead) { return; }
+      var head = tab.tHead.rows[tab.tHead.rows.length - 1];
+      Array.prototype.forEach.call(head.cells, function (th, i) {
+        th.classList.add("gamesim-sortable");
+        th.title = "click to sort";
+        th.addEventListener("click", function () {
+          var asc = th.dataset.order !== "asc";
+          th.dataset.order = asc ? "asc" : "desc";
+          var rows = Array.prototype.slice.call(body.rows);
+          rows.sort(function (a, b) {
+            var x = a.cells[i] ? cellValue(a.cells[i]) : "", y = b.cells[i] ? cellValue(b.cells[i]) : "";
+            var c = (typeof x === "number" && typeof y === "number") ? x - y : String(x).localeCompare(String(y));
+            return asc ? c : -c;
+          });
+          rows.forEach(function (r) { body.appendChild(r); });
+        });
+      });
+      var box = document.createElement("input");
+      box.type = "search"; box.className = "gamesim-filter"; box.placeholder = "filter rows";
+      box.addEventListener("input", function () {
+        var q = box.value.toLowerCase();
+        Array.prototype.forEach.call(body.rows, function (r) {
+          r.style.display = r.textContent.toLowerCase().indexOf(q) >= 0 ? "" : "none";
+        });
+      });
+      tab.parentNode.insertBefore(box, tab);
+    });
+  }
+  charts(); collapsible(); tables();
+})();
+"""
+
+_EXTERNAL_TAG = re.compile(
+    r"<script\b[^>]*\bsrc\s*=\s*['\"](?:https?:)?//[^'\"]*['\"][^>]*>\s*</script>"
+    r"|<link\b[^>]*\bhref\s*=\s*['\"](?:https?:)?//[^'\"]*['\"][^>]*/?>",
+    re.I | re.S,
+)
+_MATHJAX_CONFIG = re.compile(r"<script\b[^>]*type=\"text/x-mathjax-config\"[^>]*>.*?</script>", re.I | re.S)
+_HEADING = re.compile(r"<h([12]) id=\"([^\"]+)\">(.*?)(?:<a class=\"anchor-link\"[^>]*>.*?</a>)?</h\1>", re.S)
+
+
+def external_urls(page: str) -> list[str]:
+    """Every URL the page would load from elsewhere: ``src``/``href`` of scripts, links, images, frames.
+
+    Plain ``<a href>`` links to the web are not loads and are not listed; ``href="#..."`` anchors and
+    ``data:`` URIs stay on the page.
+    """
+    found = re.findall(r"<(?:script|img|iframe|link|source|video|audio|embed|object)\b[^>]*?\b(?:src|href|data)"
+                       r"\s*=\s*['\"]((?:https?:)?//[^'\"]+|file:[^'\"]+)['\"]", page, re.I)
+    found += re.findall(r"url\(\s*['\"]?((?:https?:)?//[^)'\"]+)", page, re.I)
+    found += re.findall(r"@import\s+['\"]((?:https?:)?//[^'\"]+)", page, re.I)
+    return found
+
+
+def _toc(page: str) -> str:
+    items = []
+    for level, hid, text in _HEADING.findall(page):
+        if level == "2":
+            label = re.sub(r"<[^>]+>", "", text).strip()
+            items.append(f'<li><a href="#{html.escape(hid, quote=True)}">{html.escape(html.unescape(label))}</a></li>')
+    if len(items) < 2:
+        return ""
+    return '<nav class="gamesim-toc"><b>Contents</b><ol>' + "".join(items) + "</ol></nav>"
+
+
+def finish_page(page: str, *, bundle: str | None = None) -> str:
+    """Make an nbconvert HTML page self-contained and interactive (see the module docstring).
+
+    Parameters
+    ----------
+    page : str
+        The exported HTML.
+    bundle : str, optional
+        The vega-embed JavaScript bundle (default: :func:`vl_convert.javascript_bundle`
+        with this page's script, fetched nothing: vl-convert carries it). Only pages
+        with charts get it.
+
+    Returns
+    -------
+    str
+        The page; :func:`external_urls` of it is empty.
+    """
+    page = _EXTERNAL_TAG.sub("", page)
+    page = _MATHJAX_CONFIG.sub("", page)
+    page = page.replace("</head>", PRINT_CSS + "</head>", 1)
+    toc = _toc(page)
+    if toc:
+        m = re.search(r"</h1>", page)
+        if m:
+            page = page[: m.end()] + toc + page[m.end():]
+    if bundle is None:
+        if "gamesim-spec" in page:
+            import vl_convert as vlc
+
+            bundle = vlc.javascript_bundle(_PAGE_JS)
+        else:
+            bundle = _PAGE_JS.replace("charts(); ", "")
+    script = "<script>" + bundle.replace("</script", "<\\/script") + "</script>"
+    i = page.rfind("</body>")
+    return page[:i] + script + page[i:] if i >= 0 else page + script
