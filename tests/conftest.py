@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -38,28 +41,123 @@ def run_cli(*args: str, cwd: Path | None = None, timeout: float = 300) -> subpro
     )
 
 
-#: Text every study report must show (run table, rules section, intervals, plots).
-COMMON_REPORT_TEXTS = ("seed entropy", "gamesim version", "Rules and variant modelled", "95%", "data:image/png;base64")
+#: Small versions of the built-in studies (same notebooks, few trials) and a shipped example: the reports the
+#: report tests render, once per session each (see :func:`report_of`).
+REPORT_SCENARIOS = ("tests/data/gacha_small.toml", "tests/data/dqz_small.toml", "tests/data/gacha_game_small.toml",
+                    "tests/data/godtear_small.toml", "tests/data/qftnw_small.toml",
+                    "scenarios/examples/gacha_two_god_chance_chips.toml")
+
+#: Text every study report must show (findings, run table, rules section, intervals, pictures).
+COMMON_REPORT_TEXTS = ("Findings", "seed entropy", "gamesim version", "Rules and variant modelled", "95%",
+                       "data:image/png;base64")
 
 
-def check_report(out_dir: Path, scenario: str, texts: tuple[str, ...] = (), code: tuple[str, ...] = ()) -> str:
-    """Run ``gamesim report SCENARIO`` into ``out_dir`` and check the HTML and PDF it writes.
+@dataclass
+class Rendered:
+    """One ``gamesim report`` run: its folder, the HTML page, the PDF bytes and the PDF layout summary."""
 
-    Asserts: exit 0; a PDF over 20 kB; ``COMMON_REPORT_TEXTS`` and ``texts`` in the HTML;
-    no code (``load_results(`` and ``code``) and no traceback or error in it. Returns the HTML.
+    scenario: Path
+    out_dir: Path
+    name: str
+    html: str
+    pdf: bytes
+    layout: dict
+    stdout: str
+
+
+@pytest.fixture(scope="session")
+def report_of(tmp_path_factory):
+    """``report_of(scenario) -> Rendered``: ``gamesim report`` run once per test session and scenario.
+
+    ``scenario`` is a path (relative to the repository root or absolute). Every report test inspects
+    the same rendering, so each built-in study and own scenario is rendered once per session (per
+    xdist worker). Asserts the command succeeded and wrote an HTML page and a PDF.
     """
-    proc = run_cli("report", scenario, "--out-dir", str(out_dir), "--quiet", timeout=600)
-    assert proc.returncode == 0, proc.stderr
-    name = Path(scenario).stem
-    html = (out_dir / f"{name}.html").read_text(encoding="utf-8")
-    pdf = (out_dir / f"{name}.pdf").read_bytes()
-    assert pdf.startswith(b"%PDF") and len(pdf) > 20_000
+    cache: dict[str, Rendered] = {}
+
+    def get(scenario: str | Path) -> Rendered:
+        path = Path(scenario) if Path(scenario).is_absolute() else ROOT / scenario
+        key = str(path.resolve())
+        if key not in cache:
+            out = tmp_path_factory.mktemp(f"report-{path.stem}")
+            proc = run_cli("report", str(path), "--out-dir", str(out), "--quiet", timeout=900)
+            assert proc.returncode == 0, proc.stderr
+            name = path.stem
+            pdf = (out / f"{name}.pdf").read_bytes()
+            assert pdf.startswith(b"%PDF") and len(pdf) > 20_000
+            layout = json.loads((out / f"{name}.layout.json").read_text(encoding="utf-8"))
+            cache[key] = Rendered(path, out, name, (out / f"{name}.html").read_text(encoding="utf-8"), pdf, layout,
+                                  proc.stdout)
+        return cache[key]
+
+    return get
+
+
+def check_report(rendered: Rendered, texts: tuple[str, ...] = (), code: tuple[str, ...] = ()) -> str:
+    """Check a rendered study report (see :func:`report_of`): returns its HTML.
+
+    Asserts ``COMMON_REPORT_TEXTS`` and ``texts`` in the HTML; no code (``load_results(`` and
+    ``code``) and no traceback or error in it.
+    """
+    html = rendered.html
     for text in COMMON_REPORT_TEXTS + texts:
         assert text in html, text
     for snippet in ("load_results(",) + code:
         assert snippet not in html, f"code cells must be hidden ({snippet!r} in the report)"
     assert "Traceback" not in html and "Error" not in html.split("<body")[1][:200]
+    check_page(rendered)
     return html
+
+
+#: The reading budget of a report's PDF.
+MAX_PAGES, MAX_FIGURES = 40, 60
+
+
+def _text(fragment: str) -> str:
+    import html as html_lib
+
+    return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", "", fragment)).split())
+
+
+def check_page(rendered: Rendered) -> None:
+    """What every report page must be: offline, within the reading budget, tables on the page, findings complete.
+
+    Asserts: nothing loaded from elsewhere (no ``http(s)://`` or ``file:`` in a ``src``/``href``/``import``);
+    at most ``MAX_PAGES`` PDF pages and ``MAX_FIGURES`` figures; no table wider than the page; a Findings
+    section before every other section, with one sentence per compared variant and metric stating its
+    conclusion (higher, lower, or no detectable difference) as the comparisons table says.
+    """
+    from gamesim.core.api import Results
+    from gamesim.report.page import external_urls
+
+    page = rendered.html
+    assert external_urls(page) == [], external_urls(page)[:5]
+    lay = rendered.layout
+    assert lay["pages"] <= MAX_PAGES and lay["figures"] <= MAX_FIGURES, lay
+    assert lay["clipped_tables"] == [], lay["clipped_tables"]
+    start = page.index('<h2 id="Findings"')
+    assert start < page.index("<h2", page.index("<h1")) + 1, "Findings must be the first section"
+    findings = page[start:page.index("<h2", start + 10)]
+    items = [_text(li) for li in re.findall(r"<li>(.*?)</li>", findings, re.S)]
+    res = Results.load(rendered.out_dir / f"{rendered.name}.parquet", rendered.scenario)
+    comp = res.comparisons
+    if comp.empty:
+        return
+    comp = comp[comp["statistic"] == "difference"]
+    for (metric, variant), g in comp.groupby(["metric", comp["variant"].map(str)], sort=False):
+        shown = variant if g["dimension"].iloc[0] == "case" else f"{g['dimension'].iloc[0]} = {variant}"
+        said = [s for s in items if s.startswith((f"{metric}:", f"{metric},")) and shown in s]
+        assert said, (metric, variant, items)
+        s = said[0]
+        n_up, n_down = int((g["ci_low"] > 0).sum()), int((g["ci_high"] < 0).sum())
+        n_none = len(g) - n_up - n_down
+        if len(g) == 1:
+            word = "higher" if n_up else "lower" if n_down else "no detectable difference"
+            assert word in s, (word, s)
+        else:
+            for count, word in ((n_up, "higher"), (n_down, "lower"), (n_none, "no detectable difference")):
+                if count:
+                    assert f"{word} in {count} of {len(g)} settings" in s, (word, count, s)
 
 
 def assert_same_mean(a, b, *, z: float = 4.5, label: str = "") -> None:  # type: ignore[no-untyped-def]

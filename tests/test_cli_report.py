@@ -28,9 +28,9 @@ def test_run_writes_tidy_parquet_with_metadata(tmp_path):
 
 
 @pytest.mark.slow
-def test_report_executes_notebook_and_writes_html_and_pdf(tmp_path):
-    check_report(tmp_path, "tests/data/gacha_small.toml",
-                 ("Does the report pipeline work end to end?", "Pulls to complete"))
+def test_report_executes_notebook_and_writes_html_and_pdf(report_of):
+    rendered = report_of("tests/data/gacha_small.toml")
+    check_report(rendered, ("Does the report pipeline work end to end?", "Pulls to complete"))
     # second call reuses the results ("run if needed")
-    again = run_cli("report", "tests/data/gacha_small.toml", "--out-dir", str(tmp_path), timeout=600)
+    again = run_cli("report", "tests/data/gacha_small.toml", "--out-dir", str(rendered.out_dir), timeout=600)
     assert again.returncode == 0 and "up to date" in again.stdout

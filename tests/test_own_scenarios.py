@@ -17,7 +17,7 @@ import pytest
 from gamesim.core.api import Results
 from gamesim.core.generic_report import table_id
 from gamesim.core.scenario import load_scenario
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, Rendered, check_page, run_cli
 
 OWN = {
     "gacha": """
@@ -246,36 +246,47 @@ def _shown(value: object) -> str:
 
 
 def _series_caption(page: str, what: str, after: str) -> list[str]:
-    """The series named under the first plot captioned ``what`` after the element with id ``after``."""
-    start = page.index(f'id="{after}"')
+    """The series named under the first figure captioned ``what`` after the text ``after``."""
+    start = page.index(after)
     m = re.compile(rf'<p class="gamesim-series">{re.escape(what)}(?: \(([^)]*)\))?: (.*?)</p>', re.S).search(page, start)
     assert m, f"no series caption {what!r}"
     return [s for s in m.group(2).split("; ") if s]
 
 
+@pytest.fixture(scope="session")
+def own_scenario(tmp_path_factory):
+    """``own_scenario(game) -> Path``: the scenario ``OWN[game]`` written once per session."""
+    folder = tmp_path_factory.mktemp("own")
+
+    def get(game: str) -> Path:
+        path = folder / f"own_{game}.toml"
+        if not path.is_file():
+            path.write_text(OWN[game], encoding="utf-8")
+        return path
+
+    return get
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(OWN))
-def test_own_scenario_report_shows_every_combination(game, tmp_path):
-    path = tmp_path / f"own_{game}.toml"
-    path.write_text(OWN[game], encoding="utf-8")
-    check_generic_report(path, tmp_path / "out", exact_expected=game in EXACT_GAMES)
+def test_own_scenario_report_shows_every_combination(game, own_scenario, report_of):
+    path = own_scenario(game)
+    check_generic_report(path, report_of(path), exact_expected=game in EXACT_GAMES)
 
 
-def check_generic_report(path: Path, out: Path, *, exact_expected: bool) -> tuple[str, Results]:
-    """``gamesim report PATH`` (a scenario without a notebook) and every check of its HTML; returns it and the results."""
+def check_generic_report(path: Path, rendered: Rendered, *, exact_expected: bool) -> tuple[str, Results]:
+    """Every check of the generic report of ``path`` (a scenario without a notebook); returns the page and results."""
     sc = load_scenario(path)
     assert sc.notebook is None
-    proc = run_cli("report", str(path), "--out-dir", str(out), "--quiet", timeout=900)
-    assert proc.returncode == 0, proc.stderr
-    page = (out / f"{sc.name}.html").read_text(encoding="utf-8")
-    pdf = (out / f"{sc.name}.pdf").read_bytes()
-    assert pdf.startswith(b"%PDF") and len(pdf) > 20_000
+    out = rendered.out_dir
+    page = rendered.html
     for phrase in BUILTIN_WORDING:
         assert phrase not in page, phrase
     leaked = [t for t in _builtin_texts() if t in page]
     assert not leaked, leaked
     assert "load_results(" not in page and ".report()" not in page  # code hidden
     assert sc.title in page and sc.question in page
+    check_page(rendered)
 
     res = Results.load(out / f"{sc.name}.parquet", path)
     n_exact = 0
@@ -290,16 +301,21 @@ def check_generic_report(path: Path, out: Path, *, exact_expected: bool) -> tupl
             for m in part.task.metrics_for(cell):
                 declared[m.name].append(label)
         assert set(res.metrics(part.name)) == set(declared), part.name
+        # the part's one figure: x is the numeric swept dimension with most values (else the one with most
+        # values, as categories); one series per combination of the others, named under the figure
+        seen = {d: list(dict.fromkeys(lab[d] for lab in cells)) for d in part.dims}
+        swept = [d for d in part.dims if len(seen[d]) > 1]
+        numeric = [d for d in swept if all(isinstance(v, int) and not isinstance(v, bool) for v in seen[d])]
+        x = max(numeric or swept, key=lambda d: len(seen[d])) if swept else None
+        others = [d for d in part.dims if d != x]
+        combos = sorted({tuple(lab[d] for d in others) for lab in cells}, key=str)
+        series = _series_caption(page, "Series plotted", f"<figcaption>{part.name}: ")
+        if others:
+            assert len(series) == len(combos), (part.name, series, combos)
+            for combo in combos:
+                assert " | ".join(str(v) for v in combo) in series, (part.name, combo, series)
         for metric in res.metrics(part.name):
             having = declared[metric]  # the cells with this metric, each a row of its table
-            # the plotted x dimension: the numeric swept dimension with most values among these cells
-            # (else the one with most values, as categories); one series per combination of the others
-            seen = {d: list(dict.fromkeys(lab[d] for lab in having)) for d in part.dims}
-            swept = [d for d in part.dims if len(seen[d]) > 1]
-            numeric = [d for d in swept if all(isinstance(v, int) and not isinstance(v, bool) for v in seen[d])]
-            x = max(numeric or swept, key=lambda d: len(seen[d])) if swept else None
-            others = [d for d in part.dims if d != x]
-            combos = sorted({tuple(lab[d] for d in others) for lab in having}, key=str)
             body = _table_html(page, table_id(part.name, metric))
             assert body.count("<tr") - body.split("</thead>")[0].count("<tr") == len(having), (part.name, metric)
             for value in {lab[d] for lab in having for d in part.dims}:
@@ -322,11 +338,6 @@ def check_generic_report(path: Path, out: Path, *, exact_expected: bool) -> tupl
                         se = max(se, (r["exact"] * (1 - r["exact"]) / r["n"]) ** 0.5)
                     assert abs(r["estimate"] - r["exact"]) <= 4.5 * se + 1e-9, (metric, label, r.to_dict())
                 n_exact += 1
-            series = [s for s in _series_caption(page, f"Series plotted for {metric}", table_id(part.name, metric)) if s != "exact"]
-            assert len(series) == len(combos), (metric, series, combos)
-            for combo in combos:
-                label = " | ".join(str(v) for v in combo)
-                assert label in series, (metric, label, series)
         if part.cases:
             comp = res.to_frame("compare")
             mine = comp[(comp["part"] == part.name) & (comp["statistic"] == "difference")]
@@ -353,10 +364,10 @@ def check_generic_report(path: Path, out: Path, *, exact_expected: bool) -> tupl
 
 
 @pytest.mark.slow
-def test_two_chip_example_report_answers_its_question(tmp_path):
+def test_two_chip_example_report_answers_its_question(report_of):
     """The shipped example: P(コンスリート by 200 pulls) for both bags, exact values, the difference with its interval."""
     path = ROOT / "scenarios" / "examples" / "gacha_two_god_chance_chips.toml"
-    page, res = check_generic_report(path, tmp_path, exact_expected=True)
+    page, res = check_generic_report(path, report_of(path), exact_expected=True)
     rows = res.rows("complete", part="bag_variants", statistic="proportion")
     at200 = rows[rows["total_pulls"] == 200]
     assert set(at200["case"]) == {"1 God Chance / 44 N", "2 God Chance / 43 N"} and len(at200) == 4
@@ -397,7 +408,9 @@ def test_python_api_matches_the_command_line(tmp_path):
     assert list(t.index.names) == ["case", "dodge"] and len(t) == 4 and "exact proportion" in t.columns
     c = res.compare("success")
     assert len(c) == 2 and "difference [95% CI]" in c.columns
-    assert res.plot("success").get_legend() is not None
+    spec = res.plot("success").to_dict()  # a Vega-Altair chart: one panel, one series per case
+    data = next(iter(spec["datasets"].values()))
+    assert {d["series"] for d in data} == {"a", "b"} and {d["x"] for d in data} == {1.0, 2.0}
     est = gamesim.estimate([True, False, True, True])
     assert est.n == 4 and 0 < est.ci_low < 0.75 < est.ci_high < 1
     assert "gacha" in gamesim.all_games() and gamesim.games.gacha.__name__ == "gamesim.games.gacha"

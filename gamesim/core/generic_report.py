@@ -97,8 +97,10 @@ def render(results: Results, *, heading_level: int = 1) -> None:
     heading_level : int, default 1
         Markdown level of the report title; sections are one level below.
     """
+    from gamesim.core.present import setup_plots
     from gamesim.report.findings import findings_markdown
 
+    setup_plots()  # a study notebook's own matplotlib figures, drawn after this, get the Japanese font too
     sc = results.scenario
     h = ["#" * (heading_level + k) for k in range(4)]
     title = sc.title if sc is not None else str(results.meta.get("scenario", "Results"))
@@ -152,7 +154,7 @@ def _rules_section(sc: Any, h: list[str]) -> None:
 
 
 def _part_section(results: Results, part: str, h: list[str]) -> None:
-    from gamesim.report.charts import compare_chart, distribution_chart, estimates_chart, x_and_series
+    from gamesim.report.charts import compare_chart, distribution_chart, estimates_chart, metric_groups, x_and_series
 
     sc = results.scenario
     spec = next((p for p in sc.parts if p.name == part), None) if sc is not None else None
@@ -189,9 +191,13 @@ def _part_section(results: Results, part: str, h: list[str]) -> None:
     x, others, _ = x_and_series(results.dims(part), frame)
     series = list(dict.fromkeys(" | ".join(str(show_value(r[o])) for o in others)
                                 for _, r in frame.drop_duplicates("cell").iterrows())) if others else []
-    _figure(estimates_chart(results, part), f"{part}: every metric, estimate and 95% interval"
-            + (f" against {x}" if x else "") + ("; lines: exact values" if frame["exact"].notna().any() else ""),
-            "Series plotted", series, " | ".join(others))
+    groups = metric_groups(results, part)
+    for k, group in enumerate(groups):
+        which = "every metric" if len(groups) == 1 else f"{group[0][1]} metrics (figure {k + 1} of {len(groups)})"
+        _figure(estimates_chart(results, part, [m for m, _ in group]),
+                f"{part}: {which}, estimate and 95% interval" + (f" against {x}" if x else "")
+                + ("; lines: exact values" if frame["exact"].notna().any() else ""),
+                "Series plotted", series, " | ".join(others))
     capped = frame[frame["target_met"] == False]  # noqa: E712
     if len(capped):
         cells = sorted(set(capped["cell"]))

@@ -162,7 +162,11 @@ def _count_figures(page: str) -> int:
 
 
 def _clipped_tables(doc: Any) -> list[dict[str, Any]]:
-    """Tables laid out wider than their page's content box (their right part would be cut off)."""
+    """``<table>`` elements laid out wider than their page's content box (their right part would be cut off).
+
+    Only real tables count: the notebook template lays some blocks out as CSS tables (a Markdown
+    cell's input area), which hold no data.
+    """
     out = []
     for number, page in enumerate(doc.pages, start=1):
         box = page._page_box
@@ -170,10 +174,11 @@ def _clipped_tables(doc: Any) -> list[dict[str, Any]]:
 
         def walk(b: Any) -> None:
             name = type(b).__name__
-            if name in ("TableBox", "InlineTableBox"):
+            element = getattr(b, "element", None)
+            if name in ("TableBox", "InlineTableBox") and element is not None and element.tag == "table":
                 end = b.position_x + b.margin_width()
                 if end > right + 1.0:
-                    tid = b.element.get("id") if getattr(b, "element", None) is not None else None
+                    tid = element.get("id")
                     out.append({"page": number, "id": tid, "overflow_px": round(end - right, 1)})
                 return
             for child in getattr(b, "children", []) or []:

@@ -36,7 +36,7 @@ import pandas as pd
 
 from gamesim.core.present import format_interval, show_value
 
-__all__ = ["estimates_chart", "compare_chart", "distribution_chart", "chart_html", "chart_png", "x_and_series"]
+__all__ = ["metric_groups", "estimates_chart", "compare_chart", "distribution_chart", "chart_html", "chart_png", "x_and_series"]
 
 #: Panel size (CSS pixels) of one small multiple.
 PANEL_W, PANEL_H = 200, 130
@@ -89,6 +89,27 @@ def _color(alt: Any, n_series: int, title: str) -> Any:
 def _finite(a: Any) -> np.ndarray:
     a = pd.to_numeric(pd.Series(a), errors="coerce").to_numpy(float)
     return np.where(np.isfinite(a), a, np.nan)
+
+
+#: Panels per estimates figure at most (four rows of three fit an A4 page).
+MAX_PANELS = 12
+
+
+def metric_groups(results: Any, part: str, *, max_panels: int = MAX_PANELS) -> list[list[tuple[str, str]]]:
+    """A part's metrics grouped for figures: by primary statistic (proportions share a 0-1 scale), in
+    declared order, each group cut into runs of at most ``max_panels``; items are ``(metric, statistic)``."""
+    by_stat: dict[str, list[tuple[str, str]]] = {}
+    for m in results.metrics(part):
+        st = results.primary_statistic(m, part=part)
+        by_stat.setdefault(st, []).append((m, st))
+    groups = []
+    total = sum(len(v) for v in by_stat.values())
+    if total <= max_panels:
+        return [[item for v in by_stat.values() for item in v]]
+    for items in by_stat.values():
+        for i in range(0, len(items), max_panels):
+            groups.append(items[i:i + max_panels])
+    return groups
 
 
 def estimates_chart(results: Any, part: str, metrics: list[str] | None = None, *, x: str | None = None,
@@ -284,7 +305,7 @@ def _cell_labels(results: Any, part: str) -> dict[int, str]:
     return {int(r["cell"]): " | ".join(_key(r[d]) for d in dims) for _, r in rows.iterrows()}
 
 
-def chart_png(chart: Any, *, scale: float = 1.5) -> bytes:
+def chart_png(chart: Any, *, scale: float = 1.25) -> bytes:
     """The chart drawn as PNG by vl-convert (no browser)."""
     import vl_convert as vlc
 

@@ -117,9 +117,9 @@ def comparison_sentences(results: Any, part: str) -> list[str]:
         if len(g) == 1:
             r = g.iloc[0]
             if len(higher):
-                s = f"{var} is higher than {base} in {m} by {one(r)}"
+                s = f"{m}: {var} is higher than {base} by {one(r)}"
             elif len(lower):
-                s = f"{var} is lower than {base} in {m} by {one(r)}"
+                s = f"{m}: {var} is lower than {base} by {one(r)}"
             else:
                 s = (f"{m}: no detectable difference between {var} and {base} at n = {int(r['n']):,} "
                      f"(difference {_interval(r)})")
@@ -137,7 +137,7 @@ def comparison_sentences(results: Any, part: str) -> list[str]:
             ns = sorted({int(v) for v in none["n"]})
             n_txt = f"{ns[0]:,}" if len(ns) == 1 else f"{ns[0]:,} to {ns[-1]:,}"
             parts.append(f"no detectable difference in {len(none)} of {len(g)} settings at n = {n_txt}")
-        out.append(f"{var} against {base}, {m}: " + "; ".join(parts) + ".")
+        out.append(f"{m}, {var} against {base}: " + "; ".join(parts) + ".")
     return out
 
 

@@ -37,7 +37,8 @@ body, .jp-RenderedHTMLCommon, .jp-RenderedText, table, code, pre {
 code, pre { font-family: "DejaVu Sans Mono", "IPAexGothic", "Noto Sans Mono CJK JP", "Droid Sans Fallback", monospace; }
 img { max-width: 100%; height: auto; }
 /* tables never wider than the page: cells wrap (between words) instead of running off the right edge */
-table { font-size: 8pt; max-width: 100%; }
+table { font-size: 8pt; max-width: 100%; border-collapse: collapse; }
+table[border] { border: 0; }
 .jp-RenderedHTMLCommon td, .jp-RenderedHTMLCommon th { white-space: normal; overflow-wrap: break-word; padding: 1px 4px; }
 table.gamesim-table { font-size: 7.5pt; }
 h1, h2, h3, h4, p.gamesim-caption { break-after: avoid; page-break-after: avoid; }
@@ -133,6 +134,9 @@ _EXTERNAL_TAG = re.compile(
     re.I | re.S,
 )
 _MATHJAX_CONFIG = re.compile(r"<script\b[^>]*type=\"text/x-mathjax-config\"[^>]*>.*?</script>", re.I | re.S)
+# inline scripts of the template that import from a CDN when the page has a diagram (mermaid): reports have none
+_CDN_SCRIPT = re.compile(r"<script\b[^>]*>(?:(?!</script>).)*?\bimport\(\s*['\"](?:https?:)?//(?:(?!</script>).)*</script>",
+                         re.I | re.S)
 _HEADING = re.compile(r"<h([12]) id=\"([^\"]+)\">(.*?)(?:<a class=\"anchor-link\"[^>]*>.*?</a>)?</h\1>", re.S)
 
 
@@ -146,6 +150,7 @@ def external_urls(page: str) -> list[str]:
                        r"\s*=\s*['\"]((?:https?:)?//[^'\"]+|file:[^'\"]+)['\"]", page, re.I)
     found += re.findall(r"url\(\s*['\"]?((?:https?:)?//[^)'\"]+)", page, re.I)
     found += re.findall(r"@import\s+['\"]((?:https?:)?//[^'\"]+)", page, re.I)
+    found += re.findall(r"\bimport\(\s*['\"]((?:https?:)?//[^'\"]+)", page, re.I)
     return found
 
 
@@ -179,6 +184,7 @@ def finish_page(page: str, *, bundle: str | None = None) -> str:
     """
     page = _EXTERNAL_TAG.sub("", page)
     page = _MATHJAX_CONFIG.sub("", page)
+    page = _CDN_SCRIPT.sub("", page)
     page = page.replace("</head>", PRINT_CSS + "</head>", 1)
     toc = _toc(page)
     if toc:

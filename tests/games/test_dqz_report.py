@@ -8,8 +8,8 @@ from tests.conftest import check_report
 
 
 @pytest.mark.slow
-def test_dqz_report_html_and_pdf(tmp_path):
-    check_report(tmp_path, "tests/data/dqz_small.toml", ("Does the dqz report pipeline work end to end?", "ILLUSTRATIVE",
+def test_dqz_report_html_and_pdf(report_of):
+    check_report(report_of("tests/data/dqz_small.toml"), ("Does the dqz report pipeline work end to end?", "ILLUSTRATIVE",
                                                            "Rule readings, both ways", "role passes to the next player",
                                                            "round, then halve", "no cap", "0 and negatives count",
                                                            "resist_rounding = value_first"))

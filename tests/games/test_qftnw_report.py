@@ -8,10 +8,9 @@ from tests.conftest import check_report
 
 
 @pytest.mark.slow
-def test_qftnw_report_executes_notebook_and_writes_html_and_pdf(tmp_path):
+def test_qftnw_report_executes_notebook_and_writes_html_and_pdf(report_of):
     check_report(
-        tmp_path,
-        "tests/data/qftnw_small.toml",
+        report_of("tests/data/qftnw_small.toml"),
         ("Does the Quest for the New World report pipeline work end to end?", "Game length distribution",
          "one-round equilibrium", "Check against exact enumeration",
          "ver.2 with and without the three-card straight", "under the two tie readings", "tie_floor",
