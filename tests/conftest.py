@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html as html_lib
 import json
 import os
 import re
@@ -70,24 +71,37 @@ def report_of(tmp_path_factory):
     """``report_of(scenario) -> Rendered``: ``gamesim report`` run once per test session and scenario.
 
     ``scenario`` is a path (relative to the repository root or absolute). Every report test inspects
-    the same rendering, so each built-in study and own scenario is rendered once per session (per
-    xdist worker). Asserts the command succeeded and wrote an HTML page and a PDF.
+    the same rendering: under pytest-xdist the workers share one folder per scenario (the first to ask
+    renders it under a file lock, the others read it), so each built-in study and own scenario is
+    rendered once per session. Asserts the command succeeded and wrote an HTML page and a PDF.
     """
+    from filelock import FileLock
+
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the session's folder, shared by its workers
     cache: dict[str, Rendered] = {}
 
     def get(scenario: str | Path) -> Rendered:
         path = Path(scenario) if Path(scenario).is_absolute() else ROOT / scenario
         key = str(path.resolve())
         if key not in cache:
-            out = tmp_path_factory.mktemp(f"report-{path.stem}")
-            proc = run_cli("report", str(path), "--out-dir", str(out), "--quiet", timeout=900)
-            assert proc.returncode == 0, proc.stderr
+            import hashlib
+
             name = path.stem
+            out = base / f"report-{name}-{hashlib.sha256(key.encode()).hexdigest()[:8]}"
+            with FileLock(str(out) + ".lock"):
+                done = out / "done.json"
+                if not done.is_file():
+                    out.mkdir(parents=True, exist_ok=True)
+                    proc = run_cli("report", str(path), "--out-dir", str(out), "--quiet", timeout=900)
+                    assert proc.returncode == 0, proc.stderr
+                    done.write_text(json.dumps({"stdout": proc.stdout}), encoding="utf-8")
             pdf = (out / f"{name}.pdf").read_bytes()
             assert pdf.startswith(b"%PDF") and len(pdf) > 20_000
             layout = json.loads((out / f"{name}.layout.json").read_text(encoding="utf-8"))
             cache[key] = Rendered(path, out, name, (out / f"{name}.html").read_text(encoding="utf-8"), pdf, layout,
-                                  proc.stdout)
+                                  json.loads(done.read_text(encoding="utf-8"))["stdout"])
         return cache[key]
 
     return get
@@ -114,8 +128,6 @@ MAX_PAGES, MAX_FIGURES = 40, 60
 
 
 def _text(fragment: str) -> str:
-    import html as html_lib
-
     return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", "", fragment)).split())
 
 
@@ -138,7 +150,7 @@ def check_page(rendered: Rendered) -> None:
     start = page.index('<h2 id="Findings"')
     assert start < page.index("<h2", page.index("<h1")) + 1, "Findings must be the first section"
     findings = page[start:page.index("<h2", start + 10)]
-    items = [_text(li) for li in re.findall(r"<li>(.*?)</li>", findings, re.S)]
+    items = re.findall(r"<li>(.*?)</li>", findings, re.S)
     res = Results.load(rendered.out_dir / f"{rendered.name}.parquet", rendered.scenario)
     comp = res.comparisons
     if comp.empty:
@@ -146,18 +158,20 @@ def check_page(rendered: Rendered) -> None:
     comp = comp[comp["statistic"] == "difference"]
     for (metric, variant), g in comp.groupby(["metric", comp["variant"].map(str)], sort=False):
         shown = variant if g["dimension"].iloc[0] == "case" else f"{g['dimension'].iloc[0]} = {variant}"
-        said = [s for s in items if s.startswith((f"{metric}:", f"{metric},")) and shown in s]
-        assert said, (metric, variant, items)
-        s = said[0]
+        said = [li for li in items if _text(li).startswith(f"{shown} against ")]
+        assert len(said) == 1, (variant, [_text(li) for li in items])
+        # the sentence's clauses: "higher in ...", "lower in ...", "no detectable difference in ..."
+        clauses = dict(re.findall(r"(higher|lower|no detectable difference) in (.*?)(?=; (?:higher|lower|no detectable"
+                                  r" difference) in |\.$)", said[0].strip()))
+        m = f"<strong>{html_lib.escape(metric)}</strong>"
         n_up, n_down = int((g["ci_low"] > 0).sum()), int((g["ci_high"] < 0).sum())
-        n_none = len(g) - n_up - n_down
-        if len(g) == 1:
-            word = "higher" if n_up else "lower" if n_down else "no detectable difference"
-            assert word in s, (word, s)
-        else:
-            for count, word in ((n_up, "higher"), (n_down, "lower"), (n_none, "no detectable difference")):
-                if count:
-                    assert f"{word} in {count} of {len(g)} settings" in s, (word, count, s)
+        for count, word in ((n_up, "higher"), (n_down, "lower"), (len(g) - n_up - n_down, "no detectable difference")):
+            if count == 0:
+                assert m not in clauses.get(word, ""), (metric, word, said[0])
+            elif len(g) == 1:
+                assert m in clauses.get(word, ""), (metric, word, said[0])
+            else:
+                assert f"{m} (in {count} of {len(g)} settings" in clauses.get(word, ""), (metric, word, count, said[0])
 
 
 def assert_same_mean(a, b, *, z: float = 4.5, label: str = "") -> None:  # type: ignore[no-untyped-def]

@@ -86,12 +86,12 @@ def _sensitivity(rows: pd.DataFrame, swept: list[str]) -> tuple[str, float] | No
 
 
 def comparison_sentences(results: Any, part: str) -> list[str]:
-    """One sentence per compared variant and metric of ``part`` (Markdown).
+    """One sentence per compared variant of ``part`` (Markdown), stating the conclusion for every metric.
 
-    Each states, over the settings the pair was compared in, in how many the
-    variant is higher or lower than the baseline (the 95% interval of the paired
-    difference excludes 0) with the difference and its interval, and in how many
-    there is no detectable difference at the number of pairs n.
+    "*B* against *A*: higher in **m1** by x [lo, hi]; lower in **m2** by ...; no detectable difference
+    in **m3**, **m4** at n = ...". Higher and lower mean the 95% interval of the paired difference
+    (variant - baseline) excludes 0. A metric compared in several settings (the other swept
+    dimensions) says in how many of them: "higher in **m1** in 4 of 6 settings, by x [..] to y [..]".
     """
     comp = results.comparisons
     if comp.empty or part not in set(comp["part"]):
@@ -99,46 +99,50 @@ def comparison_sentences(results: Any, part: str) -> list[str]:
     c = comp[(comp["part"] == part) & (comp["statistic"] == "difference")]
     out = []
     dims = [d for d in results.dims(part) if d in c.columns]
-    for (metric, variant), g in c.groupby(["metric", c["variant"].map(lambda v: json.dumps(show_value(v)))],
-                                          sort=False):
-        first = g.iloc[0]
+
+    def one(r: pd.Series) -> str:
+        return format_interval(float(abs(r["estimate"])), *sorted((abs(r["ci_low"]), abs(r["ci_high"]))))
+
+    for _, gv in c.groupby(c["variant"].map(_key), sort=False):
+        first = gv.iloc[0]
         dim = str(first["dimension"])
-        other = [d for d in dims if d != dim and g[d].map(lambda v: json.dumps(show_value(v))).nunique() > 1]
         base = f"*{_txt(first['baseline'])}*" if dim == "case" else f"{safe_markdown(dim)} = {_txt(first['baseline'])}"
         var = f"*{_txt(first['variant'])}*" if dim == "case" else f"{safe_markdown(dim)} = {_txt(first['variant'])}"
-        higher = g[g["ci_low"] > 0]
-        lower = g[g["ci_high"] < 0]
-        none = g[(g["ci_low"] <= 0) & (g["ci_high"] >= 0)]
-        m = f"**{safe_markdown(str(metric))}**"
-
-        def one(r: pd.Series) -> str:
-            return format_interval(float(abs(r["estimate"])), *sorted((abs(r["ci_low"]), abs(r["ci_high"]))))
-
-        if len(g) == 1:
-            r = g.iloc[0]
-            if len(higher):
-                s = f"{m}: {var} is higher than {base} by {one(r)}"
-            elif len(lower):
-                s = f"{m}: {var} is lower than {base} by {one(r)}"
-            else:
-                s = (f"{m}: no detectable difference between {var} and {base} at n = {int(r['n']):,} "
-                     f"(difference {_interval(r)})")
-            out.append(s + (f" ({_where(r, other)})." if other else "."))
-            continue
-        parts = []
-        for label, sub in (("higher", higher), ("lower", lower)):
-            if len(sub):
-                lo = sub.loc[sub["estimate"].abs().idxmin()]
-                hi = sub.loc[sub["estimate"].abs().idxmax()]
-                rng = one(lo) if len(sub) == 1 else f"{one(lo)} to {one(hi)}"
-                where = f" ({_where(lo, other)})" if len(sub) == 1 and other else ""
-                parts.append(f"{label} in {len(sub)} of {len(g)} settings, by {rng}{where}")
-        if len(none):
-            ns = sorted({int(v) for v in none["n"]})
+        clauses: dict[str, list[str]] = {"higher": [], "lower": [], "none": []}
+        n_none: set[int] = set()
+        for metric, g in gv.groupby("metric", sort=False):
+            m = f"**{safe_markdown(str(metric))}**"
+            other = [d for d in dims if d != dim and g[d].map(_key).nunique() > 1]
+            higher, lower = g[g["ci_low"] > 0], g[g["ci_high"] < 0]
+            none = g[(g["ci_low"] <= 0) & (g["ci_high"] >= 0)]
+            n_none.update(int(v) for v in none["n"])
+            if len(g) == 1:
+                r = g.iloc[0]
+                where = f" ({_where(r, other)})" if other else ""
+                key = "higher" if len(higher) else "lower" if len(lower) else "none"
+                clauses[key].append(f"{m} by {one(r)}{where}" if key != "none" else f"{m}{where}")
+                continue
+            for key, sub in (("higher", higher), ("lower", lower)):
+                if len(sub):
+                    lo = sub.loc[sub["estimate"].abs().idxmin()]
+                    hi = sub.loc[sub["estimate"].abs().idxmax()]
+                    by = one(lo) if len(sub) == 1 else f"{one(lo)} to {one(hi)}"
+                    clauses[key].append(f"{m} (in {len(sub)} of {len(g)} settings, by {by})")
+            if len(none):
+                clauses["none"].append(f"{m} (in {len(none)} of {len(g)} settings)")
+        said = [f"higher in {', '.join(clauses['higher'])}" if clauses["higher"] else "",
+                f"lower in {', '.join(clauses['lower'])}" if clauses["lower"] else ""]
+        if clauses["none"]:
+            ns = sorted(n_none)
             n_txt = f"{ns[0]:,}" if len(ns) == 1 else f"{ns[0]:,} to {ns[-1]:,}"
-            parts.append(f"no detectable difference in {len(none)} of {len(g)} settings at n = {n_txt}")
-        out.append(f"{m}, {var} against {base}: " + "; ".join(parts) + ".")
+            said.append(f"no detectable difference in {', '.join(clauses['none'])} at n = {n_txt} pairs")
+        out.append(f"{var} against {base}: " + "; ".join(x for x in said if x) + ".")
     return out
+
+
+def _key(v: Any) -> str:
+    s = show_value(v)
+    return s if isinstance(s, str) else json.dumps(s)
 
 
 def _exact_agreement(results: Any, part: str) -> str | None:
