@@ -33,12 +33,12 @@ from .rules import (
     Skill,
     Strategy,
     Timing,
+    _damage_from_value,
+    _effective_value,
+    _round_half_away,
+    _triggers_multiple,
     attack_value,
-    damage_from_value,
-    effective_value,
     exact_value,
-    round_half_away,
-    triggers_multiple,
 )
 from .sim import BattleConfig, _as_monster, check_rng
 
@@ -76,8 +76,8 @@ def reference_plays(values: tuple[tuple[int, ...], ...], poison: int, para: int,
         jumon = var.kind == 1 + Strategy.JUMON_SETSUYAKU
         perms = [tuple(OPERATORS[o] for o in p) for p in _op_perms(n, OPERATORS, jumon)]
         for cards in itertools.product(*values):
-            eff = [effective_value(c, i, poison=poison or None, paralysed=None if para < 0 else para,
-                                   asleep=None if sleep < 0 else sleep) for i, c in enumerate(cards)]
+            eff = [_effective_value(c, i, poison or None, None if para < 0 else para, None if sleep < 0 else sleep)
+                   for i, c in enumerate(cards)]
             paren = None
             if var.kind == 1 + Strategy.GANGAN_IKOUZE:
                 eff[var.target] *= 2
@@ -90,11 +90,10 @@ def reference_plays(values: tuple[tuple[int, ...], ...], poison: int, para: int,
                 x = _expr_value(et, ops, paren)
                 if x is None:
                     continue
-                v = round_half_away(x)
-                d = damage_from_value(x, physical_immune=rule.physical_immune, spell_resistant=rule.spell_resistant,
-                                      strategy_used=var.kind != KIND_NONE, negative_heals=rule.negative_heals,
-                                      resist_rounding=rule.resist_rounding)
-                trig = triggers_multiple(v, rule.multiples, nonpositive=rule.multiple_nonpositive)
+                v = _round_half_away(x)
+                d = _damage_from_value(x, rule.physical_immune, rule.spell_resistant, var.kind != KIND_NONE,
+                                       rule.negative_heals, rule.resist_rounding)
+                trig = _triggers_multiple(v, rule.multiples, rule.multiple_nonpositive)
                 out.append((var.kind, tuple(cards), v, d, int(trig), sum(cards)))
     return tuple(out)
 
@@ -262,9 +261,8 @@ class ReferenceParty:
             if playing:
                 if cfg.policy == "random":
                     cards, value = self._random_play(playing, vals, now, para, sleep)
-                    dmg = damage_from_value(value, physical_immune=rule.physical_immune,
-                                            spell_resistant=rule.spell_resistant, strategy_used=False,
-                                            negative_heals=rule.negative_heals)
+                    dmg = _damage_from_value(Fraction(value), rule.physical_immune, rule.spell_resistant, False,
+                                             rule.negative_heals, "at_end")
                 else:
                     per = _choose(plays, cfg.policy, hp[0])
                     none_s = per[KIND_NONE][0]
@@ -308,7 +306,7 @@ class ReferenceParty:
             if hp[0] <= 0:
                 won = True
             else:
-                if playing and triggers_multiple(value, rule.multiples, nonpositive=rule.multiple_nonpositive):
+                if playing and _triggers_multiple(value, rule.multiples, rule.multiple_nonpositive):
                     for p in range(P):
                         self._discard_lowest(p, tod)
                 if now["tsukon"]:
@@ -351,8 +349,8 @@ class ReferenceParty:
                 usable = [c for c in self.hands[p] if c != now["zaraki"]]
                 cards.append(usable[int(self.rng.integers(len(usable)))])
             ops = perms[int(self.rng.integers(len(perms)))]
-            eff = [effective_value(c, i, poison=now["poison"] or None, paralysed=None if para < 0 else para,
-                                   asleep=None if sleep < 0 else sleep) for i, c in enumerate(cards)]
+            eff = [_effective_value(c, i, now["poison"] or None, None if para < 0 else para,
+                                    None if sleep < 0 else sleep) for i, c in enumerate(cards)]
             try:
                 return tuple(cards), attack_value(eff, [OPERATORS[o] for o in ops])
             except ValueError:

@@ -372,6 +372,11 @@ def round_half_away(x: Fraction) -> int:
     """
     if not (isinstance(x, Fraction) or is_int(x)):
         raise ParamTypeError("x", x, "a fractions.Fraction or an integer")
+    return _round_half_away(x)
+
+
+def _round_half_away(x: Fraction | int) -> int:
+    """Unchecked :func:`round_half_away` (callers pass a Fraction or an int)."""
     n, d = x.numerator, x.denominator  # d > 0
     q = (2 * abs(n) + d) // (2 * d)
     return q if n >= 0 else -q
@@ -588,10 +593,16 @@ def damage_from_value(value: int | Fraction, *, physical_immune: bool = False, s
     strategy_used = check_bool("strategy_used", strategy_used)
     negative_heals = check_bool("negative_heals", negative_heals)
     check_choice("resist_rounding", resist_rounding, RESIST_ROUNDINGS)
+    return _damage_from_value(x, physical_immune, spell_resistant, strategy_used, negative_heals, resist_rounding)
+
+
+def _damage_from_value(x: Fraction, physical_immune: bool, spell_resistant: bool, strategy_used: bool,
+                       negative_heals: bool, resist_rounding: str) -> int:
+    """Unchecked :func:`damage_from_value` (``x`` a Fraction, flags bools, rounding one of RESIST_ROUNDINGS)."""
     d = -x if physical_immune else x
     halve = spell_resistant and strategy_used
     if not halve or resist_rounding == "value_first":
-        d = Fraction(round_half_away(d))
+        d = Fraction(_round_half_away(d))
     if d < 0 and not negative_heals:
         d = Fraction(0)
     if halve:
@@ -625,6 +636,11 @@ def triggers_multiple(value: int, multiples: Iterable[int], *, nonpositive: bool
     value = check_int("value", value)
     ks = check_int_list("multiples", list(multiples), min=1, min_len=0)
     nonpositive = check_bool("nonpositive", nonpositive)
+    return _triggers_multiple(value, ks, nonpositive)
+
+
+def _triggers_multiple(value: int, ks: Sequence[int], nonpositive: bool) -> bool:
+    """Unchecked :func:`triggers_multiple` (``ks`` integers >= 1)."""
     if value <= 0 and not nonpositive:
         return False
     return any(value % k == 0 for k in ks)
@@ -759,6 +775,11 @@ def effective_value(card: int, slot: int, *, poison: int | None = None, paralyse
     for nm, x, hi in (("poison", poison, 6), ("paralysed", paralysed, MAX_PARTY), ("asleep", asleep, MAX_PARTY)):
         if x is not None:
             check_int(nm, x, min=0, max=hi)
+    return _effective_value(card, slot, poison, paralysed, asleep)
+
+
+def _effective_value(card: int, slot: int, poison: int | None, paralysed: int | None, asleep: int | None) -> int:
+    """Unchecked :func:`effective_value` (card 1..5, slot and modifiers in range)."""
     v = card - 1 if poison is not None and card == poison else card
     if asleep is not None and slot == asleep:
         v = 1
