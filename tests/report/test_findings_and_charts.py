@@ -1,0 +1,92 @@
+"""Findings sentences, charts and the page finisher on a small sweep (no notebook, no PDF): fast."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import gamesim
+from gamesim.core.present import format_interval
+from gamesim.report.charts import compare_chart, distribution_chart, estimates_chart, metric_groups
+from gamesim.report.findings import comparison_sentences, findings_markdown
+from gamesim.report.page import external_urls, finish_page
+
+
+@pytest.fixture(scope="module")
+def res(tmp_path_factory):
+    scenario = {
+        "name": "findings_check", "game": "godtear", "seed": 5, "n_trials": 600, "chunk_size": 600,
+        "title": "Findings <script>alert(1)</script> check",
+        "parts": [{"name": "p", "task": "knockout",
+                   "cases": [{"name": "weak", "accuracy": 2}, {"name": "strong", "accuracy": 5},
+                             {"name": "same", "accuracy": 2}],
+                   "grid": {"dodge": [1, 3]}}],
+        "compare": {"baseline": "weak"},
+    }
+    return gamesim.sweep(scenario, progress=False, cache_root=tmp_path_factory.mktemp("chunks"))
+
+
+def test_no_spread_reads_as_words_not_infinite_bounds():
+    assert format_interval(8.0, -math.inf, math.inf, n=2000) == "no spread: all 2,000 values equal 8.000"
+    assert format_interval(8.0, -math.inf, math.inf) == "8.000 [-inf, inf]"  # without n it cannot say
+    assert format_interval(0.5, 0.4, 0.6, n=10) == "0.500 [0.400, 0.600]"
+
+
+def test_findings_state_every_comparison_as_the_intervals_say(res):
+    comp = res.comparisons[res.comparisons["statistic"] == "difference"]
+    sentences = comparison_sentences(res, "p")
+    assert len(sentences) == comp["variant"].nunique() == 2
+    for variant, g in comp.groupby("variant"):
+        s = next(x for x in sentences if x.startswith(f"*{variant}* against *weak*:"))
+        up, down = (g["ci_low"] > 0).sum(), (g["ci_high"] < 0).sum()
+        none = len(g) - up - down
+        for count, word in ((up, "higher in"), (down, "lower in"), (none, "no detectable difference in")):
+            assert (word in s) == (count > 0), (word, s)
+    # "same" has the baseline's settings (and, paired on common random numbers, its very trials): no metric differs
+    same = next(x for x in sentences if x.startswith("*same* against"))
+    assert "higher in" not in same and "lower in" not in same and "no detectable difference in" in same
+    text = findings_markdown(res)
+    assert text.startswith("## Findings") and "<script>" not in text
+    assert "lowest" in text and "highest" in text and "Exact values:" in text
+
+
+def test_charts_are_one_figure_per_part_with_every_metric_and_no_infinite_numbers(res):
+    spec = estimates_chart(res, "p").to_dict()
+    data = next(iter(spec["datasets"].values()))
+    assert {d["series"] for d in data} == {"weak", "strong", "same"}
+    assert {d["metric"] for d in data} == {f"{m} ({res.primary_statistic(m, part='p')})" for m in res.metrics("p")}
+    assert sum(len(g) for g in metric_groups(res, "p")) == len(res.metrics("p"))
+    c = compare_chart(res, "p").to_dict()
+    rows = next(iter(c["datasets"].values()))
+    assert len(rows) == len(res.comparisons[res.comparisons["statistic"] == "difference"])
+    assert {r["verdict"] for r in rows} <= {"higher", "lower", "no detectable difference"}
+    if not res.distributions.empty:
+        distribution_chart(res, "p").to_dict()
+
+
+def test_distribution_selects_cells_by_their_settings(res):
+    if res.distributions.empty:
+        pytest.skip("no integer metric tabulated")
+    metric = res.distributions["metric"].iloc[0]
+    d = res.distribution(metric, case="strong", dodge=3)
+    assert set(d["case"]) == {"strong"} and set(d["dodge"]) == {3} and d["cell"].nunique() == 1
+    assert {"case", "dodge", "value", "at_least", "at_least_low", "at_least_high"} <= set(d.columns)
+    with pytest.raises(KeyError, match="not a swept setting"):
+        res.distribution(metric, colour=1)
+    with pytest.raises(KeyError, match="no cell"):
+        res.distribution(metric, dodge=99)
+
+
+def test_finished_page_loads_nothing_from_the_network():
+    page = ('<html><head><script src="https://cdn.example/require.js"></script>'
+            '<link rel="stylesheet" href="//cdn.example/x.css"/>'
+            '<script type="text/x-mathjax-config">MathJax.Hub.Config({})</script>'
+            '<script type="module">if (d) { await import("https://cdnjs.example/mermaid.mjs"); }</script>'
+            '</head><body><main><h1 id="T">T</h1><h2 id="A">A</h2><h2 id="B">B</h2>'
+            '<a href="https://example.org/">a plain link is not a load</a></main></body></html>')
+    assert len(external_urls(page)) == 3
+    out = finish_page(page, bundle="/* no charts */")
+    assert external_urls(out) == [] and "mathjax" not in out.lower()
+    assert '<nav class="gamesim-toc">' in out and 'href="#A"' in out and 'href="#B"' in out
+    assert out.index("</h1>") < out.index("<nav class=\"gamesim-toc\">")
