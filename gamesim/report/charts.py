@@ -235,7 +235,7 @@ def compare_chart(results: Any, part: str, *, columns: int = 2) -> Any:
 
 
 def distribution_chart(results: Any, part: str, metrics: list[str] | None = None, *, max_cells: int = 12,
-                       columns: int = 4) -> Any:
+                       columns: int = 6) -> Any:
     """P(X >= k) of a part's integer metrics, one small multiple per cell, with 95% bands.
 
     Parameters
@@ -247,7 +247,7 @@ def distribution_chart(results: Any, part: str, metrics: list[str] | None = None
     max_cells : int, default 12
         Cells drawn per metric at most, evenly spread over the cell order (every
         cell is in :meth:`Results.distribution` and the ``.dist`` results table).
-    columns : int, default 4
+    columns : int, default 6
 
     Returns
     -------
@@ -290,9 +290,9 @@ def distribution_chart(results: Any, part: str, metrics: list[str] | None = None
         n_cells = df["cell"].nunique()
         total = d.loc[d["metric"] == metric, "cell"].nunique()
         title = f"{metric}: P(X ≥ k)" + (f" ({len(cells)} of {total} cells, spread over the sweep)" if len(cells) < total else "")
-        chart = alt.layer(*layers).properties(width=150, height=90)
+        chart = alt.layer(*layers).properties(width=105, height=70)
         charts.append(chart.facet(facet=alt.Facet("cell:N", title=None, sort=list(pd.unique(df["cell"])),
-                                                   header=alt.Header(labelLimit=170)),
+                                                   header=alt.Header(labelLimit=120, labelFontSize=9)),
                                   columns=min(columns, n_cells), title=title))
     return charts[0] if len(charts) == 1 else alt.vconcat(*charts)
 

@@ -30,7 +30,7 @@ from gamesim.core.present import format_interval, show_value
 __all__ = ["findings_markdown", "comparison_sentences", "MAX_METRICS"]
 
 #: Metrics described per part in the Findings (the rest are in the part's own section, and said to be).
-MAX_METRICS = 6
+MAX_METRICS = 4
 
 
 def _txt(v: Any) -> str:
@@ -66,9 +66,9 @@ def _headline(results: Any, part: str, metric: str, dims: list[str]) -> str:
     sens = _sensitivity(rows, swept)
     if sens is not None and len(swept) > 1:
         d, size = sens
-        out += f" The setting that moves it most is {safe_markdown(d)}: by up to {size:.3g} between two of its values."
+        out += f" Most sensitive to {safe_markdown(d)} (up to {size:.3g} between two of its values)."
     elif sens is not None:
-        out += f" It moves by up to {sens[1]:.3g} across {safe_markdown(sens[0])}."
+        out += f" Up to {sens[1]:.3g} apart across {safe_markdown(sens[0])}."
     return out
 
 

@@ -39,7 +39,7 @@ img { max-width: 100%; height: auto; }
 /* tables never wider than the page: cells wrap (between words) instead of running off the right edge */
 table { font-size: 8pt; max-width: 100%; border-collapse: collapse; }
 table[border] { border: 0; }
-.jp-RenderedHTMLCommon td, .jp-RenderedHTMLCommon th { white-space: normal; overflow-wrap: break-word; padding: 1px 4px; }
+.jp-RenderedHTMLCommon td, .jp-RenderedHTMLCommon th { white-space: normal; overflow-wrap: anywhere; padding: 1px 3px; }
 table.gamesim-table { font-size: 7.5pt; }
 h1, h2, h3, h4, p.gamesim-caption { break-after: avoid; page-break-after: avoid; }
 p.gamesim-series, figcaption { font-size: 8pt; color: #555; }
