@@ -307,7 +307,7 @@ def resolve(b: Batch, g: npt.NDArray[np.int64], act: npt.NDArray[np.int64], tabl
     slot = tables.slot[at]
     b.ki[g, me] = np.minimum(b.ki[g, me] - tables.ki_cost[at] + tables.ki_gain[at], p.max_ki)
     b.distance[g] = np.clip(b.distance[g] + tables.move[at], 0, p.max_distance)
-    combo = (tables.combo_after[at] >= 0) & (b.prev[g, me] == tables.combo_after[at])
+    combo = (tables.combo_after[at] >= 0) & (b.prev[g, me] == tables.combo_after[at]) & p.combos
     n_dice = np.where(combo & (tables.combo_melee[at] > 0), tables.combo_melee[at], tables.melee_dice[at])
     counter = ~(tables.no_counter[at] & b.stunned_last[g, op])
     special = tables.special[at]

@@ -108,9 +108,9 @@ def greedy_scores(b: Batch, g: npt.NDArray[np.int64], mask: npt.NDArray[np.bool_
     """:func:`.rules.expected_score` of every legal action of the movers of games ``g``; -inf elsewhere.
 
     The score depends only on the mover's mech and action, the distance, both armours and HPs,
-    whether the action's combo is on, whether the opponent lost its last turn to a stun and
-    whether it is protected: each distinct combination is scored once by the rules core and
-    memoized (per weapon tables and parameters).
+    whether the action's combo is on, whether the opponent lost its last turn to a stun, whether
+    it is protected and (ファイアバースト) how many heat counters the mover carries: each distinct
+    combination is scored once by the rules core and memoized (per weapon tables and parameters).
 
     Returns
     -------
@@ -133,11 +133,13 @@ def greedy_scores(b: Batch, g: npt.NDArray[np.int64], mask: npt.NDArray[np.bool_
         np.broadcast_to(b.distance[g][:, None], mask.shape),
         np.broadcast_to(b.armour[g, me][:, None], mask.shape), np.broadcast_to(b.armour[g, op][:, None], mask.shape),
         np.broadcast_to(b.hp[g, me][:, None], mask.shape), np.broadcast_to(b.hp[g, op][:, None], mask.shape),
-        (tables.combo_after[m] >= 0) & (b.prev[g, me][:, None] == tables.combo_after[m]),
+        (tables.combo_after[m] >= 0) & (b.prev[g, me][:, None] == tables.combo_after[m]) & p.combos,
         np.broadcast_to(b.stunned_last[g, op][:, None], mask.shape),
         np.broadcast_to(b.protect[g, op][:, None], mask.shape),
+        np.where(tables.special[m] == 2, b.heat[g, me].sum(axis=1)[:, None], 0),
     ]
-    radix = (len(tables.weapons.mechs), kk, p.max_distance + 1, amax, amax, hmax, hmax, 2, 2, 2)
+    radix = (len(tables.weapons.mechs), kk, p.max_distance + 1, amax, amax, hmax, hmax, 2, 2, 2,
+             b.heat.shape[2] + 1)
     code = np.zeros(mask.shape, np.int64)
     for f, r in zip(feats, radix):
         code = code * r + f.astype(np.int64)
@@ -160,13 +162,16 @@ def _score_of_code(code: int, radix: tuple[int, ...], tables: Tables, p: MechPar
     for r in reversed(radix):
         f.append(code % r)
         code //= r
-    m, k, d, a_me, a_op, h_me, h_op, combo, stunned, prot = reversed(f)
+    m, k, d, a_me, a_op, h_me, h_op, combo, stunned, prot, n_hot = reversed(f)
     mech = tables.weapons.mechs[m]
     slot, opt = int(tables.slot[m, k]), int(tables.opt[m, k])
     prev = int(tables.combo_after[m, k]) if combo else -1
+    # ファイアバースト's value depends on how many heat counters it removes: put them on other slots
+    others = [i for i in range(len(mech.weapons)) if i != slot][:n_hot]
+    heat = tuple(i in others for i in range(len(mech.weapons)))
     s = DuelState(distance=d, turn=0, to_move=0, armour=(a_me, a_op), hp=(h_me, h_op), ki=(p.max_ki, 0),
                   prev=(prev, -1), stunned_last=(False, bool(stunned)), protect=(False, bool(prot)),
-                  heat=(tuple(False for _ in mech.weapons),) * 2)
+                  heat=(heat, tuple(False for _ in mech.weapons)))
     return expected_score(s, (slot, opt), (mech, mech), p)
 
 

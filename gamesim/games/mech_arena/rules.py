@@ -117,6 +117,9 @@ class MechParams:
     max_turns : int, default 60
         Turns (both mechs, lost turns included) before a running game is called a stalemate.
         1..MAX_TURNS.
+    combos : bool, default True
+        A study switch, not a rule: False ignores every weapon's combo (ロケットジャンプ stays 判定1,
+        デュアルブレード keeps 3 dice), to measure what the combos are worth.
 
     Raises
     ------
@@ -138,6 +141,7 @@ class MechParams:
     strip_skip: bool = True
     armour_on_strip: ArmourOnStrip = "stay"
     max_turns: int = 60
+    combos: bool = True
 
     def __post_init__(self) -> None:
         check_choice("check_reading", self.check_reading, ("n_dice", "one_die"))
@@ -154,6 +158,7 @@ class MechParams:
         check_bool("strip_skip", self.strip_skip)
         check_choice("armour_on_strip", self.armour_on_strip, ("stay", "reset"))
         check_int("max_turns", self.max_turns, min=1, max=MAX_TURNS)
+        check_bool("combos", self.combos)
 
 
 def _check_params(p: object) -> MechParams:
@@ -518,7 +523,7 @@ def _outcomes(s: DuelState, action: Action, mechs: tuple[Mech, Mech], p: MechPar
     w0 = _W(s)
     w0.ki[me] = min(w0.ki[me] - wpn.ki_cost + wpn.ki, p.max_ki)
     w0.d = min(max(w0.d + wpn.move, 0), p.max_distance)
-    combo = wpn.combo_after is not None and s.prev[me] == wpn.combo_after
+    combo = p.combos and wpn.combo_after is not None and s.prev[me] == wpn.combo_after
     n_dice = wpn.combo_melee_dice if combo and wpn.combo_melee_dice else wpn.melee_dice
     counter = not (wpn.no_counter_if_stunned and s.stunned_last[op])
     heat = list(s.heat[me])
