@@ -27,15 +27,16 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError
+from gamesim.core.validate import ParamTypeError, check_int
 
 from .data import MAX_STEPS, MAX_TIMES, Effect, WeaponSet
-from .rules import MechParams
+from .rules import DuelState, MechParams
 
 if TYPE_CHECKING:
     from .policies import Policy
 
-__all__ = ["MAX_GAMES", "Tables", "Batch", "compile_tables", "new_batch", "legal_mask", "resolve", "play"]
+__all__ = ["MAX_GAMES", "Tables", "Batch", "compile_tables", "new_batch", "batch_from_state", "legal_mask", "resolve",
+           "play"]
 
 #: Largest number of games one call accepts.
 MAX_GAMES: int = 10_000_000
@@ -219,6 +220,43 @@ def _new(p: MechParams, tables: Tables, ma: npt.NDArray[np.int64], mb: npt.NDArr
     for k in ("skip", "skip_stun", "stunned_last", "protect", "strip"):
         setattr(b, k, np.zeros((n, 2), bool))
     b.heat = np.zeros((n, 2, int(tables.n_slots.max())), bool)
+    b.strips = np.zeros(n, np.int64)
+    b.lost_turns = np.zeros(n, np.int64)
+    return b
+
+
+def batch_from_state(s: DuelState, mech_a: int, mech_b: int, n: int, tables: Tables) -> Batch:
+    """``n`` copies of one scalar :class:`.rules.DuelState` (mech indices ``mech_a``, ``mech_b``).
+
+    Raises
+    ------
+    ParamError
+        For an argument of the wrong type or out of range.
+    """
+    if not isinstance(s, DuelState):
+        raise ParamTypeError("s", s, "a DuelState")
+    if not isinstance(tables, Tables):
+        raise ParamTypeError("tables", tables, "a Tables (compile_tables)")
+    nm = len(tables.weapons.mechs)
+    ia = check_int("mech_a", mech_a, min=0, max=nm - 1)
+    ib = check_int("mech_b", mech_b, min=0, max=nm - 1)
+    n = check_int("n", n, min=1, max=MAX_GAMES)
+    if tuple(len(h) for h in s.heat) != (int(tables.n_slots[ia]), int(tables.n_slots[ib])):
+        raise ParamError("s", s, "a DuelState of these mechs (heat counters per weapon)")
+    b = Batch.__new__(Batch)
+    b.mech = np.tile(np.array([ia, ib], np.int64), (n, 1))
+    for k in ("distance", "turn", "to_move", "winner"):
+        setattr(b, k, np.full(n, getattr(s, k), np.int64))
+    b.first = np.full(n, s.to_move if s.turn % 2 == 0 else 1 - s.to_move, np.int64)
+    for k in ("armour", "hp", "ki", "last", "prev"):
+        setattr(b, k, np.tile(np.array(getattr(s, k), np.int64), (n, 1)))
+    for k, src in (("skip", "skip"), ("skip_stun", "skip_stun"), ("stunned_last", "stunned_last"),
+                   ("protect", "protect"), ("strip", "strip_pending")):
+        setattr(b, k, np.tile(np.array(getattr(s, src), bool), (n, 1)))
+    b.heat = np.zeros((n, 2, int(tables.n_slots.max())), bool)
+    for side in (0, 1):
+        for i, h in enumerate(s.heat[side]):
+            b.heat[:, side, i] = h
     b.strips = np.zeros(n, np.int64)
     b.lost_turns = np.zeros(n, np.int64)
     return b
