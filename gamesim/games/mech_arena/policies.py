@@ -241,14 +241,14 @@ class RolloutPolicy(Policy):
         return _pick(mean >= best[:, None] - _TIE, choice.random(n))
 
 
-def make_policy(spec: Any, name: str = "policy") -> Policy:
+def make_policy(spec: Any, name: str = "spec") -> Policy:
     """A policy from its name: ``"random"``, ``"greedy"``, ``"rollout"`` or ``"rollout:<k>:<horizon>"``.
 
     Parameters
     ----------
     spec : str or Policy
         A policy object is returned as it is.
-    name : str, default "policy"
+    name : str, default "spec"
         The parameter name for error messages.
 
     Raises

@@ -603,7 +603,16 @@ def _set(t: tuple, i: int, v: object) -> tuple:  # type: ignore[type-arg]
 
 
 def start_turn(s: DuelState, p: MechParams) -> DuelState:
-    """The start of the mover's turn: its protection ends; stripped armour comes back (``reset``)."""
+    """The start of the mover's turn: its protection ends; stripped armour comes back (``reset``).
+
+    Raises
+    ------
+    ParamError
+        If ``s`` is not a DuelState or ``p`` not a MechParams.
+    """
+    if not isinstance(s, DuelState):
+        raise ParamTypeError("s", s, "a DuelState")
+    _check_params(p)
     me = s.to_move
     armour = s.armour
     strip = s.strip_pending
@@ -642,7 +651,16 @@ def end_turn(s: DuelState) -> DuelState:
 
 
 def is_over(s: DuelState, p: MechParams) -> bool:
-    """Whether the duel has ended: a mech at 0 HP, or ``max_turns`` turns played (stalemate)."""
+    """Whether the duel has ended: a mech at 0 HP, or ``max_turns`` turns played (stalemate).
+
+    Raises
+    ------
+    ParamError
+        If ``s`` is not a DuelState or ``p`` not a MechParams.
+    """
+    if not isinstance(s, DuelState):
+        raise ParamTypeError("s", s, "a DuelState")
+    _check_params(p)
     return s.winner >= 0 or s.turn >= p.max_turns
 
 
