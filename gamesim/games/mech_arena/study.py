@@ -181,8 +181,12 @@ def findings(res: pd.DataFrame, compare: pd.DataFrame | None = None, *, weapons:
             elif (s.ci_high < 0.5).all():
                 below.append(_label(ws, k))
             else:
-                flips = s[~((s.ci_low > 0.5) | (s.ci_high < 0.5))].case.tolist()
-                mixed.append(f"{_label(ws, k)} (not clearly above or below 1/2 under: {', '.join(flips)})")
+                parts_ = []
+                for word, sel in (("above 1/2", s.ci_low > 0.5), ("below 1/2", s.ci_high < 0.5),
+                                  ("not clearly above or below 1/2", ~((s.ci_low > 0.5) | (s.ci_high < 0.5)))):
+                    if sel.any():
+                        parts_.append(f"{word} under {', '.join(repr(c) for c in s[sel].case)}")
+                mixed.append(f"{_label(ws, k)} ({'; '.join(parts_)})")
         out.append("**Holds under every tried setting:** " + "; ".join(
             x for x in (("scores above 1/2: " + ", ".join(above)) if above else "",
                         ("scores below 1/2: " + ", ".join(below)) if below else "") if x)
