@@ -42,6 +42,9 @@ __all__ = ["MAX_GAMES", "Tables", "Batch", "compile_tables", "new_batch", "batch
 MAX_GAMES: int = 10_000_000
 
 _EFF_FIELDS = ("melee", "armour", "hp", "stun", "set_distance", "move", "ki", "protect")
+F_MELEE, F_ARMOUR, F_HP, F_STUN, F_SET, F_MOVE, F_KI, F_PROTECT = range(len(_EFF_FIELDS))
+#: The effect that does nothing, per field (``set_distance`` -1: none).
+_NO_EFFECT = np.array([-1 if f == "set_distance" else 0 for f in _EFF_FIELDS], np.int64)[:, None]
 
 
 @dataclass(frozen=True, eq=False)
@@ -76,6 +79,7 @@ class Tables:
     step_check: npt.NDArray[np.int64]
     step_times: npt.NDArray[np.int64]
     eff: tuple[dict[str, npt.NDArray[Any]], ...]
+    eff_arr: npt.NDArray[np.int64]
 
     @property
     def width(self) -> int:
@@ -126,8 +130,10 @@ def compile_tables(weapons: WeaponSet) -> Tables:
                 t["step_check"][m, k, j], t["step_times"][m, k, j] = st.check, st.times
                 for which, e in enumerate((st.hit[o], st.miss[o], st.any_hit)):
                     _put(eff[which], (m, k, j), e)
+    # one array (which, field, mech, action, step): a step's three effects are one gather
+    eff_arr = np.stack([np.stack([e[f].astype(np.int64) for f in _EFF_FIELDS]) for e in eff])
     return Tables(weapons=weapons, n_actions=np.array([len(a) for a in acts], np.int64),
-                  n_slots=np.array([len(m.weapons) for m in mechs], np.int64), eff=eff, **t)
+                  n_slots=np.array([len(m.weapons) for m in mechs], np.int64), eff=eff, eff_arr=eff_arr, **t)
 
 
 def _put(eff: dict[str, npt.NDArray[Any]], at: tuple[int, int, int], e: Effect) -> None:
@@ -294,12 +300,12 @@ def _damage_armour(b: Batch, g: npt.NDArray[np.int64], side: npt.NDArray[np.int6
             b.strip[gs, ss] = True
 
 
-def _apply(b: Batch, g: npt.NDArray[np.int64], me: npt.NDArray[np.int64], e: dict[str, npt.NDArray[Any]],
+def _apply(b: Batch, g: npt.NDArray[np.int64], me: npt.NDArray[np.int64], e: npt.NDArray[np.int64],
            n_dice: npt.NDArray[np.int64], counter: npt.NDArray[np.bool_], tables: Tables, p: MechParams,
            dice: np.random.Generator) -> None:
-    """Apply per-game effects ``e`` (arrays over ``g``) in the order of :class:`~.data.Effect`."""
+    """Apply per-game effects ``e`` (int64, (n_fields, len(g))) in the order of :class:`~.data.Effect`."""
     op = 1 - me
-    mel = e["melee"]
+    mel = e[F_MELEE] != 0
     if mel.any():
         gm, mm, om = g[mel], me[mel], op[mel]
         nd = n_dice[mel]
@@ -314,23 +320,24 @@ def _apply(b: Batch, g: npt.NDArray[np.int64], me: npt.NDArray[np.int64], e: dic
             if c.any():
                 _damage_armour(b, gm[c], mm[c], dice.binomial(p.counter_dice, 0.5, int(c.sum())), p)
     prot = b.protect[g, op]
-    arm = np.where(prot, 0, e["armour"])
+    arm = np.where(prot, 0, e[F_ARMOUR])
     if arm.any():
         sel = arm > 0
         _damage_armour(b, g[sel], op[sel], arm[sel], p)
-    hp = np.where(prot, 0, e["hp"])
+    hp = np.where(prot, 0, e[F_HP])
     if hp.any():
         b.hp[g, op] -= hp
-    st = e["stun"]
+    st = e[F_STUN] != 0
     if st.any():
         b.skip[g[st], op[st]] = True
         b.skip_stun[g[st], op[st]] = True
-    sd = e["set_distance"]
-    d = np.where(sd >= 0, np.minimum(sd, p.max_distance), b.distance[g])
-    b.distance[g] = np.clip(d + e["move"], 0, p.max_distance)
-    if e["ki"].any():
-        b.ki[g, me] = np.minimum(b.ki[g, me] + e["ki"], p.max_ki)
-    pr = e["protect"]
+    sd = e[F_SET]
+    if (sd >= 0).any() or e[F_MOVE].any():
+        d = np.where(sd >= 0, np.minimum(sd, p.max_distance), b.distance[g])
+        b.distance[g] = np.clip(d + e[F_MOVE], 0, p.max_distance)
+    if e[F_KI].any():
+        b.ki[g, me] = np.minimum(b.ki[g, me] + e[F_KI], p.max_ki)
+    pr = e[F_PROTECT] != 0
     if pr.any():
         b.protect[g[pr], me[pr]] = True
 
@@ -382,21 +389,18 @@ def resolve(b: Batch, g: npt.NDArray[np.int64], act: npt.NDArray[np.int64], tabl
         q = np.where(lvl == 0, 1.0, _q(lvl, p))
         times = tables.step_times[mj, aj, j]
         any_hit = np.zeros(gj.size, bool)
-        hit_e = {f: tables.eff[0][f][mj, aj, j] for f in _EFF_FIELDS}
-        miss_e = {f: tables.eff[1][f][mj, aj, j] for f in _EFF_FIELDS}
+        eff = tables.eff_arr[:, :, mj, aj, j]  # (which, field, game)
+        nd_on, counter_on = n_dice[on], counter[on]
         for r in range(MAX_TIMES):
             live = r < times
             if not live.any():
                 break
             hit = dice.random(gj.size) < q
             any_hit |= hit & live
-            e = {f: np.where(hit, hit_e[f], miss_e[f]) for f in _EFF_FIELDS}
-            e = {f: np.where(live, v, -1 if f == "set_distance" else 0).astype(v.dtype) for f, v in e.items()}
-            _apply(b, gj, mej, e, n_dice[on], counter[on], tables, p, dice)
-        if any_hit.any():
-            e = {f: np.where(any_hit, tables.eff[2][f][mj, aj, j], -1 if f == "set_distance" else 0)
-                 .astype(tables.eff[2][f].dtype) for f in _EFF_FIELDS}
-            _apply(b, gj, mej, e, n_dice[on], counter[on], tables, p, dice)
+            e = np.where(live, np.where(hit, eff[0], eff[1]), _NO_EFFECT)
+            _apply(b, gj, mej, e, nd_on, counter_on, tables, p, dice)
+        if any_hit.any() and eff[2].any():
+            _apply(b, gj, mej, np.where(any_hit, eff[2], _NO_EFFECT), nd_on, counter_on, tables, p, dice)
     hot = tables.heat[at]
     if hot.any():
         b.heat[g[hot], me[hot], slot[hot]] = True
