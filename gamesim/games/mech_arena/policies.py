@@ -27,7 +27,7 @@ import numpy.typing as npt
 from gamesim.core.registry import ParamError
 from gamesim.core.validate import ParamTypeError, check_int
 
-from .engine import Batch, Tables, legal_mask, play, resolve
+from .engine import Batch, Tables, play, resolve
 from .rules import HP_VALUE, DuelState, MechParams, expected_score
 
 __all__ = ["POLICY_NAMES", "MAX_ROLLOUTS", "MAX_HORIZON", "Policy", "RandomPolicy", "GreedyPolicy", "RolloutPolicy",
