@@ -32,7 +32,7 @@ import gamesim.games.ice_cream_turret as ic
 import gamesim.games.qftnw as q
 from gamesim.core.registry import ParamError
 
-GAMES = ["godtear", "qftnw", "dqz", "gacha", "gacha_game", "ice_cream_turret"]
+GAMES = ["godtear", "qftnw", "dqz", "gacha", "gacha_game", "ice_cream_turret", "mech_arena"]
 HERE = Path(__file__).parent
 
 #: Exported callables that need no argument test of their own, and why.
@@ -65,7 +65,7 @@ def _public_callables(game: str) -> list[str]:
 def test_every_public_callable_has_a_strict_api_test(game: str) -> None:
     text = (HERE / f"test_api_{game}.py").read_text(encoding="utf-8") + Path(__file__).read_text(encoding="utf-8")
     prefix = {"godtear": "gt", "qftnw": "q", "dqz": "dqz", "gacha": "gacha", "gacha_game": "gg",
-              "ice_cream_turret": "ic"}[game]
+              "ice_cream_turret": "ic", "mech_arena": "mech"}[game]
     missing = []
     for name in _public_callables(game):
         if f"{game}.{name}" in EXEMPT:
