@@ -29,6 +29,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, replace
 from enum import IntEnum
+from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -551,8 +552,8 @@ def _check_state(s: object) -> KamiState:
     return s
 
 
-def draw_outcomes(s: KamiState) -> list[tuple[int, float]]:
-    """Chance node of step A: ``(number index, probability)`` of the card drawn (uniform over the deck's cards).
+def draw_outcomes(s: KamiState) -> list[tuple[int, Fraction]]:
+    """Chance node of step A: ``(number index, exact probability)`` of the card drawn (uniform over the deck's cards).
 
     Empty if the deck is empty.
 
@@ -563,7 +564,7 @@ def draw_outcomes(s: KamiState) -> list[tuple[int, float]]:
     """
     s = _check_state(s)
     n = sum(s.deck)
-    return [(t, c / n) for t, c in enumerate(s.deck) if c] if n else []
+    return [(t, Fraction(c, n)) for t, c in enumerate(s.deck) if c] if n else []
 
 
 def turn_start(s: KamiState, p: KamiParams) -> KamiState:
