@@ -259,6 +259,12 @@ class KamiParams:
     smoke_by_choice : bool, default True
         Whether a player may choose the smoking room while a line is free
         (置ける場所が無い/置きたくない場合); False: only when no line is possible.
+    board_players : int or None, default None
+        Play on the board of this player count (2..4) instead of ``n_players``'s: e.g. a 4-player
+        game without the 3-4 line (``board_players = 2``). A design lever, not a rule reading.
+    remove_line : int, default -1
+        Index (0-based, file order) of one board-file line to leave out; -1 keeps them all. For
+        the study of each line's effect.
 
     Raises
     ------
@@ -275,6 +281,8 @@ class KamiParams:
     deck_out: DeckOut = "end"
     ties: Ties = "shared"
     smoke_by_choice: bool = True
+    board_players: int | None = None
+    remove_line: int = -1
 
     def __post_init__(self) -> None:
         check_int("n_players", self.n_players, min=2, max=4)
@@ -284,13 +292,21 @@ class KamiParams:
             check_bool(name, getattr(self, name))
         check_choice("deck_out", self.deck_out, ("end", "play_on"))
         check_choice("ties", self.ties, ("shared", "later_seat"))
-        if not board_lines(load_board(self.board), self.n_players):
-            raise ParamError("board", self.board, f"a board with at least one line for {self.n_players} players")
+        if self.board_players is not None:
+            check_int("board_players", self.board_players, min=2, max=4)
+        b = load_board(self.board)
+        check_int("remove_line", self.remove_line, min=-1, max=len(b.lines) - 1)
+        if not self.lines:
+            raise ParamError("board", self.board, f"a board with at least one line for {self.n_players} players "
+                             "(after remove_line)")
 
     @property
     def lines(self) -> tuple[tuple[int, int], ...]:
-        """The board's lines for this player count (tower indices), without the road."""
-        return board_lines(load_board(self.board), self.n_players)
+        """The board's lines for this game (tower indices), without the road: those of ``board_players``
+        (default ``n_players``), less ``remove_line``."""
+        b = load_board(self.board)
+        n = self.n_players if self.board_players is None else self.board_players
+        return tuple(ln for i, (ln, m) in enumerate(zip(b.lines, b.min_players)) if m <= n and i != self.remove_line)
 
     @property
     def road_built(self) -> bool:
