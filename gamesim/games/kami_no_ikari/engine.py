@@ -238,31 +238,45 @@ def _effects(b: Batch, t: Tables) -> tuple[np.ndarray, np.ndarray]:
     return card, tower
 
 
+def _gather(x: np.ndarray, idx: np.ndarray, t: Tables) -> np.ndarray:
+    """``x[i, idx[i, a]]`` for (n, 5) ``x`` and (n, A) ``idx``: a column gather where ``idx`` is the same for
+    every game (every action but the road's two), a per-game gather for the road's columns."""
+    out = x[:, idx[0]] if idx.shape[0] else np.empty((0, idx.shape[1]), x.dtype)
+    r = 2 * t.n_lines
+    out[:, r:r + 2] = np.take_along_axis(x, idx[:, r:r + 2], axis=1)
+    return out
+
+
 def values_after(b: Batch, t: Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each action's result for the mover: hand value after it (n, A) int32, its value now (n,), the raised tower's height after (n, A; 0 for discards)."""
-    n, A = b.size, t.n_actions
-    rows = np.arange(n)
+    """Each action's result for the mover: hand value after it (n, A) int32, its value now (n,), the raised tower's height after (n, A; 0 for discards).
+
+    A move changes at most two numbers' terms of the hand value: the card's number (one card
+    fewer; its tower is the other end of the line, so its height stays) and the raised tower's
+    number (one card higher, and the 摩天 counter if it reaches 3 first). So the value after is
+    the value now plus those two terms' changes (values of illegal actions are meaningless).
+    """
+    rows = np.arange(b.size)
     me = b.to_move.astype(np.intp)
-    hand = b.hands[rows, me].astype(np.int16)
-    smoke = b.smoke[rows, me]
-    now = _value(hand, b.heights, b.mate, smoke, t)
-    card, tower = _effects(b, t)
-    h2 = np.repeat(hand[:, None, :], A, axis=1)
-    h2[rows[:, None], np.arange(A)[None, :], card] -= 1
-    h2 = np.maximum(h2, 0)
-    ht = np.repeat(b.heights[:, None, :].astype(np.int16), A, axis=1)
+    hand = b.hands[rows, me].astype(np.int32)                                       # (n, 5)
+    heights = b.heights.astype(np.intp)
+    is_mate = (np.arange(N_NUMBERS)[None, :] == b.mate[:, None]).astype(np.intp)
+    per = _SET[np.minimum(hand, 5)] + hand * t.points[heights, is_mate]              # each number's term
+    now = per.sum(axis=1) - SMOKE_PENALTY * b.smoke[rows, me].astype(np.int32)
+    card, tower = _effects(b, t)                                                    # (n, A)
+    c1 = np.maximum(_gather(hand, card, t) - 1, 0)
+    delta = (_SET[np.minimum(c1, 5)] + c1 * t.points[_gather(heights, card, t), _gather(is_mate, card, t)]
+             - _gather(per, card, t))
     line = tower >= 0
     tw = np.where(line, tower, 0)
-    new_h = ht[rows[:, None], np.arange(A)[None, :], tw] + line
-    ht[rows[:, None], np.arange(A)[None, :], tw] = new_h
-    mate = np.repeat(b.mate[:, None], A, axis=1).astype(np.int16)
+    ct = _gather(hand, tw, t)
+    new_h = np.minimum(_gather(heights, tw, t) + line, END_HEIGHT)
+    mt = _gather(is_mate, tw, t)
     if t.mate_counter:
-        gets = line & (b.mate[:, None] < 0) & (new_h == MATE_HEIGHT)
-        mate = np.where(gets, tw, mate)
-    sm = smoke[:, None] + np.zeros(A, np.int8)
-    sm[:, 2 * t.n_slots:] += 1
-    after = _value(h2, ht, mate, sm, t)
-    return after, now, np.where(line, new_h, 0)
+        mt = np.where(line & (b.mate[:, None] < 0) & (new_h == MATE_HEIGHT), 1, mt)
+    raised = _SET[np.minimum(ct, 5)] + ct * t.points[new_h, mt] - _gather(per, tw, t)
+    delta += np.where(line, raised, 0)
+    delta[:, 2 * t.n_slots:] -= SMOKE_PENALTY
+    return now[:, None] + delta, now, np.where(line, new_h, 0)
 
 
 def road_by_hand(b: Batch, rows: np.ndarray, rng: np.random.Generator) -> np.ndarray:
