@@ -290,16 +290,26 @@ def _tmp_name(final: Path) -> Path:
 
 @contextmanager
 def _signals_held() -> Iterator[None]:
-    """Hold back SIGINT and SIGTERM (delivered on exit) for the few renames that publish a report."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+    """Hold back SIGINT and SIGTERM for the few renames that publish a report, then deliver them.
+
+    The signals' handlers are swapped for one that only records them (blocking the signal in
+    this thread would not do: another thread of the process may take it, and Python still runs
+    its handler in the main thread at once). Main thread only, where handlers can be set.
+    """
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    held = {signal.SIGINT, signal.SIGTERM}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    pending: list[int] = []
+    previous = {}
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        previous[sig] = signal.signal(sig, lambda signum, frame: pending.append(signum))
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        for sig in dict.fromkeys(pending):
+            signal.raise_signal(sig)  # now, to the handler that was in place
 
 
 def render_report(
