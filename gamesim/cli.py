@@ -302,7 +302,8 @@ def _new(game_name: str, task_name: str) -> int:
         f'game = "{game.name}"',
         f'question = "How does {first.name} change with the parameters below?"',
         'notes = "What this variant models, for the report."',
-        "# notebook = \"../notebooks/my_study.ipynb\"   # optional: without it the generic report",
+        "# Report: the generic one; for a study notebook of your own, run "
+        "`gamesim report THIS_FILE.toml --notebook my_study.ipynb` (the `notebook` key names only gamesim's own)",
         "seed = 1                  # remove to draw fresh entropy (recorded in the results)",
         "n_trials = 2000           # trials per cell",
         "chunk_size = 1000         # trials per saved chunk (unit of parallel work and of resume)",
