@@ -191,8 +191,8 @@ def _offline_fetcher() -> Any:
     return fetch
 
 
-class _PrintTimeout(Exception):
-    pass
+class _PrintTimeout(BaseException):
+    """Raised by the alarm; a BaseException, so no ``except Exception`` inside WeasyPrint swallows it."""
 
 
 @contextmanager
