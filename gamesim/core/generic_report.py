@@ -140,7 +140,8 @@ def _rules_section(sc: Any, h: list[str]) -> None:
                      f"at most {pr.max_trials:,} trials per cell.")
     if sc.compare is not None:
         c = sc.compare
-        what = f"case `{_md_value(c.baseline)}`" if c.dimension == "case" else f"`{c.dimension} = {_md_value(c.baseline)}`"
+        what = (f"case `{_md_value(c.baseline)}`" if c.dimension == "case"
+                else f"`{c.dimension} = {_md_value(c.baseline)}`")
         lines.append(f"- Comparison: every variant against the baseline {what}"
                      + (", with common random numbers (compared cells share their random numbers)"
                         if c.crn else ", with independent random numbers") + ".")
@@ -165,7 +166,8 @@ def _part_section(results: Results, part: str, h: list[str]) -> None:
             lines.append("*Swept:* " + "; ".join(
                 f"`{d}` ∈ {{{', '.join(_md_value(v) for v in vals)}}}" for d, vals in dims.items()))
         if spec.fixed:
-            lines.append("*Fixed for this part:* " + ", ".join(f"`{k} = {_md_value(v)}`" for k, v in spec.fixed.items()))
+            lines.append("*Fixed for this part:* "
+                         + ", ".join(f"`{k} = {_md_value(v)}`" for k, v in spec.fixed.items()))
         n_cells = len(spec.labels())
         lines.append(f"*Cells:* {n_cells}; trials per cell before any precision top-up: {spec.n_trials:,}.")
     _md("\n\n".join(lines))
@@ -193,7 +195,8 @@ def _part_section(results: Results, part: str, h: list[str]) -> None:
     comp = results.comparisons
     if not comp.empty and part in set(comp["part"]):
         c0 = comp[comp["part"] == part].iloc[0]
-        _md(f"{h[2]} Comparison with the baseline ({safe_markdown(str(c0['dimension']))} = {_md_value(c0['baseline'])})\n\n"
+        _md(f"{h[2]} Comparison with the baseline "
+            f"({safe_markdown(str(c0['dimension']))} = {_md_value(c0['baseline'])})\n\n"
             "Differences are *variant − baseline*; intervals use the pairing of trials "
             + ("(common random numbers: trial *i* of both cells used the same random numbers)."
                if bool(c0["crn"]) else "(trials matched by index; the cells used independent random numbers).")
