@@ -17,6 +17,7 @@ sweep exits with 130 after its finished chunks are saved (run again to resume).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import os
 import signal
@@ -123,6 +124,11 @@ def _parser() -> argparse.ArgumentParser:
     common.add_argument(
         "--out-dir", type=Path, default=Path("reports"), help="folder for results and reports (default reports/)"
     )
+    common.add_argument(
+        "--no-wait", action="store_true",
+        help="if another gamesim is running the same scenario into the same --out-dir, stop (exit 2) "
+             "instead of waiting for it",
+    )
 
     ap = argparse.ArgumentParser(
         prog="gamesim",
@@ -146,6 +152,11 @@ def _parser() -> argparse.ArgumentParser:
         "report", parents=[common], help="run a scenario if needed, then render its HTML and PDF report"
     )
     rep.add_argument("scenario", nargs="*", help="scenario files (default: every built-in scenario)")
+    rep.add_argument(
+        "--notebook", type=Path, metavar="PATH",
+        help="execute this notebook for the report (one scenario only); a scenario file itself may name only "
+             "the notebooks shipped with gamesim (docs/security.md)",
+    )
     srch = sub.add_parser("search", help="find the rule settings that hit a scenario's [target] "
                           "(and rank parameters by its [sensitivity]); writes an HTML report")
     srch.add_argument("scenario", type=Path, help="scenario .toml file with a [target] table")
@@ -291,7 +302,8 @@ def _new(game_name: str, task_name: str) -> int:
         f'game = "{game.name}"',
         f'question = "How does {first.name} change with the parameters below?"',
         'notes = "What this variant models, for the report."',
-        "# notebook = \"../notebooks/my_study.ipynb\"   # optional: without it the generic report",
+        "# Report: the generic one; for a study notebook of your own, run "
+        "`gamesim report THIS_FILE.toml --notebook my_study.ipynb` (the `notebook` key names only gamesim's own)",
         "seed = 1                  # remove to draw fresh entropy (recorded in the results)",
         "n_trials = 2000           # trials per cell",
         "chunk_size = 1000         # trials per saved chunk (unit of parallel work and of resume)",
@@ -368,7 +380,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     from gamesim.core.report import ReportError
     from gamesim.core.results import ResultsError
-    from gamesim.core.scenario import ScenarioError
+    from gamesim.core.scenario import NOTEBOOK_ENV, ScenarioError
 
     def error(msg: str, code: int) -> int:
         print(f"gamesim: error: {msg}", file=sys.stderr)
@@ -406,11 +418,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     from gamesim.core.sweep import ChunkError, compute_backend
 
     previous_sigterm = _install_sigterm()
+    previous_notebook = os.environ.get(NOTEBOOK_ENV)
+    stack = contextlib.ExitStack()
     try:
         if args.command == "run":
-            with compute_backend(args.backend, args.n_jobs, args.scheduler):
-                _run_one(_resolve_scenario(args.scenario), args, args.out, reuse=False, fmt=args.format)
+            path = _resolve_scenario(args.scenario)
+            with _scenario_locks([path], args), compute_backend(args.backend, args.n_jobs, args.scheduler):
+                _run_one(path, args, args.out, reuse=False, fmt=args.format)
             return 0
+        if args.notebook is not None:
+            if len(args.scenario) != 1:
+                return error(f"--notebook {args.notebook} needs exactly one scenario file, got {len(args.scenario)}",
+                             EXIT_USAGE)
+            if args.notebook.suffix != ".ipynb" or not args.notebook.is_file():
+                return error(f"--notebook {args.notebook}: no such .ipynb file", EXIT_USAGE)
+            # chosen at the keyboard: the scenario's (and the kernel's) load_scenario use it
+            os.environ[NOTEBOOK_ENV] = str(args.notebook.resolve())
         paths = [_resolve_scenario(s) for s in args.scenario] or builtin_scenarios()
         if not paths:
             return error("no scenario given and no built-in scenarios/ folder found", EXIT_USAGE)
@@ -419,6 +442,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return error(clash, EXIT_USAGE)
         from gamesim.core.report import GENERIC_NOTEBOOK, render_report
 
+        locks = _scenario_locks(paths, args)
+        stack.enter_context(locks)
         with compute_backend(args.backend, args.n_jobs, args.scheduler):
             runs = [_run_one(path, args, None, reuse=True) for path in paths]
         for path, (scenario, results) in zip(paths, runs):
@@ -433,6 +458,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                           f"`gamesim search {path}` runs the target search and writes its report")
         return 0
     except ScenarioError as exc:
+        return error(str(exc), EXIT_USAGE)
+    except _Busy as exc:
         return error(str(exc), EXIT_USAGE)
     except ReportError as exc:
         if "raised KeyboardInterrupt" in str(exc):  # Ctrl-C reached the notebook kernel too
@@ -472,6 +499,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return error(f"the report notebook's kernel died ({exc}); run the same command again", EXIT_FAILED)
         raise
     finally:
+        stack.close()
+        if previous_notebook is None:
+            os.environ.pop(NOTEBOOK_ENV, None)
+        else:
+            os.environ[NOTEBOOK_ENV] = previous_notebook
         _restore_sigterm(previous_sigterm)
 
 
@@ -492,6 +524,43 @@ def _restore_sigterm(previous: Any) -> None:
     if previous is not None:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+class _Busy(Exception):
+    """Another gamesim holds a scenario's lock and ``--no-wait`` was given."""
+
+
+@contextlib.contextmanager
+def _scenario_locks(paths: list[Path], args: argparse.Namespace) -> Any:
+    """Hold ``<out-dir>/.<name>.lock`` for every scenario while it is run and reported.
+
+    Two runs of one scenario into one out-dir would share its chunk cache, results and
+    report files; the second one waits here (one line says so) or, with ``--no-wait``,
+    raises :class:`_Busy`. Locks are taken in name order, so two commands never wait on
+    each other.
+    """
+    from filelock import FileLock, Timeout
+
+    from gamesim.core.scenario import load_scenario
+
+    names = sorted({load_scenario(p).name for p in paths})
+    with contextlib.ExitStack() as stack:
+        if names:
+            args.out_dir.mkdir(parents=True, exist_ok=True)
+        for name in names:
+            lock_path = args.out_dir / f".{name}.lock"
+            lock = FileLock(str(lock_path))
+            try:
+                lock.acquire(timeout=0)
+            except Timeout:
+                if args.no_wait:
+                    raise _Busy(f"{name}: another gamesim is running this scenario into {args.out_dir} "
+                                f"(lock {lock_path}); not waiting (--no-wait)") from None
+                print(f"gamesim: {name}: another gamesim is running this scenario into {args.out_dir}; "
+                      f"waiting for it to finish (lock {lock_path})", file=sys.stderr, flush=True)
+                lock.acquire()
+            stack.callback(lock.release)
+        yield
 
 
 def _distinct_names(paths: list[Path]) -> tuple[list[Path], str | None]:

@@ -84,7 +84,12 @@ def _figure(chart: Any, caption: str, series_what: str = "", series: list[str] |
 
 
 def _value(v: Any) -> str:
-    return safe_markdown(str(show_value(v)))
+    return str(show_value(v))
+
+
+def _md_value(v: Any) -> str:
+    """A parameter value or case name for a Markdown cell: the scenario's strings are a stranger's text."""
+    return safe_markdown(_value(v))
 
 
 def render(results: Results, *, heading_level: int = 1) -> None:
@@ -139,14 +144,15 @@ def _rules_section(sc: Any, h: list[str]) -> None:
     fixed = sc.raw.get("params", {})
     if fixed:
         lines.append("- Parameters fixed for the whole scenario: " +
-                     ", ".join(f"`{k} = {_value(v)}`" for k, v in fixed.items()) + ".")
+                     ", ".join(f"`{k} = {_md_value(v)}`" for k, v in fixed.items()) + ".")
     if sc.precision is not None:
         pr = sc.precision
         lines.append(f"- Precision target: the 95% interval of `{pr.metric}` no wider than ±{pr.half_width:g}, "
                      f"at most {pr.max_trials:,} trials per cell.")
     if sc.compare is not None:
         c = sc.compare
-        what = f"case `{c.baseline}`" if c.dimension == "case" else f"`{c.dimension} = {_value(c.baseline)}`"
+        what = (f"case `{_md_value(c.baseline)}`" if c.dimension == "case"
+                else f"`{c.dimension} = {_md_value(c.baseline)}`")
         lines.append(f"- Comparison: every variant against the baseline {what}"
                      + (", with common random numbers (compared cells share their random numbers)"
                         if c.crn else ", with independent random numbers") + ".")
@@ -159,8 +165,9 @@ def _part_section(results: Results, part: str, h: list[str]) -> None:
     sc = results.scenario
     spec = next((p for p in sc.parts if p.name == part), None) if sc is not None else None
     task_name = results.frame.loc[results.frame["part"] == part, "task"].iloc[0]
-    heading = safe_markdown(spec.title) if spec is not None and spec.title else part
-    _md(f"{h[1]} {heading}" + (f" (part `{part}`)" if heading != part else "") + f", task `{task_name}`")
+    heading = spec.title if spec is not None and spec.title else part
+    _md(f"{h[1]} {safe_markdown(heading)}" + (f" (part `{safe_markdown(part)}`)" if heading != part else "")
+        + f", task `{safe_markdown(str(task_name))}`")
     lines = []
     if spec is not None:
         if spec.question:
@@ -170,9 +177,10 @@ def _part_section(results: Results, part: str, h: list[str]) -> None:
         dims = spec.dim_values()
         if dims:
             lines.append("*Swept:* " + "; ".join(
-                f"`{d}` ∈ {{{', '.join(_value(v) for v in vals)}}}" for d, vals in dims.items()))
+                f"`{d}` ∈ {{{', '.join(_md_value(v) for v in vals)}}}" for d, vals in dims.items()))
         if spec.fixed:
-            lines.append("*Fixed for this part:* " + ", ".join(f"`{k} = {_value(v)}`" for k, v in spec.fixed.items()))
+            lines.append("*Fixed for this part:* "
+                         + ", ".join(f"`{k} = {_md_value(v)}`" for k, v in spec.fixed.items()))
         n_cells = len(spec.labels())
         lines.append(f"*Cells:* {n_cells}; trials per cell before any precision top-up: {spec.n_trials:,}.")
     _md("\n\n".join(lines))
@@ -208,7 +216,8 @@ def _part_section(results: Results, part: str, h: list[str]) -> None:
     if not comp.empty and part in set(comp["part"]):
         c0 = comp[comp["part"] == part].iloc[0]
         compared = list(pd.unique(comp.loc[comp["part"] == part, "metric"]))
-        _md(f"{h[2]} Comparison with the baseline ({c0['dimension']} = {_value(c0['baseline'])})\n\n"
+        _md(f"{h[2]} Comparison with the baseline "
+            f"({safe_markdown(str(c0['dimension']))} = {_md_value(c0['baseline'])})\n\n"
             "Differences are *variant − baseline*; intervals use the pairing of trials "
             + ("(common random numbers: trial *i* of both cells used the same random numbers)."
                if bool(c0["crn"]) else "(trials matched by index; the cells used independent random numbers).")

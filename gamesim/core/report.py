@@ -5,19 +5,46 @@ which injects ``results_path`` and ``scenario_path`` into its cell tagged
 ``parameters``. The executed notebook is exported to HTML by nbconvert with code
 cells hidden (a report is for designers), then printed to PDF by WeasyPrint,
 which needs only the pango libraries of the base machine: no LaTeX, and no
-browser downloaded at run time. WeasyPrint is given a URL fetcher that serves
-only ``data:`` and local ``file:`` URLs, so a report never waits on the network.
+browser downloaded at run time.
+
+The printer fetches nothing (docs/security.md): WeasyPrint's URL fetcher serves
+only the ``data:`` URLs of the pictures gamesim embedded and refuses ``file:``,
+``http(s):`` and every other scheme, so no local file (``/etc/passwd``,
+``/dev/zero``) and no network address reaches or stalls a PDF; PDF attachments
+(``<link rel=attachment>``, ``<a rel=attachment>``) are dropped; an HTML page over
+:data:`MAX_HTML_BYTES` is refused and printing stops after ``timeout_s`` seconds.
+
+The executed notebook, the HTML and the PDF of one report are written under
+temporary names unique to the run and renamed together at the end (with Ctrl-C
+and SIGTERM held back for those few renames), so an interrupted report leaves
+the previous complete set, or nothing, never a truncated PDF or a new HTML beside
+an old PDF.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import os
 import re
+import secrets
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-__all__ = ["GENERIC_NOTEBOOK", "ReportError", "execute_notebook", "notebook_to_html", "html_to_pdf", "render_report"]
+__all__ = ["GENERIC_NOTEBOOK", "MAX_HTML_BYTES", "PDF_TIMEOUT_S", "ReportError", "execute_notebook",
+           "notebook_to_html", "html_to_pdf", "render_report"]
+
+#: The largest HTML page printed to PDF. The biggest built-in report is about 6 MB (its
+#: plots are embedded PNGs); a page 30 times larger is not a report gamesim made.
+MAX_HTML_BYTES = 200 * 2**20
+
+#: Seconds WeasyPrint may spend printing one page set before the PDF is given up. The
+#: built-in reports print in 5-40 s on one core.
+PDF_TIMEOUT_S = 600.0
 
 
 #: The report every scenario gets when it names no study notebook of its own.
@@ -95,9 +122,11 @@ def notebook_to_html(executed: Path, html_path: Path, *, title: str | None = Non
     import nbformat
     from nbconvert import HTMLExporter
 
+    from gamesim.core.sanitize import plain_text
+
     nb = nbformat.read(str(executed), as_version=4)
     if title:
-        nb.metadata["title"] = title
+        nb.metadata["title"] = plain_text(title)  # the page's <title>: a scenario's text, as plain text
     exporter = HTMLExporter(exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True)
     body, _ = exporter.from_notebook_node(nb)
     from gamesim.report.page import finish_page
@@ -106,32 +135,82 @@ def notebook_to_html(executed: Path, html_path: Path, *, title: str | None = Non
     return html_path
 
 
+def _refuse(url: str) -> Exception:
+    scheme = url.split(":", 1)[0][:20] if ":" in url else "(relative)"
+    return ValueError(f"not fetched: reports print only the pictures gamesim embedded (data: URLs), not {scheme}: URLs")
+
+
 def _offline_fetcher() -> Any:
-    """A WeasyPrint URL fetcher serving only ``data:`` and ``file:`` URLs."""
+    """A WeasyPrint URL fetcher serving ``data:`` URLs only.
+
+    ``file:`` URLs would put local files into the PDF (``<img src="file:///dev/zero">``
+    filled 3.6 GB in 9 s; ``<link rel="attachment" href="file:///proc/self/environ">``
+    attached the environment); ``http(s):`` would make printing wait on, and report to,
+    the network. WeasyPrint skips a refused resource with a warning (silenced here).
+    """
     import weasyprint
     from weasyprint import urls
 
     if hasattr(urls, "URLFetcher"):  # WeasyPrint >= 66: a fetcher object
-        return urls.URLFetcher(allowed_protocols=("data", "file"), timeout=5)
+
+        class DataOnlyFetcher(urls.URLFetcher):
+            def fetch(self, url: str, headers: Any = None) -> Any:
+                if not url[:5].lower() == "data:":
+                    raise _refuse(url)
+                return super().fetch(url, headers)
+
+        return DataOnlyFetcher(allowed_protocols=("data",), timeout=5, allow_redirects=False)
 
     def fetch(url: str, *args: Any, **kwargs: Any) -> Any:
-        if url.startswith(("data:", "file:")):
+        if url[:5].lower() == "data:":
             return weasyprint.default_url_fetcher(url, *args, **kwargs)
-        raise ValueError(f"not fetched (reports are offline): {url}")
+        raise _refuse(url)
 
     return fetch
 
 
-def html_to_pdf(html_path: Path, pdf_path: Path) -> Path:
-    """Print an HTML report to PDF with WeasyPrint (offline).
+class _PrintTimeout(BaseException):
+    """Raised by the alarm; a BaseException, so no ``except Exception`` inside WeasyPrint swallows it."""
+
+
+@contextmanager
+def _time_limit(seconds: float | None) -> Iterator[None]:
+    """Raise :class:`_PrintTimeout` in the main thread after ``seconds`` (no limit elsewhere,
+    where signals cannot be used)."""
+    if not seconds or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def on_alarm(signum: int, frame: Any) -> None:
+        raise _PrintTimeout()
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def html_to_pdf(html_path: Path, pdf_path: Path, *, timeout_s: float | None = PDF_TIMEOUT_S,
+                layout_path: Path | None = None) -> Path:
+    """Print an HTML report to PDF with WeasyPrint, fetching nothing.
 
     Parameters
     ----------
     html_path : pathlib.Path
         The report page.
     pdf_path : pathlib.Path
-        Destination ``.pdf``.
+        Destination ``.pdf``. It is written under a temporary name beside it and
+        renamed when complete, so it is never left truncated.
+    timeout_s : float or None, default :data:`PDF_TIMEOUT_S`
+        Give up printing after this many seconds (main thread only; ``None``: no limit).
 
+    layout_path : pathlib.Path, optional
+        Where the layout summary goes (default: ``pdf_path`` with suffix ``.layout.json``): JSON with
+        ``pages``, ``figures`` (pictures in the page) and ``clipped_tables`` (each ``<table>`` laid
+        out wider than its page: page number, id, overflow in CSS pixels), read by the report tests.
     Returns
     -------
     pathlib.Path
@@ -140,19 +219,40 @@ def html_to_pdf(html_path: Path, pdf_path: Path) -> Path:
     Raises
     ------
     ReportError
-        If WeasyPrint (or its pango libraries) is not available.
+        If WeasyPrint (or its pango libraries) is not available, the page is larger
+        than :data:`MAX_HTML_BYTES`, or printing takes longer than ``timeout_s``.
+
+    Notes
+    -----
+    Only ``data:`` URLs are fetched (:func:`_offline_fetcher`); ``file:``, ``http(s):``
+    and relative URLs are skipped, and PDF attachments (``<link rel=attachment>``,
+    ``<a rel=attachment>``) are dropped before writing.
     """
     try:
         import weasyprint
     except (ImportError, OSError) as exc:  # OSError: missing pango shared libraries
         raise ReportError(f"PDF needs WeasyPrint and the pango libraries: {exc}") from None
-    logging.getLogger("weasyprint").setLevel(logging.ERROR)
+    size = html_path.stat().st_size
+    if size > MAX_HTML_BYTES:
+        raise ReportError(f"{html_path}: {size:,} bytes, larger than the {MAX_HTML_BYTES:,} bytes a report page may "
+                          "have to be printed to PDF")
+    logging.getLogger("weasyprint").setLevel(logging.CRITICAL)  # refused URLs are logged as errors
     logging.getLogger("fontTools").setLevel(logging.ERROR)
-    doc = weasyprint.HTML(filename=str(html_path), url_fetcher=_offline_fetcher()).render()
-    doc.write_pdf(str(pdf_path))
-    stats = {"pages": len(doc.pages), "figures": _count_figures(html_path.read_text(encoding="utf-8")),
-             "clipped_tables": _clipped_tables(doc)}
-    pdf_path.with_suffix(".layout.json").write_text(json.dumps(stats, indent=1), encoding="utf-8")
+    text = html_path.read_text(encoding="utf-8")
+    tmp = _tmp_name(pdf_path)
+    try:
+        with _time_limit(timeout_s):
+            # from a string with no base URL: a relative URL resolves to nothing, never to a local file
+            doc = weasyprint.HTML(string=text, base_url=None, url_fetcher=_offline_fetcher()).render()
+            _drop_attachments(doc)
+            doc.write_pdf(str(tmp), attachments=None)
+        os.replace(tmp, pdf_path)
+        stats = {"pages": len(doc.pages), "figures": _count_figures(text), "clipped_tables": _clipped_tables(doc)}
+        (layout_path or pdf_path.with_suffix(".layout.json")).write_text(json.dumps(stats, indent=1), encoding="utf-8")
+    except _PrintTimeout:
+        raise ReportError(f"{html_path}: printing to PDF took longer than {timeout_s:g} s; gave up") from None
+    finally:
+        tmp.unlink(missing_ok=True)
     return pdf_path
 
 
@@ -173,19 +273,58 @@ def _clipped_tables(doc: Any) -> list[dict[str, Any]]:
         right = box.content_box_x() + box.width
 
         def walk(b: Any) -> None:
-            name = type(b).__name__
             element = getattr(b, "element", None)
-            if name in ("TableBox", "InlineTableBox") and element is not None and element.tag == "table":
+            if type(b).__name__ in ("TableBox", "InlineTableBox") and element is not None and element.tag == "table":
                 end = b.position_x + b.margin_width()
                 if end > right + 1.0:
-                    tid = element.get("id")
-                    out.append({"page": number, "id": tid, "overflow_px": round(end - right, 1)})
+                    out.append({"page": number, "id": element.get("id"), "overflow_px": round(end - right, 1)})
                 return
             for child in getattr(b, "children", []) or []:
                 walk(child)
 
         walk(box)
     return out
+
+
+def _drop_attachments(doc: Any) -> None:
+    """Remove every file attachment from a rendered WeasyPrint document: ``<link rel=attachment>``
+    (document metadata) and ``<a rel=attachment>`` (page links of type ``attachment``)."""
+    meta = getattr(doc, "metadata", None)
+    if meta is not None and getattr(meta, "attachments", None):
+        meta.attachments = []
+    for page in getattr(doc, "pages", []):
+        links = getattr(page, "links", None)
+        if links:
+            page.links = [link for link in links if not (link and link[0] == "attachment")]
+
+
+def _tmp_name(final: Path) -> Path:
+    """A temporary name beside ``final``, unique to this call (hidden, same folder: renamed in place)."""
+    return final.with_name(f".{final.stem}.{os.getpid()}-{secrets.token_hex(4)}.tmp{final.suffix}")
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold back SIGINT and SIGTERM for the few renames that publish a report, then deliver them.
+
+    The signals' handlers are swapped for one that only records them (blocking the signal in
+    this thread would not do: another thread of the process may take it, and Python still runs
+    its handler in the main thread at once). Main thread only, where handlers can be set.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pending: list[int] = []
+    previous = {}
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        previous[sig] = signal.signal(sig, lambda signum, frame: pending.append(signum))
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        for sig in dict.fromkeys(pending):
+            signal.raise_signal(sig)  # now, to the handler that was in place
 
 
 def render_report(
@@ -202,7 +341,10 @@ def render_report(
     scenario_path : pathlib.Path
         The scenario file the results come from.
     out_dir : pathlib.Path
-        Report folder; the executed notebook is kept there as ``<name>.ipynb``.
+        Report folder; the executed notebook is kept there as ``<name>.ipynb``
+        (``<name>.failed.ipynb`` when a cell fails). Every file is first written under
+        a temporary name unique to this call and the three are renamed together at
+        the end: an interrupted call leaves the previous complete set.
     name : str
         Report base name (the scenario's name).
     title : str, optional
@@ -219,11 +361,29 @@ def render_report(
         If the notebook fails or the PDF cannot be written.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
-    executed = execute_notebook(
-        notebook,
-        out_dir / f"{name}.ipynb",
-        {"results_path": str(results_path.resolve()), "scenario_path": str(scenario_path.resolve())},
-    )
-    html = notebook_to_html(executed, out_dir / f"{name}.html", title=title)
-    pdf = html_to_pdf(html, out_dir / f"{name}.pdf")
-    return html, pdf
+    final = {"ipynb": out_dir / f"{name}.ipynb", "html": out_dir / f"{name}.html", "pdf": out_dir / f"{name}.pdf",
+             "layout": out_dir / f"{name}.layout.json"}
+    tmp = {k: _tmp_name(v) for k, v in final.items()}
+    try:
+        try:
+            execute_notebook(
+                notebook,
+                tmp["ipynb"],
+                {"results_path": str(results_path.resolve()), "scenario_path": str(scenario_path.resolve())},
+            )
+        except ReportError as exc:  # keep the partly executed notebook for inspection, under a fixed name
+            failed = out_dir / f"{name}.failed.ipynb"
+            if tmp["ipynb"].is_file():
+                os.replace(tmp["ipynb"], failed)
+            raise ReportError(str(exc).replace(str(tmp["ipynb"]), str(failed))) from None
+        notebook_to_html(tmp["ipynb"], tmp["html"], title=title)
+        html_to_pdf(tmp["html"], tmp["pdf"], layout_path=tmp["layout"])
+        if not tmp["pdf"].read_bytes()[-1024:].rstrip().endswith(b"%%EOF"):
+            raise ReportError(f"{tmp['pdf']}: the PDF printer wrote an incomplete file")
+        with _signals_held():  # publish the set: PDF, then notebook, then HTML (the page a designer opens)
+            for key in ("layout", "pdf", "ipynb", "html"):
+                os.replace(tmp[key], final[key])
+    finally:
+        for path in tmp.values():
+            path.unlink(missing_ok=True)
+    return final["html"], final["pdf"]

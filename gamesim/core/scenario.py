@@ -37,6 +37,7 @@ import hashlib
 import itertools
 import json
 import math
+import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -57,6 +58,8 @@ __all__ = [
     "read_scenario_source",
     "check_param_value",
     "param_columns",
+    "shipped_notebook_dirs",
+    "NOTEBOOK_ENV",
 ]
 
 _TOP_KEYS = {
@@ -65,7 +68,8 @@ _TOP_KEYS = {
     "game": "a registered game name",
     "question": "a string",
     "notes": "a string",
-    "notebook": "a path to a .ipynb file, relative to the scenario file (optional: without it the generic report)",
+    "notebook": "a path to a .ipynb file shipped with gamesim (notebooks/ or gamesim/notebooks/), relative to the "
+    "scenario file (optional: without it the generic report)",
     "seed": "a non-negative integer",
     "n_trials": "an integer >= 1",
     "chunk_size": "an integer >= 1",
@@ -269,7 +273,8 @@ class Scenario:
     game : Game
         The registered game.
     notebook : pathlib.Path or None
-        Absolute path of the study's own notebook, or ``None``: the report is
+        Absolute path of the study's own notebook (one shipped with gamesim, or
+        the one its user named with ``--notebook``), or ``None``: the report is
         then the generic one every scenario gets.
     seed : int or None
         Root seed; ``None`` draws fresh entropy at run time (then recorded).
@@ -517,9 +522,18 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
     ScenarioError
         If the file is missing or not valid TOML, or any key is unknown, of the
         wrong type or out of range (including a task's cross-parameter checks,
-        e.g. chip counts that do not add up). The message names the file (or
-        ``<scenario dict>``), the key path (``parts[0].grid.session_size``), the
-        value and what is allowed.
+        e.g. chip counts that do not add up), or if ``notebook`` names a file
+        that is not a notebook shipped with gamesim (:func:`shipped_notebook_dirs`;
+        ``..``, absolute paths and symlinks are resolved first). The message names
+        the file (or ``<scenario dict>``), the key path
+        (``parts[0].grid.session_size``), the value and what is allowed.
+
+    Notes
+    -----
+    A scenario is data, never code. When the environment variable
+    ``GAMESIM_NOTEBOOK`` is set (``gamesim report X.toml --notebook PATH`` sets it:
+    the person at the keyboard chose that notebook), that path is the scenario's
+    ``notebook`` and the file's ``notebook`` key is not used.
     """
     raw, where, path = read_scenario_source(source)
     if path is None:
@@ -568,12 +582,7 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
     chunk_size = get_int("chunk_size", min(n_trials, 10_000), 1)
     _check_size(where, "n_trials", n_trials, MAX_TRIALS)
     _check_size(where, "chunk_size", chunk_size, MAX_CHUNK_SIZE)
-    notebook: Path | None = None
-    if "notebook" in raw:
-        nb_rel = get_str("notebook")
-        notebook = (folder / nb_rel).resolve()
-        if notebook.suffix != ".ipynb" or not notebook.is_file():
-            raise fail("notebook", nb_rel, f"an existing .ipynb file relative to {folder} (resolved: {notebook})")
+    notebook = _scenario_notebook(raw, where, folder, fail, get_str, os.environ.get(NOTEBOOK_ENV) or None)
 
     fixed_all = raw.get("params", {})
     if not isinstance(fixed_all, dict):
@@ -713,6 +722,59 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
         compare=compare,
         distributions=distributions,
     )
+
+
+#: Environment variable naming the notebook the person at the keyboard chose (``gamesim report
+#: X.toml --notebook PATH`` sets it for its own process and the notebook's kernel). A file cannot set
+#: it, so a scenario's ``notebook`` key can never make gamesim run a notebook nobody chose.
+NOTEBOOK_ENV = "GAMESIM_NOTEBOOK"
+
+
+def shipped_notebook_dirs() -> tuple[Path, ...]:
+    """The folders whose notebooks a scenario file may name.
+
+    Returns
+    -------
+    tuple of pathlib.Path
+        Resolved: the package's own ``gamesim/notebooks/`` and, in a source checkout
+        (a ``pyproject.toml`` beside the package), the repository's ``notebooks/``.
+
+    Notes
+    -----
+    A scenario is data, never code: a scenario from a colleague or a forum post must
+    not make gamesim execute a notebook that came with it. Any other notebook runs
+    only when its user names it (``gamesim report X.toml --notebook PATH``), as
+    papermill runs only the notebook its user names.
+    """
+    pkg = Path(__file__).resolve().parent.parent
+    dirs = [pkg / "notebooks"]
+    repo = pkg.parent
+    if (repo / "pyproject.toml").is_file() and (repo / "notebooks").is_dir():
+        dirs.append((repo / "notebooks").resolve())
+    return tuple(dirs)
+
+
+def _scenario_notebook(raw: Mapping[str, Any], where: str, folder: Path, fail: Any, get_str: Any,
+                       chosen: str | None) -> Path | None:
+    """The scenario's ``notebook``: a shipped notebook, or the one its user named (``chosen``)."""
+    if chosen is not None:  # named at the keyboard: it replaces whatever the file says
+        if "notebook" in raw:
+            get_str("notebook")
+        return Path(chosen).resolve()
+    if "notebook" not in raw:
+        return None
+    nb_rel = get_str("notebook")
+    dirs = shipped_notebook_dirs()
+    allowed = (f"a .ipynb file shipped with gamesim (in {' or '.join(str(d) for d in dirs)}), relative to "
+               f"{folder}; a scenario file cannot name another notebook: to run one, name it yourself with "
+               f"`gamesim report {where} --notebook PATH`")
+    if "\x00" in nb_rel:
+        raise fail("notebook", nb_rel, allowed)
+    notebook = (folder / nb_rel).resolve()  # follows symlinks and "..": checked where it really lands
+    if notebook.suffix != ".ipynb" or not notebook.is_file() \
+            or not any(notebook.is_relative_to(d) for d in dirs):
+        raise fail("notebook", nb_rel, allowed)
+    return notebook
 
 
 def _case_label(value: Any) -> str:

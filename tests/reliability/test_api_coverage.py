@@ -29,10 +29,11 @@ import gamesim.games.gacha as gacha
 import gamesim.games.gacha_game as gg
 import gamesim.games.godtear as gt
 import gamesim.games.ice_cream_turret as ic
+import gamesim.games.kami_no_ikari as ki
 import gamesim.games.qftnw as q
 from gamesim.core.registry import ParamError
 
-GAMES = ["godtear", "qftnw", "dqz", "gacha", "gacha_game", "ice_cream_turret"]
+GAMES = ["godtear", "qftnw", "dqz", "gacha", "gacha_game", "ice_cream_turret", "mech_arena", "kami_no_ikari"]
 HERE = Path(__file__).parent
 
 #: Exported callables that need no argument test of their own, and why.
@@ -48,6 +49,9 @@ EXEMPT: dict[str, str] = {
     "gacha.PurchasePlan": "result record returned by best_purchase_plan (run_purchase_plan checks its type)",
     "gacha_game.GameData": "compiled card lists, built only by parse_data / load_data (which validate)",
     "ice_cream_turret.Resolution": "result record returned by resolve (is_game_over checks its type)",
+    "kami_no_ikari.KamiState": "state record built by initial_state, draw and apply_action (which validate); "
+                               "every function taking a state checks its type",
+    "kami_no_ikari.Board": "board record built only by parse_board / load_board (which validate)",
 }
 
 
@@ -65,7 +69,7 @@ def _public_callables(game: str) -> list[str]:
 def test_every_public_callable_has_a_strict_api_test(game: str) -> None:
     text = (HERE / f"test_api_{game}.py").read_text(encoding="utf-8") + Path(__file__).read_text(encoding="utf-8")
     prefix = {"godtear": "gt", "qftnw": "q", "dqz": "dqz", "gacha": "gacha", "gacha_game": "gg",
-              "ice_cream_turret": "ic"}[game]
+              "ice_cream_turret": "ic", "mech_arena": "mech", "kami_no_ikari": "ki"}[game]
     missing = []
     for name in _public_callables(game):
         if f"{game}.{name}" in EXEMPT:
