@@ -378,7 +378,7 @@ def _run_one(
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gamesim`` command; returns the exit status."""
     args = _parser().parse_args(argv)
-    from gamesim.core.report import ReportError
+    from gamesim.report.render import ReportError
     from gamesim.core.results import ResultsError
     from gamesim.core.scenario import NOTEBOOK_ENV, ScenarioError
 
@@ -440,7 +440,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         paths, clash = _distinct_names(paths)
         if clash:
             return error(clash, EXIT_USAGE)
-        from gamesim.core.report import GENERIC_NOTEBOOK, render_report
+        from gamesim.report.render import GENERIC_NOTEBOOK, render_report
 
         locks = _scenario_locks(paths, args)
         stack.enter_context(locks)

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from gamesim.core.api import Results
-from gamesim.core.generic_report import table_id
+from gamesim.report.generic import table_id
 from gamesim.core.scenario import load_scenario
 from tests.conftest import ROOT, Rendered, check_page, run_cli
 

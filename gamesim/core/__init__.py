@@ -1,7 +1,7 @@
-"""What every study shares: seeding, estimates, sweeps, scenarios, results and reports.
+"""What every study shares: seeding, estimates, sweeps, scenarios and results.
 
 Modules: :mod:`~gamesim.core.rng`, :mod:`~gamesim.core.stats`,
 :mod:`~gamesim.core.registry`, :mod:`~gamesim.core.scenario`,
-:mod:`~gamesim.core.sweep`, :mod:`~gamesim.core.results`,
-:mod:`~gamesim.core.report`.
+:mod:`~gamesim.core.sweep`, :mod:`~gamesim.core.results`. Reports are in
+:mod:`gamesim.report`.
 """

@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from gamesim.core.present import format_interval, run_summary, show_value
+from gamesim.report.present import format_interval, run_summary, show_value
 from gamesim.core.scenario import Scenario, load_scenario
 from gamesim.core.stats import Estimate, mean_estimate, proportion_estimate, quantile_estimate
 
@@ -575,9 +575,9 @@ class Results:
 
         For a notebook cell; the generic report notebook calls exactly this, and
         every built-in study notebook calls it first. See
-        :func:`gamesim.core.generic_report.render`.
+        :func:`gamesim.report.generic.render`.
         """
-        from gamesim.core.generic_report import render
+        from gamesim.report.generic import render
 
         render(self, heading_level=heading_level)
 

@@ -68,7 +68,7 @@ _TOP_KEYS = {
     "game": "a registered game name",
     "question": "a string",
     "notes": "a string",
-    "notebook": "a path to a .ipynb file shipped with gamesim (notebooks/ or gamesim/notebooks/), relative to the "
+    "notebook": "a path to a .ipynb file shipped with gamesim (notebooks/ or gamesim/report/notebooks/), relative to the "
     "scenario file (optional: without it the generic report)",
     "seed": "a non-negative integer",
     "n_trials": "an integer >= 1",
@@ -736,7 +736,7 @@ def shipped_notebook_dirs() -> tuple[Path, ...]:
     Returns
     -------
     tuple of pathlib.Path
-        Resolved: the package's own ``gamesim/notebooks/`` and, in a source checkout
+        Resolved: the package's own ``gamesim/report/notebooks/`` and, in a source checkout
         (a ``pyproject.toml`` beside the package), the repository's ``notebooks/``.
 
     Notes
@@ -747,7 +747,7 @@ def shipped_notebook_dirs() -> tuple[Path, ...]:
     papermill runs only the notebook its user names.
     """
     pkg = Path(__file__).resolve().parent.parent
-    dirs = [pkg / "notebooks"]
+    dirs = [pkg / "report" / "notebooks"]
     repo = pkg.parent
     if (repo / "pyproject.toml").is_file() and (repo / "notebooks").is_dir():
         dirs.append((repo / "notebooks").resolve())

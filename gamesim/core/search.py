@@ -1127,7 +1127,7 @@ def write_report(result: SearchResult, path: str | Path, *, sensitivity: Any = N
     sensitivity : SensitivityResult, optional
         Adds the ranking table and the tornado plot.
     pdf : bool, default False
-        Also write ``<path>.pdf`` with :func:`gamesim.core.report.html_to_pdf`.
+        Also write ``<path>.pdf`` with :func:`gamesim.report.render.html_to_pdf`.
 
     Returns
     -------
@@ -1165,7 +1165,7 @@ def write_report(result: SearchResult, path: str | Path, *, sensitivity: Any = N
     path.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(sc.title)}</title>"
                     f"<style>{_REPORT_CSS}</style></head><body>{body}</body></html>", encoding="utf-8")
     if pdf:
-        from gamesim.core.report import html_to_pdf
+        from gamesim.report.render import html_to_pdf
 
         html_to_pdf(path, path.with_suffix(".pdf"))
     return path
@@ -1184,7 +1184,7 @@ def render_search_report(scenario: str | Path, out_dir: str | Path, *, seed: int
     seed : int, optional
         Root seed (default: the scenario's, or fresh entropy shown in the report).
     pdf : bool, default True
-        Also write the PDF (:func:`gamesim.core.report.html_to_pdf`).
+        Also write the PDF (:func:`gamesim.report.render.html_to_pdf`).
 
     Returns
     -------
@@ -1195,12 +1195,12 @@ def render_search_report(scenario: str | Path, out_dir: str | Path, *, seed: int
     ------
     ScenarioError
         For an invalid scenario or target (checked before the notebook runs).
-    gamesim.core.report.ReportError
+    gamesim.report.render.ReportError
         If a notebook cell fails.
     """
     from importlib.resources import files
 
-    from gamesim.core.report import execute_notebook, html_to_pdf, notebook_to_html
+    from gamesim.report.render import execute_notebook, html_to_pdf, notebook_to_html
 
     scenario = Path(scenario).resolve()
     sc, tgt, _ = load_target_scenario(scenario)
@@ -1208,7 +1208,7 @@ def render_search_report(scenario: str | Path, out_dir: str | Path, *, seed: int
         raise ScenarioError(f"{scenario}: no [target] table: nothing to search")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    notebook = Path(str(files("gamesim.notebooks") / "search_report.ipynb"))
+    notebook = Path(str(files("gamesim.report.notebooks") / "search_report.ipynb"))
     executed = execute_notebook(notebook, out / f"{sc.name}.search.ipynb",
                                 {"scenario_path": str(scenario), "seed": seed}, cwd=out)
     html = notebook_to_html(executed, out / f"{sc.name}.search.html", title=sc.title)

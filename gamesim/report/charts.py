@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gamesim.core.present import format_interval, show_value
+from gamesim.report.present import format_interval, show_value
 
 __all__ = ["metric_groups", "estimates_chart", "compare_chart", "distribution_chart", "chart_html", "chart_png", "x_and_series"]
 

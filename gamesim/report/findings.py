@@ -25,7 +25,7 @@ from typing import Any
 import pandas as pd
 
 from gamesim.core.sanitize import safe_markdown
-from gamesim.core.present import format_interval, show_value
+from gamesim.report.present import format_interval, show_value
 
 __all__ = ["findings_markdown", "comparison_sentences", "MAX_METRICS"]
 

@@ -14,7 +14,7 @@
 All text comes from the scenario (title, question, notes, parameters: each through
 :func:`gamesim.core.sanitize.safe_markdown`) and the registry (task and metric docs),
 never from a built-in study's wording, so a designer's own scenario gets a complete
-report. The generic notebook calls it, and every built-in study notebook calls it
+report. The generic notebook (``gamesim/report/notebooks/generic_report.ipynb``) calls it, and every built-in study notebook calls it
 before its own analysis.
 
 Each figure is followed by a line naming the series it draws, so the HTML says in
@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from gamesim.core.present import run_summary, show_value
+from gamesim.report.present import run_summary, show_value
 from gamesim.core.sanitize import safe_markdown
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -102,7 +102,7 @@ def render(results: Results, *, heading_level: int = 1) -> None:
     heading_level : int, default 1
         Markdown level of the report title; sections are one level below.
     """
-    from gamesim.core.present import setup_plots
+    from gamesim.report.present import setup_plots
     from gamesim.report.findings import findings_markdown
 
     setup_plots()  # a study notebook's own matplotlib figures, drawn after this, get the Japanese font too

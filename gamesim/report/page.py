@@ -7,7 +7,7 @@
   typeset no formulas), so the file is the same offline and online;
 * adds the print stylesheet (A4, tables that wrap inside the page, the live charts
   hidden and their pictures shown) and the screen stylesheet;
-* adds a table of contents after the title, built from the page's section headings;
+* adds a table of contents at the top, built from the page's section headings;
 * appends one script: vega-embed with Vega-Lite and Vega, bundled by vl-convert
   (no download), which draws every chart live, makes each section collapsible
   (click its heading) and every long table sortable (click a column heading) and
@@ -187,8 +187,8 @@ def finish_page(page: str, *, bundle: str | None = None) -> str:
     page = _CDN_SCRIPT.sub("", page)
     page = page.replace("</head>", PRINT_CSS + "</head>", 1)
     toc = _toc(page)
-    if toc:
-        m = re.search(r"</h1>", page)
+    if toc:  # first thing on the page, outside every notebook output (those hold only the notebook's text)
+        m = re.search(r"<main\b[^>]*>", page) or re.search(r"<body\b[^>]*>", page)
         if m:
             page = page[: m.end()] + toc + page[m.end():]
     if bundle is None:
@@ -198,6 +198,6 @@ def finish_page(page: str, *, bundle: str | None = None) -> str:
             bundle = vlc.javascript_bundle(_PAGE_JS)
         else:
             bundle = _PAGE_JS.replace("charts(); ", "")
-    script = "<script>" + bundle.replace("</script", "<\\/script") + "</script>"
+    script = '<script id="gamesim-page-js">' + bundle.replace("</script", "<\\/script") + "</script>"
     i = page.rfind("</body>")
     return page[:i] + script + page[i:] if i >= 0 else page + script

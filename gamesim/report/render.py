@@ -48,7 +48,7 @@ PDF_TIMEOUT_S = 600.0
 
 
 #: The report every scenario gets when it names no study notebook of its own.
-GENERIC_NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "generic_report.ipynb"
+GENERIC_NOTEBOOK = Path(__file__).resolve().parent / "notebooks" / "generic_report.ipynb"
 
 
 class ReportError(RuntimeError):

@@ -285,7 +285,7 @@ def test_disk_full_is_one_line_with_the_resume_hint(scen, cli, tmp_path, monkeyp
 
 @pytest.mark.parametrize("content", [b"", b"PAR1 this is not parquet", None])
 def test_corrupt_results_file_is_regenerated_by_report(scen, cli, tmp_path, monkeypatch, content):
-    import gamesim.core.report as report
+    import gamesim.report.render as report
 
     path, out = scen(), tmp_path / "out"
     assert cli("run", path, "--out-dir", out, "--quiet")[0] == 0

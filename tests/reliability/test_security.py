@@ -21,8 +21,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-import gamesim.core.report as report
-from gamesim.core.report import ReportError, html_to_pdf, render_report
+import gamesim.report.render as report
+from gamesim.report.render import ReportError, html_to_pdf, render_report
 from gamesim.core.sanitize import plain_text, safe_markdown
 from gamesim.core.scenario import ScenarioError, load_scenario
 from tests.conftest import ROOT, run_cli
@@ -251,6 +251,9 @@ def test_scenario_notebook_refused_until_named_at_the_keyboard(attacked):
 
 def test_report_html_has_no_strangers_markup(attacked):
     html = attacked["html"].read_text(encoding="utf-8")
+    # the page's own script (vega-embed bundled by vl-convert, and gamesim's page code) is no scenario text
+    assert html.count('<script id="gamesim-page-js">') == 1
+    html = re.sub(r'<script id="gamesim-page-js">.*?</script>', "", html, flags=re.S)
     assert not re.search(r"\son\w+\s*=", html, re.I)  # no event handler anywhere on the page
     for word in ("<iframe", "<link", "<svg", "<object", "<embed", SECRET, "file:///dev/zero",
                  attacked["dir"].joinpath("secret.txt").as_uri()):
@@ -418,7 +421,7 @@ def test_interrupted_pdf_leaves_the_previous_complete_pair(quick_render, monkeyp
     with pytest.raises(KeyboardInterrupt):
         quick_render("RUN-B")
     assert _titles(quick_render.out) == ("RUN-A", "RUN-A")
-    assert sorted(p.name for p in quick_render.out.iterdir()) == ["demo.html", "demo.ipynb", "demo.pdf"]
+    assert sorted(p.name for p in quick_render.out.iterdir()) == ["demo.html", "demo.ipynb", "demo.layout.json", "demo.pdf"]
 
 
 def test_sigint_while_publishing_is_held_until_the_set_is_complete(quick_render, monkeypatch):

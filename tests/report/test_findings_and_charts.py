@@ -89,4 +89,4 @@ def test_finished_page_loads_nothing_from_the_network():
     out = finish_page(page, bundle="/* no charts */")
     assert external_urls(out) == [] and "mathjax" not in out.lower()
     assert '<nav class="gamesim-toc">' in out and 'href="#A"' in out and 'href="#B"' in out
-    assert out.index("</h1>") < out.index("<nav class=\"gamesim-toc\">")
+    assert out.index("<main>") < out.index("<nav class=\"gamesim-toc\">") < out.index("<h1")
