@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
 # Regenerate docs/report-gallery.md: the first two PDF pages of every built-in report as PNG images.
 #
-# Usage: bash scripts/gallery.sh [REPORT_DIR]
+# Usage: bash scripts/gallery.sh [REPORT_DIR] [SCENARIO ...]
 #   REPORT_DIR: where `gamesim report` wrote the built-in reports (default: reports/). Missing reports
 #   are rendered first with `.venv/bin/gamesim report` (the full built-in studies: minutes each).
+#   SCENARIO: built-in scenario names to show (default: every scenarios/*.toml).
 # Needs pdftoppm (Debian's poppler-utils; installed here if missing and apt-get may run as root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 REPORTS="${1:-reports}"
+shift || true
+if [ "$#" -gt 0 ]; then
+  SCENARIOS=(); for n in "$@"; do SCENARIOS+=("scenarios/$n.toml"); done
+else
+  SCENARIOS=(scenarios/*.toml)
+fi
 OUT=docs/gallery
 mkdir -p "$OUT"
 
@@ -31,7 +38,7 @@ fi
   echo
 } > docs/report-gallery.md
 
-for scenario in scenarios/*.toml; do
+for scenario in "${SCENARIOS[@]}"; do
   name="$(basename "$scenario" .toml)"
   pdf="$REPORTS/$name.pdf"
   if [ ! -f "$pdf" ]; then

@@ -40,7 +40,7 @@ __all__ = ["render", "table_id", "APPENDIX_PRINT_ROWS"]
 
 #: A part's appendix (its per-cell tables) is printed in the PDF up to this many table rows; longer ones are
 #: in the HTML (folded) and the CSV/parquet results only, so a study's PDF stays within its reading budget.
-APPENDIX_PRINT_ROWS = 48
+APPENDIX_PRINT_ROWS = 12
 
 
 def table_id(part: str, metric: str, kind: str = "metric") -> str:
