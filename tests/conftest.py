@@ -142,9 +142,9 @@ def check_page(rendered: Rendered) -> None:
     """What every report page must be: offline, within the reading budget, tables on the page, findings complete.
 
     Asserts: nothing loaded from elsewhere (no ``http(s)://`` or ``file:`` in a ``src``/``href``/``import``);
-    at most ``MAX_PAGES`` PDF pages and ``MAX_FIGURES`` figures (except ``OVER_BUDGET``); no table wider than the page; a Findings
-    section before every other section, with one sentence per compared variant and metric stating its
-    conclusion (higher, lower, or no detectable difference) as the comparisons table says.
+    at most ``MAX_PAGES`` PDF pages and ``MAX_FIGURES`` figures (except ``OVER_BUDGET``); no table wider than
+    the page; a Findings section before every other section, with one sentence per compared variant stating
+    each metric's conclusion (higher, lower, or no detectable difference) as the comparisons table says.
     """
     from gamesim.core.api import Results
     from gamesim.report.page import external_urls

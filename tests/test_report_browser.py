@@ -27,7 +27,8 @@ def browser(tmp_path_factory):
     if not chromium or not driver_path:
         pytest.skip("Debian's chromium and chromium-driver are not installed (scripts/setup.sh installs them "
                     "where apt-get may run as root)")
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is in the test extra: pip install -e .[test]")
+    webdriver = pytest.importorskip("selenium.webdriver",
+                                    reason="selenium is in the test extra: pip install -e .[test]")
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
 

@@ -469,7 +469,8 @@ class Results:
         dims = self.dims(part)
         unknown = [k for k in settings if k not in dims]
         if unknown:
-            raise KeyError(f"{unknown[0]!r} is not a swept setting of part {part!r}; swept: {', '.join(dims) or 'none'}")
+            raise KeyError(f"{unknown[0]!r} is not a swept setting of part {part!r}; "
+                           f"swept: {', '.join(dims) or 'none'}")
         cells = self.frame[self.frame["part"] == part].drop_duplicates("cell")[["cell", *dims]]
         d = d.drop(columns=[c for c in dims if c in d.columns]).merge(cells, on="cell", how="left")
         for k, v in settings.items():

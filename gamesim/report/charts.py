@@ -36,7 +36,8 @@ import pandas as pd
 
 from gamesim.report.present import format_interval, show_value
 
-__all__ = ["metric_groups", "estimates_chart", "compare_chart", "distribution_chart", "chart_html", "chart_png", "x_and_series"]
+__all__ = ["metric_groups", "estimates_chart", "compare_chart", "distribution_chart", "chart_html", "chart_png",
+           "x_and_series"]
 
 #: Panel size (CSS pixels) of one small multiple.
 PANEL_W, PANEL_H = 200, 130
@@ -208,7 +209,8 @@ def compare_chart(results: Any, part: str, *, columns: int = 2) -> Any:
         "shown": [format_interval(float(r["estimate"]), float(r["ci_low"]), float(r["ci_high"]), n=int(r["n"]))
                   for _, r in c.iterrows()],
     })
-    df["verdict"] = np.where(df["ci_low"] > 0, "higher", np.where(df["ci_high"] < 0, "lower", "no detectable difference"))
+    df["verdict"] = np.where(df["ci_low"] > 0, "higher",
+                             np.where(df["ci_high"] < 0, "lower", "no detectable difference"))
     lo = np.nanmin(np.r_[df["ci_low"], df["estimate"], 0.0])
     hi = np.nanmax(np.r_[df["ci_high"], df["estimate"], 0.0])
     pad = 0.05 * (hi - lo) if hi > lo else 1.0  # all zero: a readable axis around 0
@@ -222,7 +224,8 @@ def compare_chart(results: Any, part: str, *, columns: int = 2) -> Any:
                                                    range=["#1f77b4", "#d62728", "#7f7f7f"]), title=None)
     layers = [
         alt.Chart().mark_rule(color="grey").encode(x=alt.datum(0)),
-        base.mark_rule().encode(x=alt.X("ci_low:Q", scale=xs, title="variant − baseline"), x2="ci_high:Q", color=color),
+        base.mark_rule().encode(x=alt.X("ci_low:Q", scale=xs, title="variant − baseline"), x2="ci_high:Q",
+                                color=color),
         base.mark_point(filled=True, size=30).encode(x="estimate:Q", color=color, tooltip=tip),
     ]
     if df["exact"].notna().any():
@@ -278,8 +281,8 @@ def distribution_chart(results: Any, part: str, metrics: list[str] | None = None
         base = alt.Chart(df).encode(x=alt.X("k:Q", title=f"{metric} = k"))
         tip = [alt.Tooltip("cell:N"), alt.Tooltip("k:Q"), alt.Tooltip("shown:N", title="P(X ≥ k) [95% CI]"),
                alt.Tooltip("n:Q", format=",")]
-        layers = [base.mark_area(opacity=0.25).encode(y=alt.Y("lo:Q", title="P(X ≥ k)", scale=alt.Scale(domain=[0, 1])),
-                                                      y2="hi:Q"),
+        band_y = alt.Y("lo:Q", title="P(X ≥ k)", scale=alt.Scale(domain=[0, 1]))
+        layers = [base.mark_area(opacity=0.25).encode(y=band_y, y2="hi:Q"),
                   base.mark_line(interpolate="step-after", strokeWidth=1.2).encode(y="p:Q"),
                   base.mark_point(filled=True, size=12, opacity=0.6).encode(y="p:Q", tooltip=tip)]
         if "exact" in df and df["exact"].notna().any():
@@ -289,7 +292,9 @@ def distribution_chart(results: Any, part: str, metrics: list[str] | None = None
                           .encode(y="exact:Q", tooltip=tip_ex))
         n_cells = df["cell"].nunique()
         total = d.loc[d["metric"] == metric, "cell"].nunique()
-        title = f"{metric}: P(X ≥ k)" + (f" ({len(cells)} of {total} cells, spread over the sweep)" if len(cells) < total else "")
+        title = f"{metric}: P(X ≥ k)"
+        if len(cells) < total:
+            title += f" ({len(cells)} of {total} cells, spread over the sweep)"
         chart = alt.layer(*layers).properties(width=105, height=70)
         charts.append(chart.facet(facet=alt.Facet("cell:N", title=None, sort=list(pd.unique(df["cell"])),
                                                    header=alt.Header(labelLimit=120, labelFontSize=9)),

@@ -14,7 +14,8 @@
 All text comes from the scenario (title, question, notes, parameters: each through
 :func:`gamesim.core.sanitize.safe_markdown`) and the registry (task and metric docs),
 never from a built-in study's wording, so a designer's own scenario gets a complete
-report. The generic notebook (``gamesim/report/notebooks/generic_report.ipynb``) calls it, and every built-in study notebook calls it
+report. The generic notebook (``gamesim/report/notebooks/generic_report.ipynb``) calls it, and every
+built-in study notebook calls it
 before its own analysis.
 
 Each figure is followed by a line naming the series it draws, so the HTML says in
@@ -250,7 +251,8 @@ def _part_section(results: Results, part: str, h: list[str]) -> None:
         caption = f'<p class="gamesim-caption"><code>{html.escape(metric)}</code>: variant − baseline</p>\n'
         blocks.append(_table_html(tab.set_index(keys), table_id(part, metric, "compare"), caption))
     printed = n_rows <= APPENDIX_PRINT_ROWS
-    summary = (f"Every cell: {len(metrics)} metric table(s)" + (f" and {len(compared)} comparison table(s)" if compared else "")
+    summary = (f"Every cell: {len(metrics)} metric table(s)"
+               + (f" and {len(compared)} comparison table(s)" if compared else "")
                + f", {n_rows} rows" + ("" if printed else " (in the HTML report and the results files; not printed)"))
     _html(f'<details class="gamesim-appendix{"" if printed else " gamesim-noprint"}">'
           f"<summary>{html.escape(summary)}</summary>\n" + "\n".join(blocks) + "</details>")

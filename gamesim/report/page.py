@@ -135,7 +135,8 @@ _EXTERNAL_TAG = re.compile(
 )
 _MATHJAX_CONFIG = re.compile(r"<script\b[^>]*type=\"text/x-mathjax-config\"[^>]*>.*?</script>", re.I | re.S)
 # inline scripts of the template that import from a CDN when the page has a diagram (mermaid): reports have none
-_CDN_SCRIPT = re.compile(r"<script\b[^>]*>(?:(?!</script>).)*?\bimport\(\s*['\"](?:https?:)?//(?:(?!</script>).)*</script>",
+_CDN_SCRIPT = re.compile(r"<script\b[^>]*>(?:(?!</script>).)*?\bimport\(\s*['\"](?:https?:)?//"
+                         r"(?:(?!</script>).)*</script>",
                          re.I | re.S)
 _HEADING = re.compile(r"<h([12]) id=\"([^\"]+)\">(.*?)(?:<a class=\"anchor-link\"[^>]*>.*?</a>)?</h\1>", re.S)
 
