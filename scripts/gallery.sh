@@ -53,9 +53,18 @@ for scenario in "${SCENARIOS[@]}"; do
     echo "\`$scenario\`${pages:+: $pages}"
     echo
     for png in "$OUT/$name"-*.png; do
-      echo "![$name, page ${png##*-}](gallery/$(basename "$png"))"
+      page="${png##*-}"
+      echo "![$name, page ${page%.png}](gallery/$(basename "$png"))"
     done
     echo
   } >> docs/report-gallery.md
 done
+missing=()
+for scenario in scenarios/*.toml; do
+  name="$(basename "$scenario" .toml)"
+  [ -f "$OUT/$name-01.png" ] || missing+=("$name")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  { echo "Not shown yet (render them, then run this script again): ${missing[*]}."; echo; } >> docs/report-gallery.md
+fi
 echo "gallery: wrote docs/report-gallery.md and $OUT/"
