@@ -107,7 +107,10 @@ def results_set_problem(path: str | Path) -> str | None:
     try:
         if main.suffix == ".csv":
             if not files["meta"].is_file():
-                return f"{files['meta']}: missing (the metadata of {main})"
+                for key in ("compare", "distributions"):
+                    if files[key].is_file():
+                        return f"{files[key]}: cannot be checked against {main.name}: {files['meta'].name} is missing"
+                return None  # a bare table (no metadata, no companions)
             meta = json.loads(files["meta"].read_text(encoding="utf-8"))
             if not isinstance(meta, dict):
                 return f"{files['meta']}: not a JSON object"
@@ -242,7 +245,8 @@ class Results:
         ----------
         path : str or pathlib.Path
             The main results file; its ``.compare`` and ``.dist`` companions are
-            read when present.
+            read when they were written with it (same run id, recorded SHA-256;
+            see :func:`results_set_problem`).
         scenario : path or Scenario, optional
             The scenario the results come from (default: the path recorded in the
             results' metadata, if it still exists).
@@ -265,7 +269,7 @@ class Results:
             raise ResultsError(f"{problem}; run the sweep again (gamesim run / gamesim report)")
         if files["results"].suffix == ".csv":
             frame = pd.read_csv(files["results"])
-            meta = json.loads(files["meta"].read_text(encoding="utf-8"))
+            meta = json.loads(files["meta"].read_text(encoding="utf-8")) if files["meta"].is_file() else {}
         else:
             frame, meta = load_results(files["results"])
         recorded = meta.get("companions")

@@ -60,6 +60,7 @@ __all__ = [
     "Case",
     "Compare",
     "DataFile",
+    "DataFileResolver",
     "Part",
     "Precision",
     "Scenario",
@@ -479,8 +480,21 @@ MAX_CELLS = 100_000
 MAX_DATA_FILE_BYTES = 16 * 1024 * 1024
 
 
-class _DataFiles:
-    """Resolves and fingerprints the data files a scenario's ``file=True`` parameters name."""
+class DataFileResolver:
+    """Resolves and fingerprints the data files a scenario's ``file=True`` parameters name.
+
+    Parameters
+    ----------
+    where : str
+        The scenario's name in messages (its file, or ``<scenario dict>``).
+    folder : pathlib.Path
+        The folder relative paths are read from (the scenario file's).
+
+    Attributes
+    ----------
+    found : dict of pathlib.Path to DataFile
+        Every file resolved so far, fingerprinted once.
+    """
 
     def __init__(self, where: str, folder: Path):
         self.where = where
@@ -622,7 +636,7 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
     def fail(key: str, value: Any, allowed: str) -> ScenarioError:
         return ScenarioError(f"{where}: {key} = {value!r}, must be {allowed}")
 
-    files = _DataFiles(where, folder.resolve())
+    files = DataFileResolver(where, folder.resolve())
 
     for k in raw:
         if k not in _TOP_KEYS:
@@ -816,7 +830,7 @@ def _case_label(value: Any) -> str:
 
 def _parse_cases(
     where: str, at: str, raw_cases: Any, known: Mapping[str, Param], grid: Mapping[str, Any], own: Mapping[str, Any],
-    tname: str, files: _DataFiles | None = None,
+    tname: str, files: DataFileResolver | None = None,
 ) -> list[Case]:
     """Validate a part's ``cases``: a list of tables of parameters (plus an optional ``name``)."""
     if raw_cases is None:
@@ -917,7 +931,7 @@ def _metric_names(parts: list[Part]) -> list[str]:
     return sorted(names)
 
 
-def _checked(where: str, key: str, p: Param, value: Any, files: _DataFiles | None = None) -> Any:
+def _checked(where: str, key: str, p: Param, value: Any, files: DataFileResolver | None = None) -> Any:
     try:
         value = check_param_value(p, value)
     except ParamError as exc:

@@ -64,7 +64,14 @@ import pandas as pd
 
 from gamesim.core.registry import ParamError, Task
 from gamesim.core.rng import root_seed_sequence
-from gamesim.core.scenario import Scenario, ScenarioError, check_param_value, load_scenario, read_scenario_source
+from gamesim.core.scenario import (
+    Scenario,
+    ScenarioError,
+    DataFileResolver,
+    check_param_value,
+    load_scenario,
+    read_scenario_source,
+)
 from gamesim.core.stats import Estimate, mean_estimate, proportion_estimate, quantile_estimate
 
 __all__ = [
@@ -256,8 +263,12 @@ def _part_of(scenario: Scenario, name: Any, where: str, key: str):
     return part
 
 
-def parse_values(where: str, key: str, spec: Any, task: Task, name: str, *, max_values: int = MAX_SETTINGS) -> tuple:
+def parse_values(where: str, key: str, spec: Any, task: Task, name: str, *, max_values: int = MAX_SETTINGS,
+                 folder: Path | None = None) -> tuple:
     """Validate a parameter range (``{min, max[, step]}``) or list of values.
+
+    ``folder``: for a data-file parameter (``Param.file``), the folder relative paths are read
+    from (the scenario file's); the values become absolute paths, as in the scenario loader.
 
     Returns
     -------
@@ -313,11 +324,13 @@ def parse_values(where: str, key: str, spec: Any, task: Task, name: str, *, max_
     else:
         raise ScenarioError(f"{where}: {key} = {spec!r}, must be {{min, max[, step]}} or a non-empty list of values")
     out = []
+    files = DataFileResolver(where, folder.resolve()) if p.file and folder is not None else None
     for j, v in enumerate(values):
         try:
-            out.append(check_param_value(p, v))
+            v = check_param_value(p, v)
         except ParamError as exc:
             raise ScenarioError(f"{where}: {key}[{j}] = {v!r}, must be {exc.allowed}") from None
+        out.append(files.resolve(f"{key}[{j}]", v) if files is not None and isinstance(v, str) else v)
     if all(_is_num(v) for v in out):
         out = sorted(set(out))
     return tuple(out)
@@ -347,7 +360,9 @@ def parse_target(raw: Mapping[str, Any], scenario: Scenario, *, where: str = "<s
     if not isinstance(rp, dict) or not rp:
         raise fail("params")
     params = tuple(
-        SearchParam(k, parse_values(where, f"target.params.{k}", v, task, k)) for k, v in rp.items()
+        SearchParam(k, parse_values(where, f"target.params.{k}", v, task, k,
+                                    folder=scenario.path.parent if scenario.path is not None else Path.cwd()))
+        for k, v in rp.items()
     )
     size = math.prod(len(p.values) for p in params)
     if size > MAX_SETTINGS:
