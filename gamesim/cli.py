@@ -395,11 +395,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return search_cli(args.scenario, seed=args.seed, out=args.out, pdf=args.pdf)
         except (ScenarioError, ReportPathError) as exc:
             return error(str(exc), EXIT_USAGE)
+        except OSError as exc:  # e.g. a full disk while writing the report (the old report is kept)
+            return error(str(exc), EXIT_FAILED)
         except KeyboardInterrupt as exc:
             _quiet_interrupt_hooks()
             if isinstance(exc, _Terminated):
-                return error("terminated; nothing was written", EXIT_TERMINATED)
-            return error("interrupted; nothing was written", EXIT_INTERRUPTED)
+                return error("terminated; run the same command again", EXIT_TERMINATED)
+            return error("interrupted; run the same command again", EXIT_INTERRUPTED)
         finally:
             _restore_sigterm(previous_sigint)
     if args.n_jobs < 1:

@@ -512,11 +512,16 @@ class DataFileResolver:
         given = Path(value)
         cand = given if given.is_absolute() else self.folder / given
         head = f"{self.where}: {key} = {value!r}"
-        if not cand.is_file():
-            if cand.exists():
+        try:
+            is_file, exists = cand.is_file(), cand.exists()
+        except (OSError, ValueError) as exc:  # a NUL byte, a name too long for the file system
+            raise ScenarioError(f"{head}: not a usable file name ({exc})") from None
+        if not is_file:
+            if exists:
                 raise ScenarioError(f"{head}: {cand} is not a regular file; give a data file")
-            if given.is_absolute() or given.suffix or len(given.parts) > 1:
-                raise ScenarioError(f"{head}: no such file {cand} (a relative path is read from the scenario "
+            if given.is_absolute() or given.suffix or len(given.parts) > 1 or not value.isprintable():
+                shown = str(cand) if str(cand).isprintable() else repr(str(cand))
+                raise ScenarioError(f"{head}: no such file {shown} (a relative path is read from the scenario "
                                     f"file's folder, {self.folder})")
             return value  # a built-in name (e.g. "illustrative"): the task checks it
         path = cand.resolve()

@@ -1236,8 +1236,11 @@ def write_report(result: SearchResult, path: str | Path, *, sensitivity: Any = N
                   sensitivity.table().to_html(index=False), _fig_html(sensitivity.plot())]
     parts.append(f"<p>seed entropy {result.seed_entropy}</p>")
     body = "\n".join(parts)
-    path.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(sc.title)}</title>"
-                    f"<style>{_REPORT_CSS}</style></head><body>{body}</body></html>", encoding="utf-8")
+    from gamesim.core.results import atomic_write
+
+    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(sc.title)}</title>"
+            f"<style>{_REPORT_CSS}</style></head><body>{body}</body></html>").encode("utf-8")
+    atomic_write(path, lambda fh: fh.write(page))  # Ctrl-C or a full disk: the old report or none
     if pdf:
         from gamesim.core.report import html_to_pdf
 
