@@ -8,10 +8,10 @@ answered from stale results). Sizes are tiny: a few hundred trials, a handful of
 from __future__ import annotations
 
 import errno
+import hashlib
 import math
 import os
 import re
-import shutil
 import signal
 import time
 import warnings
@@ -105,7 +105,6 @@ def test_edited_data_file_recomputes_chunks_and_gives_new_numbers(cli, tmp_path)
     assert after["n"] == 200 and after["estimate"] >= 0.99 and after["ci_low"] > before["ci_high"]
     assert after["scenario_hash"] != before["scenario_hash"]
     _, meta = load_results(out / "gg.parquet")
-    import hashlib
 
     assert meta["data_files"] == [{"key": "params.data", "path": str(cards.resolve()),
                                    "sha256": hashlib.sha256(cards.read_bytes()).hexdigest()}]
@@ -150,6 +149,23 @@ def test_data_path_resolves_from_the_scenario_folder_whatever_the_working_direct
     assert load_scenario(raw, base_dir=tmp_path / "study").data_files[0].path == cards.resolve()
 
 
+def test_study_notebook_reads_the_card_file_the_sweep_read(tmp_path, monkeypatch):
+    """The gacha_game study notebook's own line that picks the card file, run from another folder
+    (the kernel's working directory is the notebook's): the resolved absolute path, no re-resolving."""
+    import json
+
+    nb = json.loads((ROOT / "notebooks" / "gacha_game.ipynb").read_text(encoding="utf-8"))
+    lines = [ln for c in nb["cells"] if c["cell_type"] == "code" for ln in "".join(c["source"]).splitlines()
+             if ln.startswith("data = ")]
+    assert len(lines) == 1
+    cards = _cards(tmp_path / "study")
+    path = _gg(tmp_path / "study")
+    monkeypatch.chdir(ROOT / "notebooks")
+    scope = {"sc": load_scenario(path)}
+    exec(lines[0], scope)
+    assert scope["data"] == str(cards.resolve())
+
+
 def test_run_summary_names_each_data_file_with_its_hash(cli, tmp_path):
     from gamesim.core.present import run_summary
 
@@ -158,7 +174,6 @@ def test_run_summary_names_each_data_file_with_its_hash(cli, tmp_path):
     assert cli("run", _gg(tmp_path), "--out-dir", out, "--quiet")[0] == 0
     res = Results.load(out / "gg.parquet")
     table = run_summary(res.frame, res.meta)
-    import hashlib
 
     row = f"data file {cards.resolve()}"
     assert table.loc[row, "value"] == "sha256 " + hashlib.sha256(cards.read_bytes()).hexdigest()[:16]
