@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,7 +41,7 @@ from gamesim.core.present import format_interval, run_summary
 from gamesim.core.scenario import Scenario, load_scenario
 from gamesim.core.stats import Estimate, mean_estimate, proportion_estimate, quantile_estimate
 
-__all__ = ["Results", "sweep", "estimate", "results_paths"]
+__all__ = ["Results", "sweep", "estimate", "results_paths", "results_set_problem"]
 
 ResultsFormat = Literal["parquet", "csv"]
 
@@ -66,6 +68,78 @@ def results_paths(path: str | Path) -> dict[str, Path]:
         "distributions": Path(f"{stem}.dist{suffix}"),
         "meta": Path(f"{stem}.meta.json"),
     }
+
+
+#: Largest ``n_jobs`` accepted by :func:`sweep` (also with a Dask scheduler).
+MAX_N_JOBS = 1024
+
+
+def _cpu_count() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def results_set_problem(path: str | Path) -> str | None:
+    """Why a results set on disk is not one consistent set, or ``None`` when it is.
+
+    Each file of a set is written with the run id (:func:`gamesim.core.results.run_id`:
+    scenario and data-file hash plus seed entropy) of the run, and the main file
+    (CSV: its ``.meta.json``, written last) records the SHA-256 of every companion
+    written with it. A companion from another run (a disk-full or killed save, a
+    run with another seed) is caught here, never used.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The main results file (``.parquet`` or ``.csv``).
+
+    Returns
+    -------
+    str or None
+        One line naming the file that does not belong (or cannot be read).
+    """
+    from gamesim.core.results import ResultsError, file_sha256, load_results, run_id
+
+    files = results_paths(path)
+    main = files["results"]
+    try:
+        if main.suffix == ".csv":
+            if not files["meta"].is_file():
+                for key in ("compare", "distributions"):
+                    if files[key].is_file():
+                        return f"{files[key]}: cannot be checked against {main.name}: {files['meta'].name} is missing"
+                return None  # a bare table (no metadata, no companions)
+            meta = json.loads(files["meta"].read_text(encoding="utf-8"))
+            if not isinstance(meta, dict):
+                return f"{files['meta']}: not a JSON object"
+            want = meta.get("results_sha256")
+            if want is not None and file_sha256(main) != want:
+                return f"{main}: does not match {files['meta'].name} (written by another run)"
+        else:
+            meta = load_results(main)[1]
+    except (OSError, ValueError, ResultsError) as exc:
+        return str(exc).splitlines()[0]
+    rid = run_id(meta)
+    recorded = meta.get("companions")
+    for key in ("compare", "distributions"):
+        f = files[key]
+        if isinstance(recorded, dict):
+            if key not in recorded:
+                continue  # not written with these results: never read (Results.load skips it)
+            if not f.is_file():
+                return f"{f}: missing (written with {main.name}, run {rid})"
+            if file_sha256(f) != recorded[key]:
+                return f"{f}: not the file written with {main.name} (run {rid}): a leftover of another run"
+        elif f.is_file() and f.suffix == ".parquet":  # files written before run ids: compare the runs
+            try:
+                other = run_id(load_results(f)[1])
+            except ResultsError as exc:
+                return str(exc)
+            if other != rid:
+                return f"{f}: from run {other or '?'}, not {main.name}'s run {rid}: a leftover of another run"
+    return None
 
 
 def _csv_ready(df: pd.DataFrame) -> pd.DataFrame:
@@ -105,12 +179,18 @@ def estimate(values: npt.ArrayLike, *, kind: Literal["auto", "proportion", "mean
     Raises
     ------
     ValueError
-        Empty input, non-0/1 values for a proportion, ``nan`` in a mean, an
-        unknown ``kind`` or a quantile outside ``(0, 1)``.
+        Empty input, a non-numeric array, an infinite value, non-0/1 values for
+        a proportion, ``nan`` in a mean, an unknown ``kind`` or a quantile
+        outside ``(0, 1)``.
     """
     a = np.asarray(values).ravel()
     if a.size == 0:
         raise ValueError("values is empty: an estimate needs at least one trial")
+    if a.dtype.kind not in "biuf":
+        raise ValueError(f"values have dtype {a.dtype}, must be booleans or numbers")
+    if a.dtype.kind == "f" and np.isinf(a).any():
+        k = int(np.flatnonzero(np.isinf(a))[0])
+        raise ValueError(f"values[{k}] = {a[k]}, must be finite (nan = censored is allowed only with quantile)")
     if quantile is not None:
         return quantile_estimate(a, quantile)
     if kind == "auto":
@@ -165,7 +245,8 @@ class Results:
         ----------
         path : str or pathlib.Path
             The main results file; its ``.compare`` and ``.dist`` companions are
-            read when present.
+            read when they were written with it (same run id, recorded SHA-256;
+            see :func:`results_set_problem`).
         scenario : path or Scenario, optional
             The scenario the results come from (default: the path recorded in the
             results' metadata, if it still exists).
@@ -174,21 +255,32 @@ class Results:
         ------
         FileNotFoundError
             If ``path`` does not exist.
+        gamesim.core.results.ResultsError
+            If a companion (or CSV metadata) file belongs to another run (see
+            :func:`results_set_problem`): run the sweep again.
         """
-        from gamesim.core.results import lists_to_tuples, load_results
+        from gamesim.core.results import ResultsError, lists_to_tuples, load_results
 
         files = results_paths(path)
         if not files["results"].is_file():
             raise FileNotFoundError(f"{files['results']}: no such results file")
+        problem = results_set_problem(files["results"])
+        if problem is not None:
+            raise ResultsError(f"{problem}; run the sweep again (gamesim run / gamesim report)")
         if files["results"].suffix == ".csv":
             frame = pd.read_csv(files["results"])
-            meta = json.loads(files["meta"].read_text()) if files["meta"].is_file() else {}
-            comparisons = pd.read_csv(files["compare"]) if files["compare"].is_file() else pd.DataFrame()
-            dists = pd.read_csv(files["distributions"]) if files["distributions"].is_file() else pd.DataFrame()
+            meta = json.loads(files["meta"].read_text(encoding="utf-8")) if files["meta"].is_file() else {}
         else:
             frame, meta = load_results(files["results"])
-            comparisons = load_results(files["compare"])[0] if files["compare"].is_file() else pd.DataFrame()
-            dists = load_results(files["distributions"])[0] if files["distributions"].is_file() else pd.DataFrame()
+        recorded = meta.get("companions")
+
+        def companion(key: str) -> pd.DataFrame:
+            f = files[key]
+            if not f.is_file() or (isinstance(recorded, dict) and key not in recorded):
+                return pd.DataFrame()
+            return pd.read_csv(f) if f.suffix == ".csv" else load_results(f)[0]
+
+        comparisons, dists = companion("compare"), companion("distributions")
         if scenario is None and meta.get("scenario_path") and Path(meta["scenario_path"]).is_file():
             scenario = meta["scenario_path"]
         if scenario is not None and not isinstance(scenario, Scenario):
@@ -212,33 +304,64 @@ class Results:
         list of pathlib.Path
             The files written.
 
+        Notes
+        -----
+        The companions are written first, each carrying the run id
+        (:func:`gamesim.core.results.run_id`), then the main file (CSV: then
+        ``<name>.meta.json``) with the SHA-256 of every companion: the main
+        file is the commit point, so an interrupted save leaves a set that
+        :func:`results_set_problem` (and :meth:`load`, and ``gamesim report``)
+        recognises as inconsistent, never one silently mixing two runs.
+
         Raises
         ------
         ValueError
             For an unknown format.
+        gamesim.core.results.ResultsError
+            If ``path`` is a folder (nothing is written).
+        OSError
+            If writing fails (the message names the file).
         """
-        from gamesim.core.results import save_results
+        from gamesim.core.results import ResultsError, atomic_write, file_sha256, run_id, save_results
 
         if format not in ("parquet", "csv"):
             raise ValueError(f"format = {format!r}, must be 'parquet' or 'csv'")
+        if Path(path).is_dir():
+            raise ResultsError(f"{path}: is a folder; give a results file name such as "
+                               f"{Path(path) / ('results.' + format)}")
         files = results_paths(Path(path).with_suffix("." + format))
-        tables = {"results": self.frame, "compare": self.comparisons, "distributions": self.distributions}
-        written = []
-        for key, df in tables.items():
+        for f in files.values():
+            if f.is_dir():
+                raise ResultsError(f"{f}: is a folder; give another results file name")
+        files["results"].parent.mkdir(parents=True, exist_ok=True)
+        meta = dict(self.meta)
+        meta["run_id"] = run_id(meta)
+        meta.pop("companions", None)
+        meta.pop("results_sha256", None)
+
+        def write(df: pd.DataFrame, target: Path, m: dict[str, Any]) -> None:
+            if format == "parquet":
+                save_results(df, target, m)
+            else:
+                atomic_write(target, lambda fh: fh.write(_csv_ready(df).to_csv(index=False).encode("utf-8")))
+
+        written: list[Path] = []
+        digests: dict[str, str] = {}
+        for key, df in (("compare", self.comparisons), ("distributions", self.distributions)):
             target = files[key]
-            if key != "results" and df.empty:
+            if df.empty:
                 target.unlink(missing_ok=True)  # no stale companion from an earlier run
                 continue
-            if format == "parquet":
-                save_results(df, target, self.meta)
-            else:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                tmp = target.with_name(target.name + ".tmp")
-                _csv_ready(df).to_csv(tmp, index=False)
-                tmp.replace(target)
+            write(df, target, meta)
+            digests[key] = file_sha256(target)
             written.append(target)
+        main_meta = dict(meta, companions=digests)
+        write(self.frame, files["results"], main_meta)
+        written.insert(0, files["results"])
         if format == "csv":
-            files["meta"].write_text(json.dumps(self.meta, indent=2, default=str))
+            main_meta["results_sha256"] = file_sha256(files["results"])
+            blob = json.dumps(main_meta, indent=2, default=str).encode("utf-8")
+            atomic_write(files["meta"], lambda fh: fh.write(blob))
             written.append(files["meta"])
         return written
 
@@ -743,18 +866,35 @@ def sweep(
     gamesim.core.scenario.ScenarioError
         For an invalid scenario (the message names the key, value and what is allowed).
     ValueError
-        For ``n_jobs < 1``, a negative seed or a bad backend/scheduler combination.
+        For ``n_jobs < 1`` or ``> MAX_N_JOBS``, a non-integer ``n_jobs`` or seed,
+        a negative seed, a non-bool ``progress`` or ``fresh``, or a bad
+        backend/scheduler combination (one line naming the argument).
+
+    Warns
+    -----
+    UserWarning
+        When ``n_jobs`` is more than the CPU cores here (local workers only): it
+        is capped to the cores, as ``gamesim run`` does.
     """
     import datetime as dt
     import platform
 
     from gamesim import __version__
+    from gamesim.core.results import run_id
     from gamesim.core.sweep import run_sweep
     from gamesim.core.validate import check_int
 
-    check_int("n_jobs", n_jobs, min=1)
+    from gamesim.core.validate import check_bool
+
+    check_int("n_jobs", n_jobs, min=1, max=MAX_N_JOBS)
+    check_bool("progress", progress)
+    check_bool("fresh", fresh)
     if seed is not None:
         check_int("seed", seed, min=0)
+    cpus = _cpu_count()
+    if scheduler is None and n_jobs > cpus:  # local workers only: more than the cores just thrash
+        warnings.warn(f"n_jobs = {n_jobs} is more than the {cpus} CPU cores here; using {cpus}", stacklevel=2)
+        n_jobs = cpus
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     started = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
     res = run_sweep(sc, n_jobs=n_jobs, backend=backend, scheduler=scheduler, seed=seed, cache_root=cache_root,
@@ -774,7 +914,9 @@ def sweep(
         "chunks_reused": res.chunks_reused,
         "python": platform.python_version(),
         "numpy": np.__version__,
+        "data_files": [{"key": d.key, "path": str(d.path), "sha256": d.sha256} for d in sc.data_files],
     }
+    meta["run_id"] = run_id(meta)
     return Results(res.table, res.comparisons, res.distributions, meta, sc)
 
 

@@ -28,6 +28,15 @@ A scenario is a TOML file under ``scenarios/``::
 
 Everything is checked once at load; any problem raises :class:`ScenarioError`
 naming the file, the key, the value and what is allowed.
+
+Data files: a task parameter declared ``file=True`` (e.g. gacha_game's ``data``, a
+card list) names a file the simulator reads. Its path is resolved here, once, from
+the scenario file's folder (for a scenario given as a dict: ``base_dir``, default
+the current directory) to an absolute path, so ``run``, ``report``, the Python API
+and every notebook read the same file whatever their working directory; its bytes
+are checked (readable, UTF-8, at most :data:`MAX_DATA_FILE_BYTES`) and their
+SHA-256 enters :meth:`Scenario.content_hash`: an edited card list is a new question,
+never answered from chunks of the old one.
 """
 
 from __future__ import annotations
@@ -51,6 +60,8 @@ __all__ = [
     "ScenarioError",
     "Case",
     "Compare",
+    "DataFile",
+    "DataFileResolver",
     "Part",
     "Precision",
     "Scenario",
@@ -136,6 +147,28 @@ class Compare:
     baseline: Any
     metrics: tuple[str, ...] | None
     crn: bool
+
+
+@dataclass(frozen=True)
+class DataFile:
+    """A data file a scenario's cells read (a ``file=True`` parameter's value).
+
+    Attributes
+    ----------
+    key : str
+        The first scenario key naming it (``params.data``, ``parts[0].grid.data[1]``).
+    value : str
+        The value as written in the scenario (a path, relative or absolute).
+    path : pathlib.Path
+        The absolute path read (relative values resolved from the scenario file's folder).
+    sha256 : str
+        Hex SHA-256 of the file's bytes at load time.
+    """
+
+    key: str
+    value: str
+    path: Path
+    sha256: str
 
 
 @dataclass(frozen=True)
@@ -288,6 +321,8 @@ class Scenario:
         Whether whole distributions of integer-valued metrics are tabulated.
     raw : dict
         The parsed TOML (for hashing and the report).
+    data_files : tuple of DataFile
+        Every data file a cell reads (``file=True`` parameters), with its SHA-256.
     """
 
     path: Path | None
@@ -305,6 +340,7 @@ class Scenario:
     raw: dict[str, Any] = field(repr=False)
     compare: Compare | None = None
     distributions: bool = True
+    data_files: tuple[DataFile, ...] = ()
 
     def content_hash(self, seed: int | None) -> str:
         """SHA-256 of everything that determines the results.
@@ -318,13 +354,18 @@ class Scenario:
         -------
         str
             Hex digest over the parsed scenario (minus text-only keys), the seed,
-            and gamesim's version: chunks from a different scenario version or
-            package version are never mixed.
+            gamesim's version and the SHA-256 of every data file, by the value
+            naming it: chunks from a different scenario version, data-file
+            content or package version are never mixed. The folder a data file
+            lies in does not enter: a moved project folder keeps its chunks.
         """
         from gamesim import __version__
 
         content = {k: v for k, v in self.raw.items() if k not in {"title", "question", "notes", "notebook", "seed"}}
-        blob = json.dumps({"scenario": content, "seed": seed, "version": __version__}, sort_keys=True, default=str)
+        doc: dict[str, Any] = {"scenario": content, "seed": seed, "version": __version__}
+        if self.data_files:
+            doc["data_files"] = {d.value: d.sha256 for d in self.data_files}
+        blob = json.dumps(doc, sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()
 
 
@@ -440,6 +481,71 @@ MAX_CHUNK_SIZE = 1_000_000
 MAX_TRIALS = 10_000_000
 #: Most grid cells in one part.
 MAX_CELLS = 100_000
+#: Largest data file a ``file=True`` parameter may name (bytes); card lists are a few kB.
+MAX_DATA_FILE_BYTES = 16 * 1024 * 1024
+
+
+class DataFileResolver:
+    """Resolves and fingerprints the data files a scenario's ``file=True`` parameters name.
+
+    Parameters
+    ----------
+    where : str
+        The scenario's name in messages (its file, or ``<scenario dict>``).
+    folder : pathlib.Path
+        The folder relative paths are read from (the scenario file's).
+
+    Attributes
+    ----------
+    found : dict of pathlib.Path to DataFile
+        Every file resolved so far, fingerprinted once.
+    """
+
+    def __init__(self, where: str, folder: Path):
+        self.where = where
+        self.folder = folder
+        self.found: dict[Path, DataFile] = {}
+
+    def resolve(self, key: str, value: str) -> str:
+        """The absolute path of a data-file value (a built-in name unchanged), fingerprinted once.
+
+        Raises
+        ------
+        ScenarioError
+            Naming the key and the file: missing, a folder, unreadable, too large or not UTF-8.
+        """
+        given = Path(value)
+        cand = given if given.is_absolute() else self.folder / given
+        head = f"{self.where}: {key} = {value!r}"
+        try:
+            is_file, exists = cand.is_file(), cand.exists()
+        except (OSError, ValueError) as exc:  # a NUL byte, a name too long for the file system
+            raise ScenarioError(f"{head}: not a usable file name ({exc})") from None
+        if not is_file:
+            if exists:
+                raise ScenarioError(f"{head}: {cand} is not a regular file; give a data file")
+            if given.is_absolute() or given.suffix or len(given.parts) > 1 or not value.isprintable():
+                shown = str(cand) if str(cand).isprintable() else repr(str(cand))
+                raise ScenarioError(f"{head}: no such file {shown} (a relative path is read from the scenario "
+                                    f"file's folder, {self.folder})")
+            return value  # a built-in name (e.g. "illustrative"): the task checks it
+        path = cand.resolve()
+        if path not in self.found:
+            try:
+                size = path.stat().st_size
+                if size > MAX_DATA_FILE_BYTES:
+                    raise ScenarioError(f"{head}: {path} has {size:,} bytes, must have at most "
+                                        f"{MAX_DATA_FILE_BYTES:,} (size limit, see docs/reliability.md)")
+                blob = path.read_bytes()
+            except OSError as exc:
+                raise ScenarioError(f"{head}: cannot read {path} ({exc.strerror or type(exc).__name__})") from None
+            try:
+                blob.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ScenarioError(f"{head}: {path} is not UTF-8 text (byte 0x{blob[exc.start]:02x} at offset "
+                                    f"{exc.start}); save it as UTF-8") from None
+            self.found[path] = DataFile(key, value, path, hashlib.sha256(blob).hexdigest())
+        return str(path)
 
 
 def _check_name(where: str, key: str, name: str) -> None:
@@ -509,8 +615,9 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
         notebooks: ``{"game": "gacha", "n_trials": 2000, "parts": [...]}``); a
         mapping without ``name`` is called ``"scenario"``.
     base_dir : str or pathlib.Path, optional
-        For a mapping only: the folder a ``notebook`` path is relative to
-        (default: the current directory).
+        For a mapping only: the folder a ``notebook`` path and data-file paths
+        (``file=True`` parameters such as gacha_game's ``data``) are relative to
+        (default: the current directory). A file's paths are relative to its folder.
 
     Returns
     -------
@@ -522,7 +629,8 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
     ScenarioError
         If the file is missing or not valid TOML, or any key is unknown, of the
         wrong type or out of range (including a task's cross-parameter checks,
-        e.g. chip counts that do not add up), or if ``notebook`` names a file
+        e.g. chip counts that do not add up), or a data file is missing,
+        unreadable, larger than :data:`MAX_DATA_FILE_BYTES` or not UTF-8, or if ``notebook`` names a file
         that is not a notebook shipped with gamesim (:func:`shipped_notebook_dirs`;
         ``..``, absolute paths and symlinks are resolved first). The message names
         the file (or ``<scenario dict>``), the key path
@@ -545,6 +653,8 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
 
     def fail(key: str, value: Any, allowed: str) -> ScenarioError:
         return ScenarioError(f"{where}: {key} = {value!r}, must be {allowed}")
+
+    files = DataFileResolver(where, folder.resolve())
 
     for k in raw:
         if k not in _TOP_KEYS:
@@ -615,7 +725,7 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
         for k, v in fixed_all.items():
             if k in known:
                 used_fixed.add(k)
-                fixed[k] = _checked(where, f"params.{k}", known[k], v)
+                fixed[k] = _checked(where, f"params.{k}", known[k], v, files)
         own = rp.get("params", {})
         if not isinstance(own, dict):
             raise fail(f"{at}.params", own, "a table of parameters")
@@ -624,7 +734,7 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
                 raise ScenarioError(
                     f"{where}: unknown parameter {at}.params.{k} for task {tname!r}; allowed: {', '.join(known)}"
                 )
-            fixed[k] = _checked(where, f"{at}.params.{k}", known[k], v)
+            fixed[k] = _checked(where, f"{at}.params.{k}", known[k], v, files)
         grid_raw = rp.get("grid", {})
         if not isinstance(grid_raw, dict):
             raise fail(f"{at}.grid", grid_raw, "a table of parameter -> list of values")
@@ -636,12 +746,12 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
                 )
             if not isinstance(vals, list) or not vals:
                 raise fail(f"{at}.grid.{k}", vals, f"a non-empty list, each value {_describe_allowed(known[k])}")
-            grid[k] = [_checked(where, f"{at}.grid.{k}[{j}]", known[k], v) for j, v in enumerate(vals)]
+            grid[k] = [_checked(where, f"{at}.grid.{k}[{j}]", known[k], v, files) for j, v in enumerate(vals)]
             _check_grid_values(where, f"{at}.grid.{k}", grid[k])
             if k in own:
                 raise ScenarioError(f"{where}: {at}.params.{k} and {at}.grid.{k} both set {k!r}; keep one of them")
             fixed.pop(k, None)
-        cases = _parse_cases(where, at, rp.get("cases"), known, grid, own, tname)
+        cases = _parse_cases(where, at, rp.get("cases"), known, grid, own, tname, files)
         for case in cases:
             for k in case.params:
                 fixed.pop(k, None)
@@ -688,7 +798,7 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
             if k not in _PRECISION_KEYS:
                 raise ScenarioError(f"{where}: unknown key precision.{k}; allowed keys: {', '.join(sorted(_PRECISION_KEYS))}")
         metric = pr.get("metric")
-        all_metrics = sorted({m.name for part in parts for cell in part.cells()[:1] for m in part.task.metrics_for(cell)})
+        all_metrics = _metric_names(parts)
         if metric not in all_metrics:
             raise fail("precision.metric", metric, "a metric of the scenario's tasks: " + ", ".join(all_metrics))
         hw = pr.get("half_width")
@@ -721,6 +831,7 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
         raw=raw,
         compare=compare,
         distributions=distributions,
+        data_files=tuple(files.found.values()),
     )
 
 
@@ -785,7 +896,7 @@ def _case_label(value: Any) -> str:
 
 def _parse_cases(
     where: str, at: str, raw_cases: Any, known: Mapping[str, Param], grid: Mapping[str, Any], own: Mapping[str, Any],
-    tname: str,
+    tname: str, files: DataFileResolver | None = None,
 ) -> list[Case]:
     """Validate a part's ``cases``: a list of tables of parameters (plus an optional ``name``)."""
     if raw_cases is None:
@@ -807,7 +918,7 @@ def _parse_cases(
                 raise ScenarioError(
                     f"{where}: {at}.cases[{j}].{k} is also swept in {at}.grid.{k}; set it in one place only"
                 )
-            params[k] = _checked(where, f"{at}.cases[{j}].{k}", known[k], v)
+            params[k] = _checked(where, f"{at}.cases[{j}].{k}", known[k], v, files)
         label = rc.get("name")
         if label is None:
             label = ", ".join(f"{k}={_case_label(v)}" for k, v in params.items()) or "defaults"
@@ -856,7 +967,7 @@ def _parse_compare(where: str, rc: Any, parts: list[Part]) -> Compare | None:
             )
     metrics = rc.get("metrics")
     if metrics is not None:
-        names = sorted({m.name for p in having for cell in p.cells()[:1] for m in p.task.metrics_for(cell)})
+        names = _metric_names(having)
         if isinstance(metrics, str):
             metrics = [metrics]
         if not isinstance(metrics, list) or not metrics or any(m not in names for m in metrics):
@@ -871,11 +982,29 @@ def _parse_compare(where: str, rc: Any, parts: list[Part]) -> Compare | None:
     return Compare(dimension, value, metrics, crn)
 
 
-def _checked(where: str, key: str, p: Param, value: Any) -> Any:
+def _metric_names(parts: list[Part]) -> list[str]:
+    """Every metric some cell of ``parts`` reports, sorted.
+
+    Over every cell, not the first: a task's metrics can depend on the cell (gacha_game's
+    ``win_seat3`` exists only with 3 or more players), and the answer must not depend on
+    the order of a grid's values. Cells without the metric are skipped by the precision
+    top-up and have no comparison rows for it.
+    """
+    names: set[str] = set()
+    for part in parts:
+        for cell in part.cells():
+            names.update(m.name for m in part.task.metrics_for(cell))
+    return sorted(names)
+
+
+def _checked(where: str, key: str, p: Param, value: Any, files: DataFileResolver | None = None) -> Any:
     try:
-        return check_param_value(p, value)
+        value = check_param_value(p, value)
     except ParamError as exc:
         raise ScenarioError(f"{where}: {key} = {value!r}, must be {exc.allowed}") from None
+    if p.file and files is not None and isinstance(value, str):
+        value = files.resolve(key, value)
+    return value
 
 
 def _as_tuple(v: Any) -> Any:

@@ -107,7 +107,7 @@ def _sim_game(params: Mapping[str, Any], n_trials: int, *, rng: np.random.Genera
 
 GAME_PARAMS: tuple[Param, ...] = (
     Param("data", "str", "illustrative", "card lists and tracks: \"illustrative\" (built-in, invented stand-ins) "
-          "or a path to a TOML file in the same format"),
+          "or a path to a TOML file in the same format", file=True),
     Param("n_players", "int", 4, "slayers (players), 2..4", min=2, max=4),
     Param("policy", "str", "greedy_pulls", "strategy of every slayer", choices=POLICIES),
     Param("policy_seat1", "str", None, "strategy of seat 1 (the first start slayer), if different",
