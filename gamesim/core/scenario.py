@@ -354,15 +354,17 @@ class Scenario:
         -------
         str
             Hex digest over the parsed scenario (minus text-only keys), the seed,
-            gamesim's version and the SHA-256 of every data file, by the value
-            naming it: chunks from a different scenario version, data-file
-            content or package version are never mixed. The folder a data file
+            gamesim's version, the fingerprint of its code and built-in data
+            (:func:`gamesim.core.fingerprint.code_fingerprint`) and the SHA-256 of
+            every data file, by the value naming it: chunks from a different
+            scenario version, data-file content or code are never mixed. The folder a data file
             lies in does not enter: a moved project folder keeps its chunks.
         """
         from gamesim import __version__
+        from gamesim.core.fingerprint import code_fingerprint
 
         content = {k: v for k, v in self.raw.items() if k not in {"title", "question", "notes", "notebook", "seed"}}
-        doc: dict[str, Any] = {"scenario": content, "seed": seed, "version": __version__}
+        doc: dict[str, Any] = {"scenario": content, "seed": seed, "version": __version__, "code": code_fingerprint()}
         if self.data_files:
             doc["data_files"] = {d.value: d.sha256 for d in self.data_files}
         blob = json.dumps(doc, sort_keys=True, default=str)

@@ -437,3 +437,25 @@ def test_precision_metric_check_does_not_depend_on_grid_order(tmp_path, grid):
     raw["precision"]["metric"] = "win_seat4"  # no cell has a fourth seat
     with pytest.raises(ScenarioError, match="precision.metric = 'win_seat4'"):
         load_scenario(raw)
+
+
+def test_an_edited_source_or_builtin_data_file_changes_the_cache_key(tmp_path, monkeypatch):
+    """The chunk key carries the code: editing a simulator or a built-in card list never reuses old chunks."""
+    import shutil
+
+    import gamesim.core.fingerprint as fp
+    from gamesim.core.scenario import load_scenario
+
+    pkg = tmp_path / "gamesim"
+    shutil.copytree(Path(fp.__file__).resolve().parent.parent, pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(fp, "_PACKAGE", pkg)
+    sc = load_scenario(ROOT / "tests" / "data" / "godtear_small.toml")
+    keys = []
+    for edit in (None, "games/godtear/sim.py", "games/gacha_game/data/illustrative.toml"):
+        if edit:
+            with open(pkg / edit, "a", encoding="utf-8") as fh:
+                fh.write("\n# edited\n")
+        fp.code_fingerprint.cache_clear()
+        keys.append(sc.content_hash(1))
+    fp.code_fingerprint.cache_clear()
+    assert len(set(keys)) == 3
