@@ -394,7 +394,7 @@ class Results:
             raise KeyError(f"no comparisons for metric={metric!r}, part={part!r}")
         fixed = {"scenario", "part", "metric", "statistic", "dimension", "baseline", "variant", "cell",
                  "baseline_cell", "crn", "correlation", "n", "estimate", "se", "ci_low", "ci_high", "exact",
-                 "unpaired_half_width"}
+                 "unpaired_half_width", "note"}
         others = [k for k in c.columns if k not in fixed]
         records = []
         for (p, m, cell), g in c.groupby(["part", "metric", "cell"], sort=False):
@@ -409,6 +409,8 @@ class Results:
                 format_interval(r.iloc[0]["estimate"], r.iloc[0]["ci_low"], r.iloc[0]["ci_high"], digits=digits)
                 if len(r) else "–"
             )
+            if len(r) and isinstance(r.iloc[0].get("note"), str) and r.iloc[0]["note"]:
+                rec["ratio [95% CI]"] = f"{r.iloc[0]['note']} [{r.iloc[0]['ci_low']:.{digits}f}, inf)"
             rec["n"] = f"{int(d['n']):,}"
             rec["exact"] = "–" if pd.isna(d["exact"]) else f"{d['exact']:.{digits}f}"
             rec["corr."] = "–" if pd.isna(d["correlation"]) else f"{d['correlation']:.3f}"

@@ -722,7 +722,7 @@ def _tidy(
                         }
                     )
                 if scenario.distributions and metric.kind == "mean":
-                    dist = distribution_table(data[metric.name])
+                    dist = distribution_table(data[metric.name], support=metric.bounds)
                     if dist is not None:
                         dists.append(dist.assign(part=part.name, cell=c, metric=metric.name))
     df = pd.DataFrame(rows)
@@ -768,7 +768,9 @@ def comparison_table(
         ci_high`` (paired 95% interval), ``exact`` (from the exact values of both
         cells, where the game has them), ``correlation`` (of the paired
         per-trial values), ``unpaired_half_width`` (the half-width two
-        independent samples of the same size would give) and ``crn``. Empty
+        independent samples of the same size would give), ``crn`` and ``note``
+        (``"not estimable (baseline 0 in n trials)"`` on a ratio row whose
+        baseline never happened: estimate ``nan``, interval ``[lower, inf)``). Empty
         without ``[compare]``. Metrics whose values include censored trials
         (``nan``) are not compared.
     """
@@ -825,9 +827,10 @@ def comparison_table(
                 rows.append({**common, "statistic": "difference", **diff.as_dict(),
                              "exact": exact_v - exact_b,
                              "unpaired_half_width": unpaired_half_width(x, y, kind=metric.kind)})
-                ratio = paired_ratio(x, y)
-                if ratio is not None:
-                    rows.append({**common, "statistic": "ratio", **ratio.as_dict(),
+                rows[-1]["note"] = ""
+                ratio = paired_ratio(x, y, kind=metric.kind)
+                if ratio is not None:  # a baseline that never happened gives a "not estimable" row, not a gap
+                    rows.append({**common, "statistic": "ratio", **ratio[0].as_dict(), "note": ratio[1],
                                  "exact": exact_v / exact_b if exact_b > 0 else math.nan,
                                  "unpaired_half_width": math.nan})
     return pd.DataFrame(rows)

@@ -12,11 +12,12 @@ from gamesim.core.analysis import (
     distribution_table,
     paired_difference,
     paired_ratio,
+    paired_table,
     unpaired_half_width,
     wilson_interval,
 )
 from gamesim.core.scenario import load_scenario
-from gamesim.core.stats import difference_estimate, proportion_estimate
+from gamesim.core.stats import paired_proportion_difference
 from gamesim.core.sweep import run_sweep
 
 
@@ -41,12 +42,12 @@ def test_paired_mean_difference_is_the_t_interval_of_the_differences():
     assert est.half_width < 0.2 * unpaired_half_width(var, base, kind="mean")
 
 
-def test_paired_proportions_without_correlation_reduce_to_newcombe_unpaired():
-    # a 2x2 table with phi = 0 (a*d == b*c): the paired interval is Newcombe's hybrid score interval
+def test_paired_proportion_difference_is_tangos_interval_of_the_table():
     x = np.r_[np.ones(20), np.ones(20), np.zeros(30), np.zeros(30)]  # variant
     y = np.r_[np.ones(20), np.zeros(20), np.ones(30), np.zeros(30)]  # baseline: a=20, b=20, c=30, d=30
     est, _ = paired_difference(x, y, kind="proportion")
-    ref = difference_estimate(proportion_estimate(40, 100), proportion_estimate(50, 100))
+    assert paired_table(x, y) == (20, 20, 30, 30)
+    ref = paired_proportion_difference(20, 20, 30, 30)
     assert est.estimate == pytest.approx(-0.1)
     assert est.ci_low == pytest.approx(ref.ci_low) and est.ci_high == pytest.approx(ref.ci_high)
 
@@ -67,14 +68,35 @@ def test_paired_proportion_interval_covers_the_true_difference():
     assert np.median(widths) < 0.75  # positive correlation narrows the paired interval
 
 
-def test_paired_ratio_delta_method_and_undefined_cases():
+def test_paired_ratio_of_means_is_fieller_and_baseline_zero_is_not_estimable():
     rng = np.random.default_rng()
     y = rng.poisson(4.0, size=4000).astype(float)
-    x = y * 1.5
-    r = paired_ratio(x, y)
-    assert r is not None and r.estimate == pytest.approx(1.5) and r.ci_high - r.ci_low < 1e-6
-    assert paired_ratio(np.zeros(10), np.ones(10)) is None
+    x = y * 1.5  # exactly proportional pairs: the data allow no other ratio
+    r, note = paired_ratio(x, y)
+    assert note == "" and r.estimate == pytest.approx(1.5) and r.ci_high - r.ci_low < 1e-6
+    r, note = paired_ratio(np.zeros(10), np.ones(10))
+    assert note == "" and r.estimate == 0.0 and r.ci_low == 0.0
+    r, note = paired_ratio(np.ones(10), np.zeros(10))
+    assert note == "not estimable (baseline 0 in 10 trials)" and math.isnan(r.estimate) and r.ci_high == math.inf
     assert paired_ratio(-np.ones(10), np.ones(10)) is None
+    # Fieller: the ratio t is inside iff the paired t test of mean(x - t y) = 0 does not reject
+    x = rng.poisson(3.0, size=300).astype(float) + y[:300]
+    r, note = paired_ratio(x, y[:300])
+    for t, inside in ((r.ci_low * 1.0001, True), (r.ci_high * 0.9999, True), (r.ci_low * 0.999, False),
+                      (r.ci_high * 1.001, False)):
+        p = stats.ttest_1samp(x - t * y[:300], 0.0).pvalue
+        assert (p >= 0.05) == inside
+
+
+def test_paired_ratio_of_proportions_at_n_of_n_has_width_and_holds_the_exact_ratio():
+    # 400/400 completions in both cells; the exact ratio of the two probabilities is 0.99982
+    r, note = paired_ratio(np.ones(400), np.ones(400), kind="proportion")
+    z2 = stats.norm.ppf(0.975) ** 2
+    assert note == "" and r.estimate == 1.0
+    assert r.ci_low == pytest.approx(1 / (1 + z2 / 400), rel=1e-6) and r.ci_high == pytest.approx(1 + z2 / 400, rel=1e-6)
+    assert r.ci_low < 0.99982 < r.ci_high
+    r, note = paired_ratio(np.r_[np.ones(3), np.zeros(997)], np.zeros(1000), kind="proportion")
+    assert note == "not estimable (baseline 0 in 1000 trials)" and r.ci_high == math.inf and r.ci_low > 0
 
 
 def test_paired_inputs_are_checked():
