@@ -39,7 +39,7 @@ import json
 import math
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +74,7 @@ _TOP_KEYS = {
     "precision": "a table with metric, half_width, max_trials",
     "compare": "a table with baseline (a case name, or {parameter = value}), optional metrics and crn",
     "distributions": "true or false (whole distributions of integer-valued metrics; default true)",
+    "events": "a list of event metrics such as \"at_least(wounds, 2)\", \"at_most(x, 300)\", \"between(x, 1, 3)\"",
     "target": "a table of design targets (read by `gamesim search`, see docs/targets.md; ignored by run and report)",
     "sensitivity": "a table of sensitivity settings (read by `gamesim search`, see docs/targets.md)",
 }
@@ -670,6 +671,8 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
                 f"{where}: unknown parameter params.{k}: no part's task takes it; allowed: {', '.join(accepted)}"
             )
 
+    parts = _with_events(where, raw, parts)
+
     precision = None
     if "precision" in raw:
         pr = raw["precision"]
@@ -713,6 +716,78 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
         compare=compare,
         distributions=distributions,
     )
+
+
+def _event_names(node: Any) -> list[str]:
+    """Every string written as an event call anywhere in a (nested) TOML value, keys included."""
+    from gamesim.core.events import looks_like_event
+
+    if isinstance(node, str):
+        return [node] if looks_like_event(node) else []
+    if isinstance(node, dict):
+        return [n for k, v in node.items() for n in (_event_names(k) + _event_names(v))]
+    if isinstance(node, (list, tuple)):
+        return [n for v in node for n in _event_names(v)]
+    return []
+
+
+def _canonical_events(where: str, node: Any) -> Any:
+    """``node`` with every event name (values and keys) in its canonical spelling."""
+    from gamesim.core.events import looks_like_event, parse_event
+
+    def canon(v: Any) -> Any:
+        if not looks_like_event(v):
+            return v
+        try:
+            return parse_event(v).name
+        except ValueError as exc:
+            raise ScenarioError(f"{where}: {exc}") from None
+
+    if isinstance(node, dict):
+        return {canon(k): _canonical_events(where, v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_canonical_events(where, v) for v in node]
+    return canon(node)
+
+
+def _with_events(where: str, raw: dict[str, Any], parts: list[Part]) -> list[Part]:
+    """Parts whose tasks carry the event metrics the scenario asks for.
+
+    Events are those listed in ``events`` and any event name written in
+    ``[precision]``, ``[compare]`` or ``[target]``; each is added to the parts
+    whose task has its metric (as a ``mean`` metric).
+    """
+    from gamesim.core.events import parse_event, with_events
+
+    listed = raw.get("events", [])
+    if not isinstance(listed, list) or not all(isinstance(e, str) for e in listed):
+        raise ScenarioError(f"{where}: events = {listed!r}, must be {_TOP_KEYS['events']}")
+    for key in ("precision", "compare", "target"):  # one spelling everywhere: "at_least(wounds, 2)"
+        if key in raw:
+            raw[key] = _canonical_events(where, raw[key])
+    names = list(listed) + [n for key in ("precision", "compare", "target") for n in _event_names(raw.get(key))]
+    if not names:
+        return parts
+    events = []
+    for name in names:
+        try:
+            events.append(parse_event(name))
+        except ValueError as exc:
+            raise ScenarioError(f"{where}: {exc}") from None
+    out = []
+    used = set()
+    for part in parts:
+        cell = part.cells()[0]
+        numeric = {m.name for m in part.task.metrics_for(cell) if m.kind == "mean"}
+        mine = [e.name for e in events if e.metric in numeric]
+        used.update(mine)
+        out.append(replace(part, task=with_events(part.task, mine)) if mine else part)
+    for e in events:
+        if e.name not in used:
+            allowed = sorted({m.name for p in parts for m in p.task.metrics_for(p.cells()[0]) if m.kind == "mean"})
+            raise ScenarioError(f"{where}: event {e.name!r} reads {e.metric!r}, must read a numeric metric of "
+                                f"the scenario's tasks: {', '.join(allowed) or 'none'}")
+    return out
 
 
 def _case_label(value: Any) -> str:

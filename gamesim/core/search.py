@@ -545,7 +545,8 @@ class _Evaluator:
         cell = self.cell(i)
         for k in range(have // self.chunk, -(-n // self.chunk)):
             key = (0, 0 if self.crn else i, k)
-            _, arrays = self._run_chunk(self.scenario.game.name, self.task.name, cell, self.chunk, self.entropy, key)
+            _, arrays = self._run_chunk(self.scenario.game.name, self.task.name, cell, self.chunk, self.entropy, key,
+                                       events=getattr(self.task, "events", ()))
             for name, arr in arrays.items():
                 if name in self.kept:  # only the constrained metrics are kept in memory
                     store.setdefault(name, []).append(arr)

@@ -45,6 +45,7 @@ from tqdm.auto import tqdm
 
 from gamesim import __version__
 from gamesim.core.analysis import distribution_table, paired_difference, paired_ratio, unpaired_half_width
+from gamesim.core.events import add_events
 from gamesim.core.registry import Metric, get_game
 from gamesim.core.results import atomic_write
 from gamesim.core.rng import child_seed, root_seed_sequence
@@ -131,6 +132,7 @@ def run_chunk(
     entropy: int,
     key: tuple[int, ...],
     tag: tuple[int, ...] | None = None,
+    events: tuple[str, ...] = (),
 ) -> tuple[tuple[int, ...], dict[str, npt.NDArray[Any]]]:
     """Run one chunk of trials (the unit of work sent to joblib workers).
 
@@ -152,6 +154,9 @@ def run_chunk(
     tag : tuple of int, optional
         Returned instead of ``key`` (the sweep passes the chunk's file key
         ``(part, cell, chunk)``).
+    events : tuple of str, default ()
+        Event metrics (``"at_least(wounds, 2)"``...; :mod:`gamesim.core.events`)
+        added as boolean arrays right after the task runs.
 
     Returns
     -------
@@ -162,6 +167,8 @@ def run_chunk(
     t = get_game(game).tasks[task]
     rng = np.random.default_rng(child_seed(entropy, key))
     out = t.simulate(dict(params), n_trials, rng=rng)
+    if events:  # derived per-trial booleans, before anything is summarised
+        out = add_events(out, events)
     return (key if tag is None else tag), {k: np.asarray(v) for k, v in out.items()}
 
 
@@ -600,7 +607,7 @@ def run_sweep(
                     tasks = (
                         joblib.delayed(run_chunk)(
                             game, scenario.parts[p].task.name, cells[p][c], n, entropy, (p, groups[p][c], k),
-                            tag=(p, c, k),
+                            tag=(p, c, k), events=getattr(scenario.parts[p].task, "events", ()),
                         )
                         for p, c, k, n in jobs
                     )
