@@ -13,10 +13,13 @@ interrupted sweep (Ctrl-C, ``kill``) resumes where it stopped, loses no finished
 chunk, and never mixes chunks from another version of the scenario or of
 gamesim.
 
-With a precision target the sweep runs in rounds: after each round, every cell
-whose 95% interval for the target metric is wider than asked gets more chunks
-(estimated from the ``1/sqrt(n)`` law), up to ``max_trials`` per cell. The
-decision depends only on the chunks' contents, so it too is reproducible.
+With a precision target the sweep uses a two-stage rule: the part's
+``n_trials`` are a pilot; from it alone each cell's second stage is planned
+once (enough trials for the half-width by the pilot's variance, and for about
+200 informative values; :func:`gamesim.core.stats.two_stage_trials`), run as
+fresh chunks, and the cell's results come from the second stage alone, so the
+interval keeps its fixed-``n`` coverage (docs/reliability.md). The plan
+depends only on the chunks' contents, so it too is reproducible.
 """
 
 from __future__ import annotations
@@ -55,7 +58,7 @@ from gamesim.core.stats import (
     mean_estimate,
     proportion_estimate,
     quantile_estimate,
-    trials_for_half_width,
+    two_stage_trials,
 )
 
 __all__ = [
@@ -645,13 +648,33 @@ def _target_met(est: Estimate, half_width: float) -> bool:
     return bool(est.n >= MIN_TARGET_TRIALS and math.isfinite(hw) and hw <= half_width)
 
 
+def _plan_stage_two(metric: Metric, values: npt.NDArray[Any], half_width: float, cap: int) -> int:
+    """Second-stage trials for one cell, from its pilot values (:func:`two_stage_trials`)."""
+    n0 = len(values)
+    if metric.kind == "proportion":
+        k = int(np.asarray(values, dtype=bool).sum())
+        p = k / n0
+        return two_stage_trials(n0, math.sqrt(p * (1 - p)), min(k, n0 - k), half_width, cap=cap)
+    x = np.asarray(values, dtype=np.float64)
+    if np.isnan(x).any():
+        return cap
+    _, counts = np.unique(x, return_counts=True)
+    return two_stage_trials(n0, float(x.std(ddof=1)), n0 - int(counts.max()), half_width, cap=cap)
+
+
 def _top_up(
     scenario: Scenario,
     cells: list[list[dict[str, Any]]],
     planned: dict[tuple[int, int], list[int]],
     store: ChunkStore,
 ) -> bool:
-    """Plan more chunks for cells short of the precision target; True if any."""
+    """The two-stage precision rule: plan each cell's second stage from its pilot, once; True if any.
+
+    The pilot is the part's ``n_trials``; the second stage (fresh chunks after the
+    pilot's) has the size :func:`gamesim.core.stats.two_stage_trials` plans,
+    at most ``max_trials`` (the pilot comes on top). The cell's results then come from the
+    second stage alone (:func:`_estimation_data`).
+    """
     prec = scenario.precision
     if prec is None:
         return False
@@ -662,20 +685,27 @@ def _top_up(
             if metric is None:
                 continue
             sizes = planned[(p, c)]
-            have = sum(sizes)
-            if have >= prec.max_trials:
+            n0 = part.n_trials
+            if sum(sizes) > n0 or n0 < 2:  # the plan is made once, from the pilot only
                 continue
-            est = _primary(metric, store.read_cell(p, c, len(sizes))[metric.name])
-            if _target_met(est, prec.half_width):
+            n2 = _plan_stage_two(metric, store.read_cell(p, c, len(sizes))[metric.name], prec.half_width,
+                                 prec.max_trials)
+            if n2 < 2:
                 continue
-            want = min(prec.max_trials, max(have + 1, MIN_TARGET_TRIALS,
-                                            math.ceil(1.05 * trials_for_half_width(est, prec.half_width))))
-            while have < want:
-                step = min(scenario.chunk_size, prec.max_trials - have)
-                sizes.append(step)
-                have += step
+            sizes.extend(_chunk_sizes(n2, scenario.chunk_size))
             more = True
     return more
+
+
+def _estimation_data(
+    scenario: Scenario, p: int, c: int, planned: dict[tuple[int, int], list[int]], store: ChunkStore
+) -> dict[str, npt.NDArray[Any]]:
+    """The per-trial values a cell's results come from: the second stage alone where one ran."""
+    data = store.read_cell(p, c, len(planned[(p, c)]))
+    n0 = scenario.parts[p].n_trials
+    if scenario.precision is not None and sum(planned[(p, c)]) > n0:
+        return {k: v[n0:] for k, v in data.items()}
+    return data
 
 
 _FIXED_COLUMNS = frozenset(
@@ -706,7 +736,7 @@ def _tidy(
         labels = part.labels()
         groups = part.seed_groups(crn)
         for c, cell in enumerate(cells[p]):
-            data = store.read_cell(p, c, len(planned[(p, c)]))
+            data = _estimation_data(scenario, p, c, planned, store)
             exact = dict(part.task.exact(cell)) if part.task.exact is not None else {}
             base = {"scenario": scenario.name, "part": part.name, "task": part.task.name, "cell": c}
             if part.cases:
@@ -799,8 +829,8 @@ def comparison_table(
             b = base_of[tuple(lab[d] for d in others)]
             if b == c:
                 continue
-            data_v = store.read_cell(p, c, len(planned[(p, c)]))
-            data_b = store.read_cell(p, b, len(planned[(p, b)]))
+            data_v = _estimation_data(scenario, p, c, planned, store)
+            data_b = _estimation_data(scenario, p, b, planned, store)
             for metric in part.task.metrics_for(cells[p][c]):
                 if cmp_.metrics is not None and metric.name not in cmp_.metrics:
                     continue

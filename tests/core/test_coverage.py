@@ -80,3 +80,52 @@ def test_dkw_band_covers_the_whole_curve(pmf_name):
     true_least = 1 - cdf + pmf
     inside = (np.abs(at_most - cdf) <= eps + 1e-12).all(axis=1) & (np.abs(at_least - true_least) <= eps + 1e-12).all(axis=1)
     assert inside.mean() >= 0.95
+
+
+def _two_stage_coverage(pmf: np.ndarray, n_pilot: int, half_width: float, reps: int, kind: str):
+    """Replicate the sweep's two-stage precision rule on a known distribution (values 0..len(pmf)-1)."""
+    from scipy import stats
+
+    from gamesim.core.stats import two_stage_trials, wilson_bounds
+
+    rng = np.random.default_rng()
+    v = np.arange(len(pmf), dtype=np.float64)
+    mu = float(pmf @ v)
+    pilot = rng.multinomial(n_pilot, pmf, size=reps)
+    m0 = pilot @ v / n_pilot
+    sd0 = np.sqrt(np.maximum(pilot @ (v * v) - n_pilot * m0 * m0, 0.0) / (n_pilot - 1))
+    if kind == "proportion":
+        sd0 = np.sqrt(m0 * (1 - m0))
+        info = np.minimum(pilot[:, 1], n_pilot - pilot[:, 1])
+    else:
+        info = n_pilot - pilot.max(axis=1)
+    n2 = np.array([two_stage_trials(n_pilot, float(s), int(i), half_width, cap=20_000) for s, i in zip(sd0, info)])
+    second = np.stack([rng.multinomial(n, pmf) for n in n2])  # fresh trials: the plan never saw them
+    m = second @ v / n2
+    if kind == "proportion":
+        lo, hi = wilson_bounds(second[:, 1], n2)
+    else:
+        sd = np.sqrt(np.maximum(second @ (v * v) - n2 * m * m, 0.0) / (n2 - 1))
+        h = stats.t.ppf(0.975, n2 - 1) * sd / np.sqrt(n2)
+        lo, hi = m - h, m + h
+    return np.mean((lo <= mu) & (mu <= hi)), np.mean(lo > mu), np.mean(hi < mu), np.mean((hi - lo) / 2 <= half_width)
+
+
+def test_two_stage_precision_rule_holds_its_rate_on_a_skewed_mean():
+    # Godtear wounds, 3 damage dice against protection 4 (exact mean 0.0509 from the exact solver);
+    # target half-width 0.02, 200-trial pilot; 4000 replications (SE of the coverage ~0.0035)
+    from gamesim.games.godtear import expected_wounds, wounds_pmf
+
+    pmf = np.array(wounds_pmf(3, 4), dtype=np.float64)
+    assert float(pmf @ np.arange(len(pmf))) == pytest.approx(expected_wounds(3, 4)) == pytest.approx(0.0509, abs=1e-4)
+    cover, above, below, met = _two_stage_coverage(pmf, 200, 0.02, 4000, "mean")
+    assert cover >= 0.935 and above <= 0.04 and below <= 0.045, (cover, above, below)
+    assert met >= 0.95
+
+
+@pytest.mark.parametrize("p, half_width", [(0.05, 0.01), (0.3, 0.02), (0.97, 0.01)])
+def test_two_stage_precision_rule_holds_its_rate_on_proportions(p, half_width):
+    # 200-trial pilot; 4000 replications per setting
+    cover, above, below, met = _two_stage_coverage(np.array([1 - p, p]), 200, half_width, 4000, "proportion")
+    assert cover >= 0.935 and above <= 0.04 and below <= 0.04, (cover, above, below)
+    assert met >= 0.9
