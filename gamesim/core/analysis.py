@@ -46,6 +46,7 @@ __all__ = [
     "paired_difference",
     "paired_ratio",
     "paired_table",
+    "rank_cases",
     "unpaired_half_width",
     "wilson_interval",
     "distribution_table",
@@ -296,3 +297,81 @@ def distribution_table(
     out["band_half_width"] = eps
     out["full_support"] = full
     return out
+
+
+def rank_cases(table: pd.DataFrame, comparisons: pd.DataFrame, *, better: str = "higher") -> pd.DataFrame:
+    """The best value of the compared dimension, and the values indistinguishable from it, per family.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A sweep's tidy results (:attr:`gamesim.core.sweep.SweepResult.table`).
+    comparisons : pandas.DataFrame
+        Its comparisons (:func:`gamesim.core.sweep.comparison_table`) with ``p_holm``
+        and ``different`` columns; with ``[compare] pairs = "all"`` every pair is there.
+    better : {"higher", "lower"}, default "higher"
+        Which direction of the metric is better.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per compared cell and metric: ``part, metric, dimension, value``,
+        the other dimensions' values, ``cell, n, estimate, ci_low, ci_high``,
+        ``rank`` (1 = best point estimate), ``best`` (bool), ``p_holm_vs_best``
+        (Holm-adjusted p-value of its paired difference with the best; ``nan`` for
+        the best itself or where that pair was not compared) and
+        ``indistinguishable_from_best``: ``True`` for the best and for every value
+        whose difference with it is not significant at the family-wise 5% level
+        (``pd.NA`` where that pair was not compared, e.g. two variants under
+        ``pairs = "baseline"``). Empty when there are no comparisons.
+
+    Raises
+    ------
+    ValueError
+        If ``better`` is not ``"higher"`` or ``"lower"``.
+    """
+    if better not in ("higher", "lower"):
+        raise ValueError(f"better = {better!r}, must be 'higher' or 'lower'")
+    if comparisons.empty:
+        return pd.DataFrame()
+    d = comparisons[comparisons["statistic"] == "difference"]
+    dim = str(d["dimension"].iloc[0])
+    out: list[dict[str, object]] = []
+    for (part, metric), g in d.groupby(["part", "metric"], sort=False):
+        fam_cols = [c for c in g.columns if c not in _COMPARISON_FIXED and g[c].notna().any()]
+        families = g.groupby([g[c].astype(str) for c in fam_cols], sort=False) if fam_cols else [((), g)]
+        for _, fam in families:
+            cells = sorted(set(fam["cell"]) | set(fam["baseline_cell"]))
+            t = table[(table["part"] == part) & (table["metric"] == metric)
+                      & table["statistic"].isin(["proportion", "mean"]) & table["cell"].isin(cells)]
+            if t.empty:
+                continue
+            t = t.sort_values("estimate", ascending=better == "lower", kind="stable")
+            best = int(t["cell"].iloc[0])
+            value_of = {int(r.cell): r.variant for r in fam.itertuples()}
+            value_of.update({int(r.baseline_cell): r.baseline for r in fam.itertuples()})
+            for rank, r in enumerate(t.itertuples(), start=1):
+                c = int(r.cell)
+                pair = fam[((fam["cell"] == c) & (fam["baseline_cell"] == best))
+                           | ((fam["cell"] == best) & (fam["baseline_cell"] == c))]
+                p_holm = float(pair["p_holm"].iloc[0]) if len(pair) else math.nan
+                same = True if c == best else (bool(not pair["different"].iloc[0]) if len(pair) else pd.NA)
+                row: dict[str, object] = {"part": part, "metric": metric, "dimension": dim, "value": value_of.get(c)}
+                row.update({k: fam[k].iloc[0] for k in fam_cols})
+                row.update({"cell": c, "n": int(r.n), "estimate": r.estimate, "ci_low": r.ci_low,
+                            "ci_high": r.ci_high, "rank": rank, "best": c == best,
+                            "p_holm_vs_best": p_holm if c != best else math.nan,
+                            "indistinguishable_from_best": same})
+                out.append(row)
+    res = pd.DataFrame(out)
+    if not res.empty:
+        res["indistinguishable_from_best"] = res["indistinguishable_from_best"].astype("boolean")
+    return res
+
+
+#: Columns of a comparisons table that are not the other dimensions of the compared cells.
+_COMPARISON_FIXED = frozenset(
+    {"scenario", "part", "metric", "statistic", "dimension", "baseline", "variant", "cell", "baseline_cell", "crn",
+     "correlation", "n", "estimate", "se", "ci_low", "ci_high", "exact", "unpaired_half_width", "note", "p_value",
+     "family_size", "ci_low_adj", "ci_high_adj", "p_holm", "different"}
+)

@@ -394,12 +394,16 @@ class Results:
             raise KeyError(f"no comparisons for metric={metric!r}, part={part!r}")
         fixed = {"scenario", "part", "metric", "statistic", "dimension", "baseline", "variant", "cell",
                  "baseline_cell", "crn", "correlation", "n", "estimate", "se", "ci_low", "ci_high", "exact",
-                 "unpaired_half_width", "note"}
+                 "unpaired_half_width", "note", "p_value", "family_size", "ci_low_adj", "ci_high_adj", "p_holm",
+                 "different"}
         others = [k for k in c.columns if k not in fixed]
         records = []
-        for (p, m, cell), g in c.groupby(["part", "metric", "cell"], sort=False):
+        several = c["baseline"].astype(str).nunique() > 1  # [compare] pairs = "all"
+        for (p, m, _, cell), g in c.groupby(["part", "metric", "baseline_cell", "cell"], sort=False):
             d = g[g["statistic"] == "difference"].iloc[0]
             rec: dict[str, Any] = {"part": p, "metric": m, d["dimension"]: _show(d["variant"])}
+            if several:
+                rec["vs"] = _show(d["baseline"])
             for k in others:
                 if pd.notna(d[k]) if not isinstance(d[k], tuple) else True:
                     rec[k] = _show(d[k])

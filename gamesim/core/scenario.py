@@ -72,14 +72,15 @@ _TOP_KEYS = {
     "params": "a table of fixed parameters",
     "parts": "an array of tables [[parts]]",
     "precision": "a table with metric, half_width, max_trials",
-    "compare": "a table with baseline (a case name, or {parameter = value}), optional metrics and crn",
+    "compare": "a table with baseline (a case name, or {parameter = value}), optional metrics, crn, "
+               "pairs (\"baseline\" or \"all\") and better (\"higher\" or \"lower\")",
     "distributions": "true or false (whole distributions of integer-valued metrics; default true)",
     "events": "a list of event metrics such as \"at_least(wounds, 2)\", \"at_most(x, 300)\", \"between(x, 1, 3)\"",
     "target": "a table of design targets (read by `gamesim search`, see docs/targets.md; ignored by run and report)",
     "sensitivity": "a table of sensitivity settings (read by `gamesim search`, see docs/targets.md)",
 }
 _PART_KEYS = {"name", "task", "params", "grid", "cases", "n_trials", "title", "question"}
-_COMPARE_KEYS = {"baseline", "metrics", "crn"}
+_COMPARE_KEYS = {"baseline", "metrics", "crn", "pairs", "better"}
 #: Column name of the case dimension in results (a part with ``cases``).
 CASE = "case"
 _PRECISION_KEYS = {"metric", "half_width", "max_trials"}
@@ -127,12 +128,20 @@ class Compare:
         cells that differ only in ``dimension`` draw chunk ``k`` from the same
         child seed), which makes differences more precise; the reported
         intervals use the pairing either way.
+    pairs : {"baseline", "all"}
+        ``"baseline"``: every value against the baseline; ``"all"``: every pair of
+        values along ``dimension``. Either way the differences of one family
+        (part, metric, other dimensions) get Holm-adjusted decisions.
+    better : {"higher", "lower"}
+        Which direction of the metric is better, for the ranking.
     """
 
     dimension: str
     baseline: Any
     metrics: tuple[str, ...] | None
     crn: bool
+    pairs: str = "baseline"
+    better: str = "higher"
 
 
 @dataclass(frozen=True)
@@ -881,7 +890,13 @@ def _parse_compare(where: str, rc: Any, parts: list[Part]) -> Compare | None:
     crn = rc.get("crn", True)
     if not isinstance(crn, bool):
         raise ScenarioError(f"{where}: compare.crn = {crn!r}, must be true or false")
-    return Compare(dimension, value, metrics, crn)
+    pairs = rc.get("pairs", "baseline")
+    if pairs not in ("baseline", "all"):
+        raise ScenarioError(f"{where}: compare.pairs = {pairs!r}, must be \"baseline\" or \"all\"")
+    better = rc.get("better", "higher")
+    if better not in ("higher", "lower"):
+        raise ScenarioError(f"{where}: compare.better = {better!r}, must be \"higher\" or \"lower\"")
+    return Compare(dimension, value, metrics, crn, pairs, better)
 
 
 def _checked(where: str, key: str, p: Param, value: Any) -> Any:

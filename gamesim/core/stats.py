@@ -35,6 +35,8 @@ __all__ = [
     "dkw_half_width",
     "two_stage_trials",
     "MIN_INFORMATIVE",
+    "paired_difference_p_value",
+    "holm_adjust",
 ]
 
 #: Confidence level of every interval gamesim reports.
@@ -688,3 +690,75 @@ def two_stage_trials(
     by_var = math.ceil(PLAN_INFLATION * (t * sd / half_width) ** 2)
     by_info = math.ceil(min_informative * n_pilot / n_informative)
     return int(min(cap, max(by_var, by_info)))
+
+
+def paired_difference_p_value(kind: str, *, n: int, n10: int = 0, n01: int = 0, sum_d: float = 0.0,
+                              sumsq_d: float = 0.0) -> float:
+    """Two-sided p-value of "no difference" for a paired comparison, from sufficient statistics.
+
+    Parameters
+    ----------
+    kind : {"proportion", "mean"}
+        ``"proportion"``: the score test at difference 0 (Tango's statistic at
+        ``d = 0``, i.e. McNemar's ``(n10 - n01) / sqrt(n10 + n01)``; 1 when no pair
+        is discordant), so it rejects exactly when Tango's interval excludes 0.
+        ``"mean"``: the paired Student-t test on the differences.
+    n : int
+        Pairs.
+    n10, n01 : int
+        Discordant counts (proportions).
+    sum_d, sumsq_d : float
+        Sum and sum of squares of the per-pair differences (means).
+
+    Returns
+    -------
+    float
+        In ``[0, 1]``.
+
+    Raises
+    ------
+    ValueError
+        An unknown kind, or ``n < 2`` for means.
+    """
+    if kind == "proportion":
+        if n10 + n01 == 0:
+            return 1.0
+        z = (n10 - n01) / math.sqrt(n10 + n01)
+        return float(2 * sps.norm.sf(abs(z)))
+    if kind != "mean":
+        raise ValueError(f"kind = {kind!r}, must be 'proportion' or 'mean'")
+    if n < 2:
+        raise ValueError(f"n = {n}, must be >= 2")
+    m = sum_d / n
+    var = max(sumsq_d - n * m * m, 0.0) / (n - 1)
+    if var == 0.0:
+        return 1.0 if m == 0 else 0.0
+    t = m / math.sqrt(var / n)
+    return float(2 * sps.t.sf(abs(t), n - 1))
+
+
+def holm_adjust(p_values: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """Holm's step-down adjusted p-values (family-wise error rate control).
+
+    Parameters
+    ----------
+    p_values : array_like of float, shape (m,)
+        Raw p-values of one family, each in ``[0, 1]``.
+
+    Returns
+    -------
+    ndarray of float64, shape (m,)
+        Adjusted p-values in the input order: ``p_(i) -> max_{k <= i} min(1, (m - k + 1) p_(k))``
+        over the sorted order. Rejecting where the adjusted value is below ``alpha``
+        keeps the chance of any false "different" at most ``alpha``
+        (Holm, S. (1979), Scandinavian Journal of Statistics 6(2)).
+    """
+    p = np.asarray(p_values, dtype=np.float64).ravel()
+    m = p.size
+    if m == 0:
+        return p
+    order = np.argsort(p, kind="stable")
+    adj = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
+    out = np.empty(m)
+    out[order] = adj
+    return out

@@ -47,14 +47,24 @@ import pyarrow.parquet as pq
 from tqdm.auto import tqdm
 
 from gamesim import __version__
-from gamesim.core.analysis import distribution_table, paired_difference, paired_ratio, unpaired_half_width
+from gamesim.core.analysis import (
+    _COMPARISON_FIXED,
+    distribution_table,
+    paired_difference,
+    paired_ratio,
+    rank_cases,
+    unpaired_half_width,
+)
 from gamesim.core.events import add_events
 from gamesim.core.registry import Metric, get_game
 from gamesim.core.results import atomic_write
 from gamesim.core.rng import child_seed, root_seed_sequence
 from gamesim.core.scenario import Scenario, param_columns
 from gamesim.core.stats import (
+    CONFIDENCE,
     Estimate,
+    holm_adjust,
+    paired_difference_p_value,
     mean_estimate,
     proportion_estimate,
     quantile_estimate,
@@ -114,6 +124,10 @@ class SweepResult:
     distributions : pandas.DataFrame
         Whole distributions of integer-valued metrics, one row per part, cell,
         metric and value (see :func:`gamesim.core.analysis.distribution_table`).
+    rankings : pandas.DataFrame
+        With ``[compare]``: the best value of the compared dimension per part,
+        metric and other dimensions, and which values are indistinguishable from it
+        at the family-wise 5% level (Holm; :func:`gamesim.core.analysis.rank_cases`).
     """
 
     table: pd.DataFrame
@@ -125,6 +139,7 @@ class SweepResult:
     seconds: float
     comparisons: pd.DataFrame = field(default_factory=pd.DataFrame)
     distributions: pd.DataFrame = field(default_factory=pd.DataFrame)
+    rankings: pd.DataFrame = field(default_factory=pd.DataFrame)
 
 
 def run_chunk(
@@ -626,8 +641,10 @@ def run_sweep(
     reused = store.reused
 
     table, comparisons, distributions = _tidy(scenario, cells, planned, store, entropy, digest)
+    rankings = rank_cases(table, comparisons, better=scenario.compare.better) if scenario.compare else pd.DataFrame()
     return SweepResult(
-        table, entropy, digest, cache_dir, ran, reused, time.perf_counter() - t0, comparisons, distributions
+        table, entropy, digest, cache_dir, ran, reused, time.perf_counter() - t0, comparisons, distributions,
+        rankings,
     )
 
 
@@ -815,20 +832,30 @@ def comparison_table(
     if cmp_ is None:
         return pd.DataFrame()
     rows: list[dict[str, Any]] = []
+    all_pairs = cmp_.pairs == "all"
     for p, part in enumerate(scenario.parts):
         vals = part.dim_values()
         if cmp_.dimension not in vals:
             continue
         labels = part.labels()
         others = [d for d in vals if d != cmp_.dimension]
-        base_of: dict[tuple[Any, ...], int] = {}
+        order = vals[cmp_.dimension]
+        family: dict[tuple[Any, ...], list[int]] = {}
         for c, lab in enumerate(labels):
-            if _same(lab[cmp_.dimension], cmp_.baseline):
-                base_of[tuple(lab[d] for d in others)] = c
-        for c, lab in enumerate(labels):
-            b = base_of[tuple(lab[d] for d in others)]
-            if b == c:
-                continue
+            family.setdefault(tuple(lab[d] for d in others), []).append(c)
+        pairs: list[tuple[int, int]] = []  # (baseline cell, variant cell)
+        for members in family.values():
+            members = sorted(members, key=lambda c: next(i for i, v in enumerate(order)
+                                                         if _same(labels[c][cmp_.dimension], v)))
+            if all_pairs:
+                pairs += [(b, c) for i, b in enumerate(members) for c in members[i + 1:]]
+            else:
+                b = next(c for c in members if _same(labels[c][cmp_.dimension], cmp_.baseline))
+                pairs += [(b, c) for c in members if c != b]
+        k = len(order)
+        m_family = k * (k - 1) // 2 if all_pairs else k - 1
+        for b, c in pairs:
+            lab, base_lab = labels[c], labels[b]
             data_v = _estimation_data(scenario, p, c, planned, store)
             data_b = _estimation_data(scenario, p, b, planned, store)
             for metric in part.task.metrics_for(cells[p][c]):
@@ -848,12 +875,17 @@ def comparison_table(
                 exact_v = float(ex_v.iloc[0]) if len(ex_v) else math.nan
                 exact_b = float(ex_b.iloc[0]) if len(ex_b) else math.nan
                 diff, corr = paired_difference(x, y, kind=metric.kind)
+                adj, _ = paired_difference(x, y, kind=metric.kind, confidence=1 - (1 - CONFIDENCE) / m_family)
+                dd = x - y
+                p_value = paired_difference_p_value(
+                    metric.kind, n=m, n10=int(np.sum((x > 0) & (y <= 0))), n01=int(np.sum((x <= 0) & (y > 0))),
+                    sum_d=float(dd.sum()), sumsq_d=float(dd @ dd))
                 common = {
                     "scenario": scenario.name,
                     "part": part.name,
                     "metric": metric.name,
                     "dimension": cmp_.dimension,
-                    "baseline": _label(cmp_.baseline),
+                    "baseline": _label(base_lab[cmp_.dimension]),
                     "variant": _label(lab[cmp_.dimension]),
                     **{d: _label(lab[d]) if d == "case" else param_columns({d: lab[d]})[d] for d in others},
                     "cell": c,
@@ -863,14 +895,27 @@ def comparison_table(
                 }
                 rows.append({**common, "statistic": "difference", **diff.as_dict(),
                              "exact": exact_v - exact_b,
-                             "unpaired_half_width": unpaired_half_width(x, y, kind=metric.kind)})
+                             "unpaired_half_width": unpaired_half_width(x, y, kind=metric.kind),
+                             "p_value": p_value, "family_size": m_family,
+                             "ci_low_adj": adj.ci_low, "ci_high_adj": adj.ci_high})
                 rows[-1]["note"] = ""
                 ratio = paired_ratio(x, y, kind=metric.kind)
                 if ratio is not None:  # a baseline that never happened gives a "not estimable" row, not a gap
                     rows.append({**common, "statistic": "ratio", **ratio[0].as_dict(), "note": ratio[1],
                                  "exact": exact_v / exact_b if exact_b > 0 else math.nan,
                                  "unpaired_half_width": math.nan})
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    if out.empty:
+        return out
+    # Holm within each family: one part, metric and set of other-dimension values
+    diff = out["statistic"] == "difference"
+    keys = ["part", "metric"] + [d for d in out.columns if d not in _COMPARISON_FIXED]
+    out["p_holm"] = math.nan
+    for _, idx in out[diff].groupby([out.loc[diff, k].astype(str) for k in keys], sort=False).groups.items():
+        out.loc[idx, "p_holm"] = holm_adjust(out.loc[idx, "p_value"].to_numpy())
+    out["different"] = pd.Series(pd.NA, index=out.index, dtype="boolean")
+    out.loc[diff, "different"] = out.loc[diff, "p_holm"] < 1 - CONFIDENCE
+    return out
 
 
 def _same(a: Any, b: Any) -> bool:

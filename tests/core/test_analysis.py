@@ -185,3 +185,77 @@ metrics = ["god_chances"]
     assert (d["ci_low"] > 0).all()
     for _, r in d.iterrows():
         assert abs(r["estimate"] - r["exact"]) <= 4.5 * r["se"] + 1e-12
+
+
+def test_holm_and_paired_p_values():
+    from gamesim.core.stats import holm_adjust, paired_difference_p_value, tango_interval
+
+    p = np.array([0.01, 0.04, 0.03, 0.005])
+    # sorted 0.005, 0.01, 0.03, 0.04 -> 4*0.005, 3*0.01, 2*0.03, 1*0.04 -> 0.02, 0.03, 0.06, 0.06
+    assert holm_adjust(p) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    # the proportion p-value rejects exactly when Tango's interval excludes 0
+    for b, c in ((30, 12), (20, 12), (5, 0), (0, 0)):
+        lo, hi = tango_interval(b, c, 500)
+        assert (paired_difference_p_value("proportion", n=500, n10=b, n01=c) < 0.05) == bool(lo > 0 or hi < 0)
+    d = np.random.default_rng().normal(0.1, 1, size=200)
+    ref = stats.ttest_1samp(d, 0.0).pvalue
+    assert paired_difference_p_value("mean", n=200, sum_d=d.sum(), sumsq_d=d @ d) == pytest.approx(ref)
+
+
+@pytest.mark.slow
+def test_all_pairs_holm_keeps_the_family_wise_error_rate():
+    # 4 variants with the same success probability, 6 pairs, 3000 replications of 400 trials:
+    # a false "different" anywhere in the family at most 5% (+ 4 SE of noise)
+    from itertools import combinations
+
+    from gamesim.core.stats import holm_adjust
+
+    rng = np.random.default_rng()
+    reps, n, k = 3000, 400, 4
+    x = rng.random((reps, n, k)) < 0.3
+    pairs = list(combinations(range(k), 2))
+    pv = np.empty((reps, len(pairs)))
+    for j, (a, b) in enumerate(pairs):
+        n10 = np.sum(x[:, :, b] & ~x[:, :, a], axis=1)
+        n01 = np.sum(~x[:, :, b] & x[:, :, a], axis=1)
+        z = (n10 - n01) / np.sqrt(np.maximum(n10 + n01, 1))
+        pv[:, j] = 2 * stats.norm.sf(np.abs(z))
+    any_false = np.array([(holm_adjust(r) < 0.05).any() for r in pv])
+    assert any_false.mean() <= 0.05 + 4 * math.sqrt(0.05 * 0.95 / reps)
+    assert (pv < 0.05).any(axis=1).mean() > 0.12  # unadjusted, the family errs far more often
+
+
+ALL_PAIRS = """
+game = "godtear"
+n_trials = 3000
+chunk_size = 1500
+[[parts]]
+name = "dmg"
+task = "damage_roll"
+cases = [{ name = "A", damage = 3 }, { name = "B", damage = 5 }, { name = "C", damage = 5 }]
+params = { protection = 4 }
+[compare]
+baseline = "A"
+pairs = "all"
+metrics = ["at_least(wounds, 1)"]
+"""
+
+
+def test_all_pairs_comparison_and_ranking(write_scenario, tmp_path):
+    from gamesim.games.godtear import wounds_pmf
+
+    res = run_sweep(load_scenario(write_scenario(ALL_PAIRS)), cache_root=tmp_path, progress=False)
+    d = res.comparisons[res.comparisons["statistic"] == "difference"]
+    assert sorted(zip(d["baseline"], d["variant"])) == [("A", "B"), ("A", "C"), ("B", "C")]
+    assert (d["family_size"] == 3).all()
+    p3, p5 = 1 - wounds_pmf(3, 4)[0], 1 - wounds_pmf(5, 4)[0]
+    for _, r in d.iterrows():
+        want = 0.0 if r["baseline"] == "B" else p5 - p3
+        assert r["exact"] == pytest.approx(want)
+        assert r["ci_low_adj"] <= r["ci_low"] and r["ci_high"] <= r["ci_high_adj"]  # Bonferroni intervals are wider
+    assert bool(d.loc[d["baseline"] == "A", "different"].all())  # 0.30 vs 0.05: far apart
+    assert not bool(d.loc[d["baseline"] == "B", "different"].iloc[0])  # B and C: same rules, same numbers
+    rk = res.rankings
+    assert set(rk.loc[rk["indistinguishable_from_best"].astype(bool), "value"]) == {"B", "C"}
+    assert rk.loc[rk["best"], "value"].iloc[0] in {"B", "C"} and rk["best"].sum() == 1
+    assert rk.loc[rk["value"] == "A", "rank"].iloc[0] == 3
