@@ -417,7 +417,9 @@ def wilson_bounds(
     den = 1 + z * z / nn
     centre = (p + z * z / (2 * nn)) / den
     half = z * np.sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn)) / den
-    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+    lo = np.where(kk == 0, 0.0, np.clip(centre - half, 0.0, 1.0))  # exact 0 and 1 at the ends (no rounding residue)
+    hi = np.where(kk == nn, 1.0, np.clip(centre + half, 0.0, 1.0))
+    return lo, hi
 
 
 def paired_ratio_interval(

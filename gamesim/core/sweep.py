@@ -731,6 +731,16 @@ _FIXED_COLUMNS = frozenset(
 )
 
 
+def _support(metric: Metric, exact: Mapping[str, float]) -> tuple[float, float]:
+    """The metric's known range: its declared bounds, else the values of its exact PMF (keys ``metric:pmf=k``)."""
+    lo, hi = metric.bounds
+    if math.isfinite(lo) and math.isfinite(hi):
+        return lo, hi
+    prefix = f"{metric.name}:pmf="
+    ks = [float(k[len(prefix):]) for k in exact if k.startswith(prefix)]
+    return (min(ks), max(ks)) if ks else (lo, hi)
+
+
 def crn_dimension(scenario: Scenario) -> str | None:
     """The dimension along which cells share random numbers (``[compare]`` with ``crn``), or ``None``."""
     cmp_ = scenario.compare
@@ -776,7 +786,7 @@ def _tidy(
                         }
                     )
                 if scenario.distributions and metric.kind == "mean":
-                    dist = distribution_table(data[metric.name], support=metric.bounds)
+                    dist = distribution_table(data[metric.name], support=_support(metric, exact))
                     if dist is not None:
                         dists.append(dist.assign(part=part.name, cell=c, metric=metric.name))
     df = pd.DataFrame(rows)

@@ -259,3 +259,30 @@ def test_all_pairs_comparison_and_ranking(write_scenario, tmp_path):
     assert set(rk.loc[rk["indistinguishable_from_best"].astype(bool), "value"]) == {"B", "C"}
     assert rk.loc[rk["best"], "value"].iloc[0] in {"B", "C"} and rk["best"].sum() == 1
     assert rk.loc[rk["value"] == "A", "rank"].iloc[0] == 3
+
+
+def test_distribution_over_the_whole_support_with_a_band(write_scenario, tmp_path):
+    a = np.array([0, 0, 1, 0, 3, np.nan])
+    d = distribution_table(a, support=(0, 5))
+    assert d["value"].tolist() == [0, 1, 2, 3, 4, 5] and d["count"].tolist() == [3, 1, 0, 1, 0, 0]
+    assert bool(d["full_support"].all()) and (d.loc[d["count"] == 0, "pmf_low"] == 0).all()
+    assert (d.loc[d["count"] == 0, "pmf_high"] > 0).all()  # an unseen value is not ruled out
+    eps = d["band_half_width"].iloc[0]
+    assert eps == pytest.approx(math.sqrt(math.log(40) / 12))
+    assert ((d["at_most_band_low"] <= d["at_most_low"]) | (d["at_most_band_low"] == 0)).all()
+    assert distribution_table(np.array([7.0]), support=(0, 5)) is None  # outside the declared range
+    # Godtear wounds: the support comes from the exact PMF, zero-count rare values included
+    body = """
+game = "godtear"
+n_trials = 300
+[[parts]]
+name = "dmg"
+task = "damage_roll"
+params = { damage = 3, protection = 1 }
+"""
+    from gamesim.games.godtear import wounds_pmf
+
+    res = run_sweep(load_scenario(write_scenario(body)), cache_root=tmp_path, progress=False)
+    dist = res.distributions[res.distributions["metric"] == "wounds"]
+    assert dist["value"].tolist() == list(range(len(wounds_pmf(3, 1))))
+    assert dist["full_support"].all()
