@@ -759,6 +759,21 @@ def _canonical_events(where: str, node: Any) -> Any:
     return canon(node)
 
 
+def events_in(where: str, node: Any) -> tuple[Any, list[str]]:
+    """A TOML value with its event names in canonical spelling, and those names.
+
+    For tables read apart from the scenario (``[target]`` in :mod:`gamesim.core.search`):
+    their events go into the scenario's ``events`` list before it is loaded.
+
+    Raises
+    ------
+    ScenarioError
+        An event name that does not parse (the message names ``where``).
+    """
+    canon = _canonical_events(where, node)
+    return canon, _event_names(canon)
+
+
 def _with_events(where: str, raw: dict[str, Any], parts: list[Part]) -> list[Part]:
     """Parts whose tasks carry the event metrics the scenario asks for.
 

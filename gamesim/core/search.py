@@ -220,6 +220,12 @@ def load_target_scenario(
     raw_sens = raw.pop("sensitivity", None)
     if target is not None:
         raw_target = dict(target)
+    if raw_target is not None and isinstance(raw.get("events", []), list):  # event metrics in constraints
+        from gamesim.core.scenario import events_in
+
+        raw_target, names = events_in(where, raw_target)
+        if names:
+            raw["events"] = list(raw.get("events", [])) + names
     try:
         scenario = load_scenario(raw, base_dir=None if isinstance(source, Mapping) else Path(source).parent)
     except ScenarioError as exc:
