@@ -355,6 +355,34 @@ class Results:
                 ]
         return pd.DataFrame(out).set_index(index_cols)
 
+    def ranking(self, metric: str | None = None, *, better: str | None = None) -> pd.DataFrame:
+        """The best value of the compared dimension and those indistinguishable from it (Holm, family-wise 5%).
+
+        Parameters
+        ----------
+        metric : str, optional
+            One metric (an event name such as ``"at_least(wounds, 2)"`` works too); default all.
+        better : {"higher", "lower"}, optional
+            Default: the scenario's ``[compare] better`` (``"higher"``).
+
+        Returns
+        -------
+        pandas.DataFrame
+            See :func:`gamesim.core.analysis.rank_cases`.
+
+        Raises
+        ------
+        KeyError
+            If there are no comparisons.
+        """
+        from gamesim.core.analysis import rank_cases
+
+        if self.comparisons.empty:
+            raise KeyError("no comparisons: add a [compare] table (pairs = \"all\" to rank every pair)")
+        cmp_ = self.scenario.compare if self.scenario is not None else None
+        out = rank_cases(self.frame, self.comparisons, better=better or (cmp_.better if cmp_ else "higher"))
+        return out if metric is None else out[out["metric"] == metric].reset_index(drop=True)
+
     def compare(self, metric: str | None = None, *, part: str | None = None, digits: int = 3) -> pd.DataFrame:
         """Paired comparisons against the baseline: difference and ratio with 95% intervals.
 
