@@ -160,7 +160,7 @@ class Part:
     grid : dict of str to list
         Swept parameters, in file order; cells are their Cartesian product.
     n_trials : int
-        Trials per cell before any precision top-up.
+        Trials per cell before any precision top-up (the pilot of the two-stage precision rule).
     title : str
         Optional display title.
     cases : tuple of Case

@@ -648,9 +648,9 @@ def run_sweep(
     )
 
 
-#: Fewest trials a cell must have before its precision target can count as met
-#: (and before a top-up may stop), whatever its interval says: a small first chunk
-#: (e.g. 20 trials all 0) says too little about rare outcomes. See docs/reliability.md.
+#: Fewest trials a cell must have before its precision target can count as met,
+#: whatever its interval says: a small sample (e.g. 20 trials all 0) says too little
+#: about rare outcomes. See docs/reliability.md.
 MIN_TARGET_TRIALS = 200
 
 
