@@ -631,7 +631,8 @@ class Results:
 
     def plot_distribution(self, metric: str, *, part: str | None = None,
                           view: Literal["pmf", "at_least", "at_most"] = "at_least",
-                          max_series: int = 12, ax: Any = None) -> Any:
+                          max_series: int = 12, ax: Any = None,
+                          band: Literal["pointwise", "simultaneous"] = "pointwise") -> Any:
         """A metric's whole distribution per cell: PMF, P(X >= k) or P(X <= k), with 95% bands.
 
         Parameters
@@ -645,15 +646,32 @@ class Results:
             dimensions, e.g. every case, is drawn); the title says how many are
             drawn out of how many. Every cell is in :meth:`distribution`.
         ax : matplotlib.axes.Axes, optional
+        band : {"pointwise", "simultaneous"}, default "pointwise"
+            Shaded: each k's own Wilson 95% interval, or the simultaneous 95% band
+            of the whole curve (DKW; ``at_least``/``at_most`` views only). The title
+            says which.
 
         Returns
         -------
         matplotlib.axes.Axes
+
+        Raises
+        ------
+        ValueError
+            ``band="simultaneous"`` with ``view="pmf"``, or results without band columns.
         """
         import matplotlib.pyplot as plt
 
         part = self._part_of(metric, part)
         d = self.distribution(metric, part=part)
+        lo_col, hi_col = f"{view}_low", f"{view}_high"
+        if band == "simultaneous":
+            if view == "pmf" or f"{view}_band_low" not in d.columns:
+                raise ValueError(f"band = 'simultaneous' needs view 'at_least' or 'at_most' and results with band "
+                                 f"columns, got view = {view!r}")
+            lo_col, hi_col = f"{view}_band_low", f"{view}_band_high"
+        elif band != "pointwise":
+            raise ValueError(f"band = {band!r}, must be 'pointwise' or 'simultaneous'")
         if ax is None:
             _, ax = plt.subplots(figsize=(7.0, 3.4))
         cells = list(pd.unique(d["cell"]))
@@ -666,14 +684,16 @@ class Results:
             color = f"C{i % 10}"
             style = "-" if i < 10 else "--"
             k = g["value"].to_numpy()
-            ax.fill_between(k, g[f"{view}_low"], g[f"{view}_high"], color=color, alpha=0.15, lw=0)
+            ax.fill_between(k, g[lo_col], g[hi_col], color=color, alpha=0.15, lw=0)
             ax.plot(k, g[view], style, marker="o", ms=2.5, color=color, lw=1.1, label=labels.get(c, f"cell {c}"))
         shown = f" ({len(drawn)} of {len(cells)} cells, spread over the sweep)" if len(drawn) < len(cells) else ""
         words = {"pmf": "P(X = k)", "at_least": "P(X ≥ k)", "at_most": "P(X ≤ k)"}
         from matplotlib.ticker import MaxNLocator
 
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # k is an integer
-        ax.set(xlabel=f"{metric} = k", ylabel=words[view], title=f"{part}: {metric}, {words[view]}{shown}")
+        which = ("shaded: simultaneous 95% band (DKW)" if band == "simultaneous"
+                 else "shaded: pointwise 95% intervals (Wilson)")
+        ax.set(xlabel=f"{metric} = k", ylabel=words[view], title=f"{part}: {metric}, {words[view]}{shown}\n{which}")
         ax.title.set_fontsize(9)
         ax.grid(alpha=0.3)
         if len(cells) > 1:

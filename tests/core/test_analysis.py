@@ -286,3 +286,18 @@ params = { damage = 3, protection = 1 }
     dist = res.distributions[res.distributions["metric"] == "wounds"]
     assert dist["value"].tolist() == list(range(len(wounds_pmf(3, 1))))
     assert dist["full_support"].all()
+
+
+def test_distribution_plot_says_which_band_it_shows(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from gamesim.core.api import sweep
+
+    spec = {"game": "godtear", "n_trials": 500,
+            "parts": [{"name": "d", "task": "damage_roll", "params": {"damage": 3, "protection": 2}}]}
+    res = sweep(spec, progress=False, cache_root=tmp_path)
+    assert "simultaneous 95% band (DKW)" in res.plot_distribution("wounds", band="simultaneous").get_title()
+    assert "pointwise 95% intervals (Wilson)" in res.plot_distribution("wounds").get_title()
+    with pytest.raises(ValueError, match="simultaneous"):
+        res.plot_distribution("wounds", view="pmf", band="simultaneous")
