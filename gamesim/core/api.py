@@ -478,6 +478,34 @@ class Results:
                 ]
         return pd.DataFrame(out).set_index(index_cols)
 
+    def ranking(self, metric: str | None = None, *, better: str | None = None) -> pd.DataFrame:
+        """The best value of the compared dimension and those indistinguishable from it (Holm, family-wise 5%).
+
+        Parameters
+        ----------
+        metric : str, optional
+            One metric (an event name such as ``"at_least(wounds, 2)"`` works too); default all.
+        better : {"higher", "lower"}, optional
+            Default: the scenario's ``[compare] better`` (``"higher"``).
+
+        Returns
+        -------
+        pandas.DataFrame
+            See :func:`gamesim.core.analysis.rank_cases`.
+
+        Raises
+        ------
+        KeyError
+            If there are no comparisons.
+        """
+        from gamesim.core.analysis import rank_cases
+
+        if self.comparisons.empty:
+            raise KeyError("no comparisons: add a [compare] table (pairs = \"all\" to rank every pair)")
+        cmp_ = self.scenario.compare if self.scenario is not None else None
+        out = rank_cases(self.frame, self.comparisons, better=better or (cmp_.better if cmp_ else "higher"))
+        return out if metric is None else out[out["metric"] == metric].reset_index(drop=True)
+
     def compare(self, metric: str | None = None, *, part: str | None = None, digits: int = 3) -> pd.DataFrame:
         """Paired comparisons against the baseline: difference and ratio with 95% intervals.
 
@@ -517,12 +545,16 @@ class Results:
             raise KeyError(f"no comparisons for metric={metric!r}, part={part!r}")
         fixed = {"scenario", "part", "metric", "statistic", "dimension", "baseline", "variant", "cell",
                  "baseline_cell", "crn", "correlation", "n", "estimate", "se", "ci_low", "ci_high", "exact",
-                 "unpaired_half_width"}
+                 "unpaired_half_width", "note", "p_value", "family_size", "ci_low_adj", "ci_high_adj", "p_holm",
+                 "different"}
         others = [k for k in c.columns if k not in fixed]
         records = []
-        for (p, m, cell), g in c.groupby(["part", "metric", "cell"], sort=False):
+        several = c["baseline"].astype(str).nunique() > 1  # [compare] pairs = "all"
+        for (p, m, _, cell), g in c.groupby(["part", "metric", "baseline_cell", "cell"], sort=False):
             d = g[g["statistic"] == "difference"].iloc[0]
             rec: dict[str, Any] = {"part": p, "metric": m, d["dimension"]: _show(d["variant"])}
+            if several:
+                rec["vs"] = _show(d["baseline"])
             for k in others:
                 if pd.notna(d[k]) if not isinstance(d[k], tuple) else True:
                     rec[k] = _show(d[k])
@@ -532,6 +564,8 @@ class Results:
                 format_interval(r.iloc[0]["estimate"], r.iloc[0]["ci_low"], r.iloc[0]["ci_high"], digits=digits)
                 if len(r) else "–"
             )
+            if len(r) and isinstance(r.iloc[0].get("note"), str) and r.iloc[0]["note"]:
+                rec["ratio [95% CI]"] = f"{r.iloc[0]['note']} [{r.iloc[0]['ci_low']:.{digits}f}, inf)"
             rec["n"] = f"{int(d['n']):,}"
             rec["exact"] = "–" if pd.isna(d["exact"]) else f"{d['exact']:.{digits}f}"
             rec["corr."] = "–" if pd.isna(d["correlation"]) else f"{d['correlation']:.3f}"
@@ -720,7 +754,8 @@ class Results:
 
     def plot_distribution(self, metric: str, *, part: str | None = None,
                           view: Literal["pmf", "at_least", "at_most"] = "at_least",
-                          max_series: int = 12, ax: Any = None) -> Any:
+                          max_series: int = 12, ax: Any = None,
+                          band: Literal["pointwise", "simultaneous"] = "pointwise") -> Any:
         """A metric's whole distribution per cell: PMF, P(X >= k) or P(X <= k), with 95% bands.
 
         Parameters
@@ -734,15 +769,32 @@ class Results:
             dimensions, e.g. every case, is drawn); the title says how many are
             drawn out of how many. Every cell is in :meth:`distribution`.
         ax : matplotlib.axes.Axes, optional
+        band : {"pointwise", "simultaneous"}, default "pointwise"
+            Shaded: each k's own Wilson 95% interval, or the simultaneous 95% band
+            of the whole curve (DKW; ``at_least``/``at_most`` views only). The title
+            says which.
 
         Returns
         -------
         matplotlib.axes.Axes
+
+        Raises
+        ------
+        ValueError
+            ``band="simultaneous"`` with ``view="pmf"``, or results without band columns.
         """
         import matplotlib.pyplot as plt
 
         part = self._part_of(metric, part)
         d = self.distribution(metric, part=part)
+        lo_col, hi_col = f"{view}_low", f"{view}_high"
+        if band == "simultaneous":
+            if view == "pmf" or f"{view}_band_low" not in d.columns:
+                raise ValueError(f"band = 'simultaneous' needs view 'at_least' or 'at_most' and results with band "
+                                 f"columns, got view = {view!r}")
+            lo_col, hi_col = f"{view}_band_low", f"{view}_band_high"
+        elif band != "pointwise":
+            raise ValueError(f"band = {band!r}, must be 'pointwise' or 'simultaneous'")
         if ax is None:
             _, ax = plt.subplots(figsize=(7.0, 3.4))
         cells = list(pd.unique(d["cell"]))
@@ -755,14 +807,16 @@ class Results:
             color = f"C{i % 10}"
             style = "-" if i < 10 else "--"
             k = g["value"].to_numpy()
-            ax.fill_between(k, g[f"{view}_low"], g[f"{view}_high"], color=color, alpha=0.15, lw=0)
+            ax.fill_between(k, g[lo_col], g[hi_col], color=color, alpha=0.15, lw=0)
             ax.plot(k, g[view], style, marker="o", ms=2.5, color=color, lw=1.1, label=labels.get(c, f"cell {c}"))
         shown = f" ({len(drawn)} of {len(cells)} cells, spread over the sweep)" if len(drawn) < len(cells) else ""
         words = {"pmf": "P(X = k)", "at_least": "P(X ≥ k)", "at_most": "P(X ≤ k)"}
         from matplotlib.ticker import MaxNLocator
 
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # k is an integer
-        ax.set(xlabel=f"{metric} = k", ylabel=words[view], title=f"{part}: {metric}, {words[view]}{shown}")
+        which = ("shaded: simultaneous 95% band (DKW)" if band == "simultaneous"
+                 else "shaded: pointwise 95% intervals (Wilson)")
+        ax.set(xlabel=f"{metric} = k", ylabel=words[view], title=f"{part}: {metric}, {words[view]}{shown}\n{which}")
         ax.title.set_fontsize(9)
         ax.grid(alpha=0.3)
         if len(cells) > 1:

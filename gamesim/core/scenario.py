@@ -49,7 +49,7 @@ import math
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -87,13 +87,15 @@ _TOP_KEYS = {
     "params": "a table of fixed parameters",
     "parts": "an array of tables [[parts]]",
     "precision": "a table with metric, half_width, max_trials",
-    "compare": "a table with baseline (a case name, or {parameter = value}), optional metrics and crn",
+    "compare": "a table with baseline (a case name, or {parameter = value}), optional metrics, crn, "
+               "pairs (\"baseline\" or \"all\") and better (\"higher\" or \"lower\")",
     "distributions": "true or false (whole distributions of integer-valued metrics; default true)",
+    "events": "a list of event metrics such as \"at_least(wounds, 2)\", \"at_most(x, 300)\", \"between(x, 1, 3)\"",
     "target": "a table of design targets (read by `gamesim search`, see docs/targets.md; ignored by run and report)",
     "sensitivity": "a table of sensitivity settings (read by `gamesim search`, see docs/targets.md)",
 }
 _PART_KEYS = {"name", "task", "params", "grid", "cases", "n_trials", "title", "question"}
-_COMPARE_KEYS = {"baseline", "metrics", "crn"}
+_COMPARE_KEYS = {"baseline", "metrics", "crn", "pairs", "better"}
 #: Column name of the case dimension in results (a part with ``cases``).
 CASE = "case"
 _PRECISION_KEYS = {"metric", "half_width", "max_trials"}
@@ -141,12 +143,20 @@ class Compare:
         cells that differ only in ``dimension`` draw chunk ``k`` from the same
         child seed), which makes differences more precise; the reported
         intervals use the pairing either way.
+    pairs : {"baseline", "all"}
+        ``"baseline"``: every value against the baseline; ``"all"``: every pair of
+        values along ``dimension``. Either way the differences of one family
+        (part, metric, other dimensions) get Holm-adjusted decisions.
+    better : {"higher", "lower"}
+        Which direction of the metric is better, for the ranking.
     """
 
     dimension: str
     baseline: Any
     metrics: tuple[str, ...] | None
     crn: bool
+    pairs: str = "baseline"
+    better: str = "higher"
 
 
 @dataclass(frozen=True)
@@ -187,7 +197,7 @@ class Part:
     grid : dict of str to list
         Swept parameters, in file order; cells are their Cartesian product.
     n_trials : int
-        Trials per cell before any precision top-up.
+        Trials per cell before any precision top-up (the pilot of the two-stage precision rule).
     title : str
         Optional display title.
     cases : tuple of Case
@@ -791,6 +801,8 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
                 f"{where}: unknown parameter params.{k}: no part's task takes it; allowed: {', '.join(accepted)}"
             )
 
+    parts = _with_events(where, raw, parts)
+
     precision = None
     if "precision" in raw:
         pr = raw["precision"]
@@ -890,6 +902,93 @@ def _scenario_notebook(raw: Mapping[str, Any], where: str, folder: Path, fail: A
     return notebook
 
 
+def _event_names(node: Any) -> list[str]:
+    """Every string written as an event call anywhere in a (nested) TOML value, keys included."""
+    from gamesim.core.events import looks_like_event
+
+    if isinstance(node, str):
+        return [node] if looks_like_event(node) else []
+    if isinstance(node, dict):
+        return [n for k, v in node.items() for n in (_event_names(k) + _event_names(v))]
+    if isinstance(node, (list, tuple)):
+        return [n for v in node for n in _event_names(v)]
+    return []
+
+
+def _canonical_events(where: str, node: Any) -> Any:
+    """``node`` with every event name (values and keys) in its canonical spelling."""
+    from gamesim.core.events import looks_like_event, parse_event
+
+    def canon(v: Any) -> Any:
+        if not looks_like_event(v):
+            return v
+        try:
+            return parse_event(v).name
+        except ValueError as exc:
+            raise ScenarioError(f"{where}: {exc}") from None
+
+    if isinstance(node, dict):
+        return {canon(k): _canonical_events(where, v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_canonical_events(where, v) for v in node]
+    return canon(node)
+
+
+def events_in(where: str, node: Any) -> tuple[Any, list[str]]:
+    """A TOML value with its event names in canonical spelling, and those names.
+
+    For tables read apart from the scenario (``[target]`` in :mod:`gamesim.core.search`):
+    their events go into the scenario's ``events`` list before it is loaded.
+
+    Raises
+    ------
+    ScenarioError
+        An event name that does not parse (the message names ``where``).
+    """
+    canon = _canonical_events(where, node)
+    return canon, _event_names(canon)
+
+
+def _with_events(where: str, raw: dict[str, Any], parts: list[Part]) -> list[Part]:
+    """Parts whose tasks carry the event metrics the scenario asks for.
+
+    Events are those listed in ``events`` and any event name written in
+    ``[precision]``, ``[compare]`` or ``[target]``; each is added to the parts
+    whose task has its metric (as a ``mean`` metric).
+    """
+    from gamesim.core.events import parse_event, with_events
+
+    listed = raw.get("events", [])
+    if not isinstance(listed, list) or not all(isinstance(e, str) for e in listed):
+        raise ScenarioError(f"{where}: events = {listed!r}, must be {_TOP_KEYS['events']}")
+    for key in ("precision", "compare", "target"):  # one spelling everywhere: "at_least(wounds, 2)"
+        if key in raw:
+            raw[key] = _canonical_events(where, raw[key])
+    names = list(listed) + [n for key in ("precision", "compare", "target") for n in _event_names(raw.get(key))]
+    if not names:
+        return parts
+    events = []
+    for name in names:
+        try:
+            events.append(parse_event(name))
+        except ValueError as exc:
+            raise ScenarioError(f"{where}: {exc}") from None
+    out = []
+    used = set()
+    for part in parts:
+        cell = part.cells()[0]
+        numeric = {m.name for m in part.task.metrics_for(cell) if m.kind == "mean"}
+        mine = [e.name for e in events if e.metric in numeric]
+        used.update(mine)
+        out.append(replace(part, task=with_events(part.task, mine)) if mine else part)
+    for e in events:
+        if e.name not in used:
+            allowed = sorted({m.name for p in parts for m in p.task.metrics_for(p.cells()[0]) if m.kind == "mean"})
+            raise ScenarioError(f"{where}: event {e.name!r} reads {e.metric!r}, must read a numeric metric of "
+                                f"the scenario's tasks: {', '.join(allowed) or 'none'}")
+    return out
+
+
 def _case_label(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -981,7 +1080,13 @@ def _parse_compare(where: str, rc: Any, parts: list[Part]) -> Compare | None:
     crn = rc.get("crn", True)
     if not isinstance(crn, bool):
         raise ScenarioError(f"{where}: compare.crn = {crn!r}, must be true or false")
-    return Compare(dimension, value, metrics, crn)
+    pairs = rc.get("pairs", "baseline")
+    if pairs not in ("baseline", "all"):
+        raise ScenarioError(f"{where}: compare.pairs = {pairs!r}, must be \"baseline\" or \"all\"")
+    better = rc.get("better", "higher")
+    if better not in ("higher", "lower"):
+        raise ScenarioError(f"{where}: compare.better = {better!r}, must be \"higher\" or \"lower\"")
+    return Compare(dimension, value, metrics, crn, pairs, better)
 
 
 def _metric_names(parts: list[Part]) -> list[str]:

@@ -231,6 +231,12 @@ def load_target_scenario(
     raw_sens = raw.pop("sensitivity", None)
     if target is not None:
         raw_target = dict(target)
+    if raw_target is not None and isinstance(raw.get("events", []), list):  # event metrics in constraints
+        from gamesim.core.scenario import events_in
+
+        raw_target, names = events_in(where, raw_target)
+        if names:
+            raw["events"] = list(raw.get("events", [])) + names
     try:
         scenario = load_scenario(raw, base_dir=None if isinstance(source, Mapping) else Path(source).parent)
     except ScenarioError as exc:
@@ -564,7 +570,8 @@ class _Evaluator:
         cell = self.cell(i)
         for k in range(have // self.chunk, -(-n // self.chunk)):
             key = (0, 0 if self.crn else i, k)
-            _, arrays = self._run_chunk(self.scenario.game.name, self.task.name, cell, self.chunk, self.entropy, key)
+            _, arrays = self._run_chunk(self.scenario.game.name, self.task.name, cell, self.chunk, self.entropy, key,
+                                       events=getattr(self.task, "events", ()))
             for name, arr in arrays.items():
                 if name in self.kept:  # only the constrained metrics are kept in memory
                     store.setdefault(name, []).append(arr)
