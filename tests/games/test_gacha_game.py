@@ -245,7 +245,7 @@ CONFIGS = [
     dict(),
     dict(n_players=2, policy="random", expert=True, doubtful=True),
     dict(n_players=3, policy="money_then_paid", policy_seat1="boss_hunter"),
-    dict(n_players=4, policy="quest_rusher", boss_refill=False, navi_seat1="みやび"),
+    dict(n_players=4, policy="quest_rusher", boss_refill=True, navi_seat1="みやび"),
     dict(n_players=3, policy="boss_hunter", remove_action="レイド参戦", remove_boss="スライム"),
     dict(n_players=4, policy="lookahead"),
     dict(n_players=2, policy="greedy_pulls", policy_seat1="lookahead", doubtful=True),
@@ -470,3 +470,67 @@ def test_paid_plan_tables_follow_the_per_purchase_programme():
     assert rates[act[8, fresh]] == (2, 1) and act[1, fresh] == -1
     # after the 10→12 purchase without the God Chance chip: 12 drawn, 15 money left
     assert rates[act[15, cls[12, 0]]] == (15, 25)
+
+
+def _task_on(gd, **kw):
+    """``game`` task parameters playing with the data set ``gd`` (a GameData, not a path)."""
+    task = get_game("gacha_game").tasks["game"]
+    params = task.defaults(**kw)
+    params["data"] = gd
+    return task, params
+
+
+def test_shared_win_and_outright_wins_exact():
+    """Shared wins on the deterministic-card game with 2 slayers: each ends with 1, 2 or 3 UR
+    cards (P = 1/25, 12/25, 12/25, independently), so P(shared win) = (1 + 144 + 144)/625 =
+    289/625 and P(seat 1 wins outright) = (12 + 12 * 13)/625 = 168/625, while the split share
+    of seat 1 is 1/2 by symmetry. The split share hides the ties; shared_win shows them."""
+    task, params = _task_on(_deterministic_data(), n_players=2)
+    n = 6000
+    out = task.simulate(params, n, rng=np.random.default_rng())
+    names = {m.name for m in task.metrics_for(task.defaults(n_players=2))}
+    assert {"shared_win", "n_winners_1", "n_winners_2", "win_outright_seat1", "win_outright_seat2"} <= names
+    for key, p in (("shared_win", 289 / 625), ("n_winners_2", 289 / 625), ("n_winners_1", 336 / 625),
+                   ("win_outright_seat1", 168 / 625), ("win_outright_seat2", 168 / 625)):
+        x = np.asarray(out[key], float)
+        assert abs(x.mean() - p) <= 4.5 * math.sqrt(p * (1 - p) / n), key
+    np.testing.assert_array_equal(out["n_winners_1"] + out["n_winners_2"], 1)
+    # split share: 1 for an outright win, 1/2 for a shared one
+    np.testing.assert_allclose(out["win_seat1"], out["win_outright_seat1"] + 0.5 * out["shared_win"])
+
+
+def _constructed(action=None, boss_health=None, bag=(0, 5, 45), **patch):
+    """The deterministic data set with every action card's both sides ``action`` (default 👑1),
+    every boss's health ``boss_health`` (if given) and top-level fields ``patch``."""
+    import tomllib
+
+    from gamesim.games.gacha_game.data import parse_data
+
+    raw = tomllib.loads(ILLU.read_text(encoding="utf-8"))
+    raw["bag"] = list(bag)
+    for a in raw["action"]:
+        a["top"] = dict(action or {"money": 1})
+        a["bottom"] = dict(action or {"money": 1})
+    for e in raw["event"]:
+        e.pop("effect", None)
+        e.pop("bag", None)
+    for b in raw["boss"]:
+        b["effect"] = {}
+        if boss_health is not None:
+            b["health"] = boss_health
+    for n in raw["navi"]:
+        n["weekday"], n["overdrive"] = {}, {}
+    raw.update(patch)
+    return parse_data(raw, "constructed.toml")
+
+
+def test_boss_refill_reading_on_a_constructed_position():
+    """Every card attacks (💥1), every boss has health 1, no card shows 🐱. Read literally
+    (boss_refill = false) only the boss revealed at set-up is ever captured; refilling the area
+    after each capture captures the whole deck (12 shuffled + ウングリュック at the bottom)."""
+    gd = _constructed(action={"attack": 1}, boss_health=1)
+    for refill, bosses in ((False, 1), (True, 13)):
+        cfg = make_config(data=gd, boss_refill=refill)
+        for r in (simulate_games(cfg, 200, rng=np.random.default_rng()),
+                  reference_games(cfg, 20, rng=np.random.default_rng())):
+            assert (r["bosses"] == bosses).all(), refill

@@ -1,7 +1,8 @@
 """Sweepable tasks of ガッチャ ~God Chance~ as a whole game.
 
-``game``: whole 4-round games (P(コンスリート) by round, winner share by seat and navi, UR
-cards at the end, how often the ラストダンス decides, pulls per source).
+``game``: whole 4-round games (P(コンスリート) by round, winner share by seat and navi, shared
+wins and the number of winners, outright wins by seat, UR cards at the end, how often the
+ラストダンス decides, pulls per source).
 ``boss_attack``: one boss attack at a given health, with its exact values (a check of the
 simulator against the d6).
 """
@@ -67,6 +68,12 @@ def _game_metrics(params: Mapping[str, Any]) -> tuple[Metric, ...]:
                       doc="the ラストダンス changed who has the most UR cards (winners differ from the leaders before it)"))
     out += [Metric(f"win_seat{i}", "mean", doc=f"win share of seat {i} (seat 1 = first start slayer; ties split)")
             for i in range(1, P + 1)]
+    out.append(Metric("shared_win", "proportion", doc="the game ended with several winners (a tie for the most UR "
+                      "cards: the rulebook has no tie-break)"))
+    out += [Metric(f"n_winners_{k}", "proportion", doc=f"exactly {k} slayer{'s' if k > 1 else ''} share the win")
+            for k in range(1, P + 1)]
+    out += [Metric(f"win_outright_seat{i}", "proportion", doc=f"seat {i} is the only winner")
+            for i in range(1, P + 1)]
     if not params["expert"]:
         try:
             names = load_data(params["data"]).navi_names
@@ -91,8 +98,13 @@ def _sim_game(params: Mapping[str, Any], n_trials: int, *, rng: np.random.Genera
     for rr in range(1, N_ROUNDS + 1):
         out[f"consolete_r{rr}"] = (r["consolete_round"] > 0) & (r["consolete_round"] <= rr)
     out["last_dance_decides"] = r["ld_decides"].astype(bool)
+    n_win = (r["win"] > 0).sum(axis=1)
+    out["shared_win"] = n_win > 1
+    for k in range(1, cfg.n_players + 1):
+        out[f"n_winners_{k}"] = n_win == k
     for i in range(cfg.n_players):
         out[f"win_seat{i + 1}"] = r["win"][:, i]
+        out[f"win_outright_seat{i + 1}"] = r["win"][:, i] == 1.0
         out[f"ur_seat{i + 1}"] = r["ur"][:, i]
     if not cfg.expert:
         for j in range(len(cfg.data.navi_names)):
