@@ -86,7 +86,7 @@ def check_game_config(cfg: object) -> GameConfig:
 
 def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat1: str | None = None,
                 expert: bool = False, doubtful: bool = False, doubtful_k: Sequence[int] = (3, 4),
-                navi_seat1: str | None = None, boss_refill: bool = True, data: str | GameData = "illustrative",
+                navi_seat1: str | None = None, boss_refill: bool = False, data: str | GameData = "illustrative",
                 remove_action: str = "none", remove_boss: str = "none") -> GameConfig:
     """Check a game set-up once.
 
@@ -106,8 +106,9 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
         Chips removed at each bag creation in doubtful mode, uniform over the list.
     navi_seat1 : str or None
         Give seat 1 this navi card (the others are dealt at random from the rest).
-    boss_refill : bool, default True
-        When the raid boss area empties by a capture, reveal the next deck card.
+    boss_refill : bool, default False
+        When the raid boss area empties by a capture, reveal the next deck card. False
+        (the rulebook's text): only 🐱 (ボス出現アイコン) reveals a raid boss.
     data : str or GameData, default "illustrative"
         Card lists (:func:`.data.load_data`).
     remove_action : str, default "none"

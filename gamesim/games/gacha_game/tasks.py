@@ -134,7 +134,8 @@ GAME_PARAMS: tuple[Param, ...] = (
           "the game; \"none\" keeps all"),
     Param("remove_boss", "str", "none", "take this boss card (a name in the data) out of the raid boss deck; "
           "\"none\" keeps all"),
-    Param("boss_refill", "bool", True, "reveal the next raid boss when a capture empties the raid boss area"),
+    Param("boss_refill", "bool", False, "reveal the next raid boss when a capture empties the raid boss area "
+          "(false, the text: only 🐱 reveals a raid boss)"),
 )
 
 GAME_TASK = Task(
