@@ -251,6 +251,8 @@ CONFIGS = [
     dict(n_players=2, policy="greedy_pulls", policy_seat1="lookahead", doubtful=True),
     dict(n_players=3, policy="paid_plan", policy_seat1="money_then_paid"),
     dict(n_players=2, policy="paid_plan", doubtful=True, expert=True),
+    # the other reading of every ambiguous passage at once
+    dict(n_players=3, policy="boss_hunter", policy_seat1="lookahead", last_dance_zero_first=False),
 ]
 
 
@@ -534,3 +536,20 @@ def test_boss_refill_reading_on_a_constructed_position():
         for r in (simulate_games(cfg, 200, rng=np.random.default_rng()),
                   reference_games(cfg, 20, rng=np.random.default_rng())):
             assert (r["bosses"] == bosses).all(), refill
+
+
+def test_last_dance_zero_first_reading_on_a_constructed_position():
+    """Nobody moves on the quest or rate track and nobody captures a boss: read literally, the
+    ties at 0 make everybody first three times (3 God Chances each); when a first place needs
+    more than 0, nobody gets a ラストダンス God Chance and every game ends in an all-way tie."""
+    assert last_dance_chances([0, 0, 0], [0, 0, 0], [0, 0, 0], zero_first=False) == [0, 0, 0]
+    assert last_dance_chances([2, 0, 2], [0, 0, 0], [0, 1, 0], zero_first=False) == [1, 1, 1]
+    assert last_dance_chances([2, 0, 2], [0, 0, 0], [0, 1, 0]) == [2, 2, 2]
+    gd = _deterministic_data()
+    for zero_first, chances in ((True, 3), (False, 0)):
+        cfg = make_config(n_players=3, data=gd, last_dance_zero_first=zero_first)
+        for r in (simulate_games(cfg, 300, rng=np.random.default_rng()),
+                  reference_games(cfg, 30, rng=np.random.default_rng())):
+            assert (r["ld_god_chances"] == 3 * chances).all()
+            if not zero_first:
+                assert (r["ur"] == 0).all() and (r["win"] == 1 / 3).all()

@@ -321,7 +321,7 @@ class _Game:
         if ld:
             self.last_dance = True
             bosses = [sum(1 for o in self.owner if o == s) for s in range(self.P)]
-            ch = last_dance_chances(self.laps, bosses, self.rate)
+            ch = last_dance_chances(self.laps, bosses, self.rate, zero_first=self.cfg.last_dance_zero_first)
             ld_chances = sum(ch)
             for p in self.order():
                 self.god_chance(p, ch[p], _MAX_DEPTH)

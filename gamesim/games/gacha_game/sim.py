@@ -59,6 +59,7 @@ class GameConfig:
     doubtful_k: tuple[int, ...] | None
     navi_seat1: int | None
     boss_refill: bool
+    last_dance_zero_first: bool = True
 
     def __post_init__(self) -> None:
         # Built by make_config (which checks everything); a hand-built config gets the same
@@ -75,6 +76,7 @@ class GameConfig:
         if self.navi_seat1 is not None:
             check_int("navi_seat1", self.navi_seat1, min=0, max=len(self.data.navi_names) - 1)
         check_bool("boss_refill", self.boss_refill)
+        check_bool("last_dance_zero_first", self.last_dance_zero_first)
 
 
 def check_game_config(cfg: object) -> GameConfig:
@@ -87,7 +89,8 @@ def check_game_config(cfg: object) -> GameConfig:
 def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat1: str | None = None,
                 expert: bool = False, doubtful: bool = False, doubtful_k: Sequence[int] = (3, 4),
                 navi_seat1: str | None = None, boss_refill: bool = False, data: str | GameData = "illustrative",
-                remove_action: str = "none", remove_boss: str = "none") -> GameConfig:
+                remove_action: str = "none", remove_boss: str = "none",
+                last_dance_zero_first: bool = True) -> GameConfig:
     """Check a game set-up once.
 
     Parameters
@@ -116,6 +119,9 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
         "how much does this card matter" comparisons.
     remove_boss : str, default "none"
         Take this boss card out of the raid boss deck ("none": keep all).
+    last_dance_zero_first : bool, default True
+        ラストダンス: a tie at 0 (nobody has a lap, a boss card or a rate square) is a first
+        place for everybody (the text); False: a first place needs more than 0.
 
     Returns
     -------
@@ -158,7 +164,8 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
     if len(gd.action_names) < HAND_SIZE * n_players:
         raise ParamError("n_players", n_players, f"at most {len(gd.action_names) // HAND_SIZE} with "
                          f"{len(gd.action_names)} action cards ({HAND_SIZE} each)")
-    return GameConfig(gd, n_players, tuple(pols), expert, ks, n1, check_bool("boss_refill", boss_refill))
+    return GameConfig(gd, n_players, tuple(pols), expert, ks, n1, check_bool("boss_refill", boss_refill),
+                      check_bool("last_dance_zero_first", last_dance_zero_first))
 
 
 def _quest_vec(d: GameData, pos: npt.NDArray[np.int64], laps: npt.NDArray[np.int64],
@@ -763,7 +770,8 @@ class _Batch:
         firsts = np.zeros((G, P), np.int64)
         bosses = np.stack([(self.owner == s).sum(axis=1) for s in range(P)], axis=1)
         for arr in (self.laps.reshape(G, P), bosses, self.rate.reshape(G, P)):
-            firsts += arr == arr.max(axis=1, keepdims=True)
+            top = arr.max(axis=1, keepdims=True)
+            firsts += (arr == top) if self.cfg.last_dance_zero_first else (arr == top) & (top > 0)
         self.ld_chances = np.where(self.alive, firsts.sum(axis=1), 0)
         firsts_f = firsts.reshape(-1)
         for k in range(P):

@@ -51,7 +51,8 @@ def config_from_params(params: Mapping[str, Any]) -> GameConfig:
                            doubtful=params["doubtful"], doubtful_k=params["doubtful_k"],
                            navi_seat1=params.get("navi_seat1"), boss_refill=params["boss_refill"],
                            data=params["data"], remove_action=params["remove_action"],
-                           remove_boss=params["remove_boss"])
+                           remove_boss=params["remove_boss"],
+                           last_dance_zero_first=params["last_dance_zero_first"])
     except DataError as exc:
         raise ParamError("data", params["data"], f"a valid card-list file ({exc})") from exc
 
@@ -87,6 +88,8 @@ def _game_metrics(params: Mapping[str, Any]) -> tuple[Metric, ...]:
     out.append(Metric("god_chances", "mean", doc="God Chances per game, all slayers: God Chance chips drawn plus "
                       "ラストダンス God Chances performed"))
     out.append(Metric("bosses", "mean", doc="boss cards captured per game"))
+    out.append(Metric("ld_god_chances", "mean", doc="God Chances given by the ラストダンス per game, all slayers "
+                      "(0 if the game ended before it)"))
     return tuple(out)
 
 
@@ -114,6 +117,7 @@ def _sim_game(params: Mapping[str, Any], n_trials: int, *, rng: np.random.Genera
         out[f"pulls_{s}"] = r["pulls"][:, k]
     out["god_chances"] = r["god_chances"]
     out["bosses"] = r["bosses"]
+    out["ld_god_chances"] = r["ld_god_chances"]
     return out
 
 
@@ -136,6 +140,8 @@ GAME_PARAMS: tuple[Param, ...] = (
           "\"none\" keeps all"),
     Param("boss_refill", "bool", False, "reveal the next raid boss when a capture empties the raid boss area "
           "(false, the text: only 🐱 reveals a raid boss)"),
+    Param("last_dance_zero_first", "bool", True, "ラストダンス: a tie at 0 is a first place for all (true, the "
+          "text); false: a first place needs more than 0"),
 )
 
 GAME_TASK = Task(
