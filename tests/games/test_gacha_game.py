@@ -252,7 +252,8 @@ CONFIGS = [
     dict(n_players=3, policy="paid_plan", policy_seat1="money_then_paid"),
     dict(n_players=2, policy="paid_plan", doubtful=True, expert=True),
     # the other reading of every ambiguous passage at once
-    dict(n_players=3, policy="boss_hunter", policy_seat1="lookahead", last_dance_zero_first=False),
+    dict(n_players=3, policy="boss_hunter", policy_seat1="lookahead", last_dance_zero_first=False,
+         last_dance_consolete=False),
 ]
 
 
@@ -553,3 +554,33 @@ def test_last_dance_zero_first_reading_on_a_constructed_position():
             assert (r["ld_god_chances"] == 3 * chances).all()
             if not zero_first:
                 assert (r["ur"] == 0).all() and (r["win"] == 1 / 3).all()
+
+
+@pytest.mark.parametrize("consolete", [True, False])
+def test_last_dance_consolete_reading_on_a_constructed_position(consolete):
+    """Two slayers reach the ラストダンス holding 4 of the 5 UR cards, tied at 0 everywhere, so
+    each has 3 God Chances and completes the set with p = 1 - (4/5)^3 = 61/125. Winning at once
+    (the default): seat 1 goes first and wins alone with p; played out: seat 1 wins alone only
+    if seat 2 does not complete, p (1 - p), and every other game is shared."""
+    from gamesim.games.gacha_game.reference import _Game
+    from gamesim.games.gacha_game.sim import _Batch
+
+    cfg = make_config(n_players=2, data=_deterministic_data(), last_dance_consolete=consolete)
+    p = Fraction(61, 125)
+    alone = p if consolete else p * (1 - p)
+    shared = (1 - p) ** 2 if consolete else p * p + (1 - p) ** 2
+    n = 20000
+    b = _Batch(cfg, n, np.random.default_rng())
+    b.owned[:] = 0b01111
+    b.end()
+    rng = np.random.default_rng()
+    ref = []
+    for _ in range(2000):
+        g = _Game(cfg, rng.random)
+        g.owned = [[True] * 4 + [False] for _ in range(2)]
+        g.end()
+        ref.append(g.win)
+    for win in (b.win, np.array(ref)):
+        m = win.shape[0]
+        for x, ex in (((win[:, 0] == 1.0), alone), (((win > 0).sum(axis=1) > 1), shared)):
+            assert abs(x.mean() - float(ex)) <= 4.5 * math.sqrt(float(ex * (1 - ex)) / m)

@@ -133,7 +133,7 @@ class _Game:
             self.owned[p][card] = True
             if not self.last_dance and not self.cfg.expert and card == self.d.navi_character[self.navi[p]]:
                 od += 1
-            if all(self.owned[p]):
+            if all(self.owned[p]) and (not self.last_dance or self.cfg.last_dance_consolete):
                 self.win[p] = 1.0
                 if not self.last_dance:
                     self.consolete_round = self.round + 1
@@ -313,6 +313,9 @@ class _Game:
                 self.saturday()
             if self.alive:
                 self.sunday()
+        return self.end()
+
+    def end(self) -> dict[str, Any]:
         ld = self.alive
         ur0 = [sum(o) for o in self.owned]
         lead0 = [u == max(ur0) for u in ur0]

@@ -60,6 +60,7 @@ class GameConfig:
     navi_seat1: int | None
     boss_refill: bool
     last_dance_zero_first: bool = True
+    last_dance_consolete: bool = True
 
     def __post_init__(self) -> None:
         # Built by make_config (which checks everything); a hand-built config gets the same
@@ -77,6 +78,7 @@ class GameConfig:
             check_int("navi_seat1", self.navi_seat1, min=0, max=len(self.data.navi_names) - 1)
         check_bool("boss_refill", self.boss_refill)
         check_bool("last_dance_zero_first", self.last_dance_zero_first)
+        check_bool("last_dance_consolete", self.last_dance_consolete)
 
 
 def check_game_config(cfg: object) -> GameConfig:
@@ -90,7 +92,7 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
                 expert: bool = False, doubtful: bool = False, doubtful_k: Sequence[int] = (3, 4),
                 navi_seat1: str | None = None, boss_refill: bool = False, data: str | GameData = "illustrative",
                 remove_action: str = "none", remove_boss: str = "none",
-                last_dance_zero_first: bool = True) -> GameConfig:
+                last_dance_zero_first: bool = True, last_dance_consolete: bool = True) -> GameConfig:
     """Check a game set-up once.
 
     Parameters
@@ -122,6 +124,10 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
     last_dance_zero_first : bool, default True
         ラストダンス: a tie at 0 (nobody has a lap, a boss card or a rate square) is a first
         place for everybody (the text); False: a first place needs more than 0.
+    last_dance_consolete : bool, default True
+        A slayer who completes the set during the ラストダンス wins at once (the others'
+        remaining God Chances are not performed); False: the ラストダンス is played out and
+        most UR cards win (completing ties with anyone else who completes).
 
     Returns
     -------
@@ -165,7 +171,8 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
         raise ParamError("n_players", n_players, f"at most {len(gd.action_names) // HAND_SIZE} with "
                          f"{len(gd.action_names)} action cards ({HAND_SIZE} each)")
     return GameConfig(gd, n_players, tuple(pols), expert, ks, n1, check_bool("boss_refill", boss_refill),
-                      check_bool("last_dance_zero_first", last_dance_zero_first))
+                      check_bool("last_dance_zero_first", last_dance_zero_first),
+                      check_bool("last_dance_consolete", last_dance_consolete))
 
 
 def _quest_vec(d: GameData, pos: npt.NDArray[np.int64], laps: npt.NDArray[np.int64],
@@ -443,7 +450,7 @@ class _Batch:
             if overdrive:
                 od[si] += card == self.navi_char[fi]
             done = own == self.full
-            if done.any():  # コンスリート: the game ends at once
+            if done.any() and (not self.last_dance or self.cfg.last_dance_consolete):  # コンスリート: the game ends
                 dg = idx[si[done]]
                 self.win[dg, fi[done] - dg * self.P] = 1.0
                 if not self.last_dance:  # completing in the ラストダンス wins, but is not a round's コンスリート
@@ -788,6 +795,10 @@ class _Batch:
             self.weekday()
             self.saturday()
             self.sunday()
+        return self.end()
+
+    def end(self) -> dict[str, Any]:
+        """The ラストダンス and the winners (most UR cards) of the games still going."""
         ld = self.alive.copy()
         ur_before = self.ur()
         leaders_before = ur_before == ur_before.max(axis=1, keepdims=True)

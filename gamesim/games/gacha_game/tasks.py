@@ -52,7 +52,8 @@ def config_from_params(params: Mapping[str, Any]) -> GameConfig:
                            navi_seat1=params.get("navi_seat1"), boss_refill=params["boss_refill"],
                            data=params["data"], remove_action=params["remove_action"],
                            remove_boss=params["remove_boss"],
-                           last_dance_zero_first=params["last_dance_zero_first"])
+                           last_dance_zero_first=params["last_dance_zero_first"],
+                           last_dance_consolete=params["last_dance_consolete"])
     except DataError as exc:
         raise ParamError("data", params["data"], f"a valid card-list file ({exc})") from exc
 
@@ -142,6 +143,8 @@ GAME_PARAMS: tuple[Param, ...] = (
           "(false, the text: only 🐱 reveals a raid boss)"),
     Param("last_dance_zero_first", "bool", True, "ラストダンス: a tie at 0 is a first place for all (true, the "
           "text); false: a first place needs more than 0"),
+    Param("last_dance_consolete", "bool", True, "completing the set in the ラストダンス wins at once (true); "
+          "false: the ラストダンス is played out and most UR cards win"),
 )
 
 GAME_TASK = Task(
