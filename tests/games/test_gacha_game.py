@@ -253,7 +253,7 @@ CONFIGS = [
     dict(n_players=2, policy="paid_plan", doubtful=True, expert=True),
     # the other reading of every ambiguous passage at once
     dict(n_players=3, policy="boss_hunter", policy_seat1="lookahead", last_dance_zero_first=False,
-         last_dance_consolete=False),
+         last_dance_consolete=False, boss_use="once"),
 ]
 
 
@@ -502,9 +502,10 @@ def test_shared_win_and_outright_wins_exact():
     np.testing.assert_allclose(out["win_seat1"], out["win_outright_seat1"] + 0.5 * out["shared_win"])
 
 
-def _constructed(action=None, boss_health=None, bag=(0, 5, 45), **patch):
+def _constructed(action=None, boss_health=None, bag=(0, 5, 45), bosses=None, **patch):
     """The deterministic data set with every action card's both sides ``action`` (default 👑1),
-    every boss's health ``boss_health`` (if given) and top-level fields ``patch``."""
+    every boss's health ``boss_health`` (if given), boss effects ``bosses`` ({name: effect})
+    and top-level fields ``patch``."""
     import tomllib
 
     from gamesim.games.gacha_game.data import parse_data
@@ -518,7 +519,7 @@ def _constructed(action=None, boss_health=None, bag=(0, 5, 45), **patch):
         e.pop("effect", None)
         e.pop("bag", None)
     for b in raw["boss"]:
-        b["effect"] = {}
+        b["effect"] = dict((bosses or {}).get(b["name"], {}))
         if boss_health is not None:
             b["health"] = boss_health
     for n in raw["navi"]:
@@ -584,3 +585,30 @@ def test_last_dance_consolete_reading_on_a_constructed_position(consolete):
         m = win.shape[0]
         for x, ex in (((win[:, 0] == 1.0), alone), (((win > 0).sum(axis=1) > 1), shared)):
             assert abs(x.mean() - float(ex)) <= 4.5 * math.sqrt(float(ex * (1 - ex)) / m)
+
+
+@pytest.mark.parametrize("boss_use,first,second", [("round", 5 * 5, 5), ("once", 5 + 4, 5)])
+def test_boss_use_reading_on_a_constructed_position(boss_use, first, second):
+    """Seat 1 holds one boss card (🎰5) and every action card is 🎰1. Usable until the round
+    ends, seat 1 plays it in all 5 turns (25 weekday pulls); spent when played, once (5 + 4).
+    Either way it is face down in the next round (5 pulls)."""
+    from gamesim.games.gacha_game.reference import _Game
+    from gamesim.games.gacha_game.sim import _Batch
+
+    gd = _constructed(action={"pulls": 1}, bosses={"スライム": {"pulls": 5}})
+    cfg = make_config(n_players=4, data=gd, boss_use=boss_use)
+    b_id = gd.boss_names.index("スライム")
+    wk = SOURCES.index("weekday")
+    b = _Batch(cfg, 50, np.random.default_rng())
+    b.owner[:, b_id] = 0
+    b.nboss.reshape(50, 4)[:, 0] = 1
+    g = _Game(cfg, np.random.default_rng().random)
+    g.owner[b_id] = 0
+    for expect in (first, second):
+        before, before_g = b.pulls[wk].copy(), g.pulls[wk]
+        b.weekday()
+        b.bosses_face_down()
+        g.weekday()
+        g.bosses_face_down()
+        assert (b.pulls[wk] - before == expect + 3 * 5).all()
+        assert g.pulls[wk] - before_g == expect + 3 * 5

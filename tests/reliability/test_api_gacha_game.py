@@ -76,6 +76,7 @@ SPECS: dict[str, tuple[Callable[..., Any], dict[str, Arg]]] = {
         "doubtful_k": Arg(st.lists(st.integers(0, 5), min_size=1, max_size=3),
                           st.sampled_from([[2.5], [True], [-1], [10**6], "34", 3])),
         "boss_refill": BOOL, "last_dance_zero_first": BOOL, "last_dance_consolete": BOOL,
+        "boss_use": Arg(st.sampled_from(["round", "once"]), st.sampled_from(["twice", 1, None, True])),
         "data": Arg(st.sampled_from(["illustrative", D]), st.sampled_from([3, None, 2.5, ["illustrative"]])),
     }),
     "simulate_games": (gg.simulate_games, {"cfg": CONFIG, "n_games": pos(int_arg(1, MAX_GAMES, 3)), "rng": RNG}),
@@ -93,7 +94,8 @@ SPECS: dict[str, tuple[Callable[..., Any], dict[str, Arg]]] = {
                                                st.sampled_from([(2.5,), (True,), (-1,), "34"]), keyword=False),
         "navi_seat1": Arg(st.one_of(st.none(), st.integers(0, len(D.navi_names) - 1)),
                           st.sampled_from([True, 1.0, -1, len(D.navi_names), "a"]), keyword=False),
-        "boss_refill": pos(BOOL), "last_dance_zero_first": BOOL, "last_dance_consolete": BOOL}),
+        "boss_refill": pos(BOOL), "last_dance_zero_first": BOOL, "last_dance_consolete": BOOL,
+        "boss_use": Arg(st.sampled_from(["round", "once"]), st.sampled_from(["twice", 1, True]))}),
 }
 
 

@@ -61,6 +61,7 @@ class _Game:
             self.navi = ids[:P]
         self.owner = [-1] * len(d.boss_names)
         self.used = [False] * len(d.boss_names)
+        self.flip: set[int] = set()
         deck = [int(b) for b in d.boss_deck]
         self._shuffle(deck)
         self.deck = deck + [int(b) for b in d.boss_bottom]
@@ -256,7 +257,10 @@ class _Game:
                 card = hand[slot]
                 hand[slot] = None
                 if boss >= 0:
-                    self.used[boss] = True
+                    if self.cfg.boss_use == "once":
+                        self.used[boss] = True
+                    else:  # face up until the round ends
+                        self.flip.add(boss)
                     plays.append((self.boss_eff[boss], boss, bool(d.boss_first[boss]), False))
                 else:
                     icons = self.action[card][side]
@@ -269,6 +273,11 @@ class _Game:
                     if plays[p][2] == group:
                         self.apply(p, plays[p][0], "weekday")
             hands = [hands[(s - 1) % P] for s in range(P)]
+
+    def bosses_face_down(self) -> None:
+        for b in self.flip:  # the round's used boss cards are turned face down
+            self.used[b] = True
+        self.flip.clear()
 
     def saturday(self) -> None:
         per = saturday_pulls(self.d, self.rate)
@@ -309,6 +318,7 @@ class _Game:
                 break
             self.event(events[r])
             self.weekday()
+            self.bosses_face_down()
             if self.alive:
                 self.saturday()
             if self.alive:

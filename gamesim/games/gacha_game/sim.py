@@ -31,11 +31,13 @@ from .policies import (LOOKAHEAD_CAPTURE, PLAN_MAX_MONEY, POLICIES, SAVE_UNTIL, 
                        quest_tables)
 from .rules import HAND_SIZE, MAX_QUEST_CHAIN, N_ROUNDS, N_TURNS, attack_tables, paid_tables
 
-__all__ = ["SOURCES", "GameConfig", "make_config", "simulate_games", "MAX_GAMES", "CHUNK"]
+__all__ = ["SOURCES", "BOSS_USES", "GameConfig", "make_config", "simulate_games", "MAX_GAMES", "CHUNK"]
 
 #: Where pulls come from (metric ``pulls_<source>``).
 SOURCES: tuple[str, ...] = ("weekday", "quest", "boss", "saturday", "paid", "event", "navi", "overdrive")
 _WEEKDAY, _QUEST, _BOSS, _SATURDAY, _PAID, _EVENT, _NAVI, _OVERDRIVE = range(len(SOURCES))
+#: Readings of ボスカードの使用 (parameter ``boss_use``): usable until the round ends, or once.
+BOSS_USES: tuple[str, ...] = ("round", "once")
 #: Most games per call (memory and time bound).
 MAX_GAMES = 2_000_000
 #: Games per chunk.
@@ -61,6 +63,7 @@ class GameConfig:
     boss_refill: bool
     last_dance_zero_first: bool = True
     last_dance_consolete: bool = True
+    boss_use: str = "round"
 
     def __post_init__(self) -> None:
         # Built by make_config (which checks everything); a hand-built config gets the same
@@ -79,6 +82,7 @@ class GameConfig:
         check_bool("boss_refill", self.boss_refill)
         check_bool("last_dance_zero_first", self.last_dance_zero_first)
         check_bool("last_dance_consolete", self.last_dance_consolete)
+        check_choice("boss_use", self.boss_use, BOSS_USES)
 
 
 def check_game_config(cfg: object) -> GameConfig:
@@ -92,7 +96,8 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
                 expert: bool = False, doubtful: bool = False, doubtful_k: Sequence[int] = (3, 4),
                 navi_seat1: str | None = None, boss_refill: bool = False, data: str | GameData = "illustrative",
                 remove_action: str = "none", remove_boss: str = "none",
-                last_dance_zero_first: bool = True, last_dance_consolete: bool = True) -> GameConfig:
+                last_dance_zero_first: bool = True, last_dance_consolete: bool = True,
+                boss_use: str = "round") -> GameConfig:
     """Check a game set-up once.
 
     Parameters
@@ -128,6 +133,10 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
         A slayer who completes the set during the ラストダンス wins at once (the others'
         remaining God Chances are not performed); False: the ラストダンス is played out and
         most UR cards win (completing ties with anyone else who completes).
+    boss_use : {"round", "once"}, default "round"
+        A captured boss card used in a weekday turn stays face up, usable in every later turn
+        of that round, and is turned face down (never usable again) when the round ends
+        ("round", the table reading of ボスカードの使用); "once": it is spent when played.
 
     Returns
     -------
@@ -172,7 +181,8 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
                          f"{len(gd.action_names)} action cards ({HAND_SIZE} each)")
     return GameConfig(gd, n_players, tuple(pols), expert, ks, n1, check_bool("boss_refill", boss_refill),
                       check_bool("last_dance_zero_first", last_dance_zero_first),
-                      check_bool("last_dance_consolete", last_dance_consolete))
+                      check_bool("last_dance_consolete", last_dance_consolete),
+                      check_choice("boss_use", boss_use, BOSS_USES))
 
 
 def _quest_vec(d: GameData, pos: npt.NDArray[np.int64], laps: npt.NDArray[np.int64],
@@ -297,7 +307,8 @@ class _Batch:
         self.navi_char = np.where(self.navi_f >= 0, d.navi_character[np.maximum(self.navi_f, 0)], -1)
         # bosses
         self.owner = np.full((G, B), -1, np.int64)
-        self.used = np.zeros((G, B), bool)
+        self.used = np.zeros((G, B), bool)  # turned face down: never usable again
+        self.flip = np.zeros((G, B), bool)  # boss_use "round": used this round, face down at its end
         deck = d.boss_deck
         shuffled = deck[np.argsort(rng.random((G, deck.size)), axis=1)]
         self.deck = np.concatenate([shuffled, np.tile(d.boss_bottom, (G, 1))], axis=1)
@@ -711,8 +722,11 @@ class _Batch:
                 self.played[gp, sp, code[gp, sp] // 2] = True
             gb, sb = np.nonzero(code >= 2 * A)
             if gb.size:
-                self.used[gb, code[gb, sb] - 2 * A] = True
-                self.nboss[gb * P + sb] -= 1
+                if self.cfg.boss_use == "once":
+                    self.used[gb, code[gb, sb] - 2 * A] = True
+                    self.nboss[gb * P + sb] -= 1
+                else:
+                    self.flip[gb, code[gb, sb] - 2 * A] = True
             # ⑤ resolve: boss cards that act first, then everyone in turn order
             first = self.code_first[code]
             code_f = code.reshape(-1)
@@ -722,6 +736,14 @@ class _Batch:
                 self._each_seat(self.eff_T, code_f, _WEEKDAY, [~m for m in fk])
             else:
                 self._each_seat(self.eff_T, code_f, _WEEKDAY)
+
+    def bosses_face_down(self) -> None:
+        """End of the round (boss_use "round"): boss cards used in it are turned face down."""
+        if self.flip.any():
+            self.used |= self.flip
+            self.flip[:] = False
+            usable = ~self.used
+            self.nboss = np.stack([((self.owner == s) & usable).sum(axis=1) for s in range(self.P)], axis=1).reshape(-1)
 
     def saturday(self) -> None:
         d, G, P = self.d, self.G, self.P
@@ -793,6 +815,7 @@ class _Batch:
                 break
             self.event(events[:, r])
             self.weekday()
+            self.bosses_face_down()
             self.saturday()
             self.sunday()
         return self.end()
