@@ -253,7 +253,8 @@ CONFIGS = [
     dict(n_players=2, policy="paid_plan", doubtful=True, expert=True),
     # the other reading of every ambiguous passage at once
     dict(n_players=3, policy="boss_hunter", policy_seat1="lookahead", last_dance_zero_first=False,
-         last_dance_consolete=False, boss_use="once"),
+         last_dance_consolete=False, boss_use="once", boss_target="first"),
+    dict(n_players=4, policy="random", policy_seat1="boss_hunter", boss_refill=True),
 ]
 
 
@@ -612,3 +613,43 @@ def test_boss_use_reading_on_a_constructed_position(boss_use, first, second):
         g.bosses_face_down()
         assert (b.pulls[wk] - before == expect + 3 * 5).all()
         assert g.pulls[wk] - before_g == expect + 3 * 5
+
+
+@pytest.mark.parametrize("target", ["choose", "first"])
+def test_boss_target_reading_on_a_constructed_position(target):
+    """The area holds ゴーレム at health 6, then スライム at health 1; a boss_hunter (capture
+    worth 6 pulls) attacks once. Choosing, it hits スライム (value 1 + 6 against 3.5 + 1) and
+    captures it every time for 1 pull; hitting the first boss, it captures ゴーレム only on a 6."""
+    from gamesim.games.gacha_game import attack_tables
+    from gamesim.games.gacha_game.policies import target_values
+    from gamesim.games.gacha_game.reference import _Game
+    from gamesim.games.gacha_game.sim import _Batch
+
+    gd = _constructed()
+    cfg = make_config(n_players=2, policy="boss_hunter", data=gd, boss_target=target)
+    a, b_ = gd.boss_names.index("ゴーレム"), gd.boss_names.index("スライム")
+    e, p = attack_tables(12)
+    tv = target_values("boss_hunter", e, p)
+    assert tv[0, 1] == 7.0 and abs(tv[0, 6] - 4.5) < 1e-12
+    n = 3000
+    bt = _Batch(cfg, n, np.random.default_rng())
+    bt.area[:] = -1
+    bt.area[:, :2] = [a, b_]
+    bt.area_len[:] = 2
+    bt.ahealth[:] = 0
+    bt.ahealth[:, :2] = [6, 1]
+    bt._attack(np.arange(n), np.arange(n) * 2, 0, 0)
+    games = []
+    rng = np.random.default_rng()
+    for _ in range(600):
+        g = _Game(cfg, rng.random)
+        g.area, g.ahealth = [a, b_], [6, 1]
+        g.attack(0, 0, 0)
+        games.append(g.owner)
+    for owner in (bt.owner, np.array(games)):
+        if target == "choose":
+            assert (owner[:, b_] == 0).all() and (owner[:, a] == -1).all()
+        else:
+            assert (owner[:, b_] == -1).all()
+            x = (owner[:, a] == 0).astype(float)
+            assert abs(x.mean() - 1 / 6) <= 4.5 * math.sqrt(5 / 36 / x.size)

@@ -77,6 +77,7 @@ SPECS: dict[str, tuple[Callable[..., Any], dict[str, Arg]]] = {
                           st.sampled_from([[2.5], [True], [-1], [10**6], "34", 3])),
         "boss_refill": BOOL, "last_dance_zero_first": BOOL, "last_dance_consolete": BOOL,
         "boss_use": Arg(st.sampled_from(["round", "once"]), st.sampled_from(["twice", 1, None, True])),
+        "boss_target": Arg(st.sampled_from(["choose", "first"]), st.sampled_from(["last", 0, None, True])),
         "data": Arg(st.sampled_from(["illustrative", D]), st.sampled_from([3, None, 2.5, ["illustrative"]])),
     }),
     "simulate_games": (gg.simulate_games, {"cfg": CONFIG, "n_games": pos(int_arg(1, MAX_GAMES, 3)), "rng": RNG}),
@@ -95,7 +96,8 @@ SPECS: dict[str, tuple[Callable[..., Any], dict[str, Arg]]] = {
         "navi_seat1": Arg(st.one_of(st.none(), st.integers(0, len(D.navi_names) - 1)),
                           st.sampled_from([True, 1.0, -1, len(D.navi_names), "a"]), keyword=False),
         "boss_refill": pos(BOOL), "last_dance_zero_first": BOOL, "last_dance_consolete": BOOL,
-        "boss_use": Arg(st.sampled_from(["round", "once"]), st.sampled_from(["twice", 1, True]))}),
+        "boss_use": Arg(st.sampled_from(["round", "once"]), st.sampled_from(["twice", 1, True])),
+        "boss_target": Arg(st.sampled_from(["choose", "first"]), st.sampled_from(["last", 0, True]))}),
 }
 
 

@@ -23,7 +23,8 @@ import numpy as np
 from gamesim.core.validate import ParamTypeError, check_int, check_rng
 
 from .data import Icon
-from .policies import LOOKAHEAD_CAPTURE, PLAN_MAX_MONEY, QUEST_TABLE_STEPS, SAVE_UNTIL, WEIGHTS, effect_value, paid_plan_tables
+from .policies import (LOOKAHEAD_CAPTURE, PLAN_MAX_MONEY, QUEST_TABLE_STEPS, SAVE_UNTIL, WEIGHTS, effect_value,
+                       paid_plan_tables, target_values)
 from .rules import (HAND_SIZE, N_ROUNDS, N_TURNS, attack_result, attack_tables, last_dance_chances,
                     paid_tables, quest_move, saturday_pulls)
 from .sim import SOURCES, GameConfig, check_game_config
@@ -66,14 +67,14 @@ class _Game:
         self._shuffle(deck)
         self.deck = deck + [int(b) for b in d.boss_bottom]
         self.area: list[int] = []
-        self.health = 0
+        self.ahealth: list[int] = []  # health of each boss in the area
         self.reveal()
         e, p = attack_tables(int(max(d.boss_health.max(), 1)))
         self.e_pulls, self.p_cap = e.tolist(), p.tolist()
+        self.tval = [target_values(pol, e, p).tolist() for pol in cfg.policies]
         pp, pc = paid_tables(d.paid_rates, 400)
         self.paid_pulls, self.paid_cost = pp.tolist(), pc.tolist()
         self.min_cost = min(c for c, _ in d.paid_rates)
-        self.health_list = [int(h) for h in d.boss_health]
         self.action = d.action_effects.tolist()
         self.boss_eff = d.boss_effects.tolist()
         self.pulls = [0] * len(SOURCES)
@@ -147,18 +148,40 @@ class _Game:
     def reveal(self) -> None:
         if self.deck:
             self.area.append(self.deck.pop(0))
-            if len(self.area) == 1:
-                self.health = int(self.d.boss_health[self.area[0]])
+            self.ahealth.append(int(self.d.boss_health[self.area[-1]]))
+
+    def target(self, p: int, kind: int) -> int:
+        """Area slot slayer ``p`` hits with an attack of ``kind`` (boss_target)."""
+        if self.cfg.boss_target == "first" or len(self.area) == 1:
+            return 0
+        if self.cfg.policies[p] == "random":
+            return self._int(len(self.area))
+        vals = self.tval[p][kind]
+        best = 0
+        for i, h in enumerate(self.ahealth):
+            if vals[h] > vals[self.ahealth[best]]:
+                best = i
+        return best
+
+    def vhealth(self, p: int) -> int:
+        """Health of the boss slayer ``p`` values its attacks against (0: no boss)."""
+        if not self.area:
+            return 0
+        if self.cfg.policies[p] == "random":  # values nothing by health; draws no target
+            return self.ahealth[0]
+        return self.ahealth[self.target(p, 0)]
 
     def attack(self, p: int, kind: int, depth: int) -> None:
         if not self.alive or not self.area:
             return
+        t = self.target(p, kind)
         roll = 1 + self._int(6)
-        pulls, cap = attack_result(kind, self.health, roll)
-        self.health -= min(2 * roll if kind == 2 else roll, self.health)
+        h = self.ahealth[t]
+        pulls, cap = attack_result(kind, h, roll)
+        self.ahealth[t] = h - min(2 * roll if kind == 2 else roll, h)
         if cap:
-            self.owner[self.area.pop(0)] = p
-            self.health = self.health_list[self.area[0]] if self.area else 0
+            self.owner[self.area.pop(t)] = p
+            self.ahealth.pop(t)
             if not self.area and self.cfg.boss_refill:
                 self.reveal()
         self.session(p, pulls, "boss", depth)
@@ -187,7 +210,7 @@ class _Game:
     def value(self, seat: int, icons: list[int]) -> float:
         if self.cfg.policies[seat] == "lookahead":
             return self.lookahead(seat, icons)
-        return effect_value(WEIGHTS[self.cfg.policies[seat]], icons, self.health, self.e_pulls, self.p_cap)
+        return effect_value(WEIGHTS[self.cfg.policies[seat]], icons, self.vhealth(seat), self.e_pulls, self.p_cap)
 
     def lookahead(self, s: int, icons: list[int]) -> float:
         """Pulls-equivalent of an effect from the current state (see ``sim._Batch._lookahead``)."""
@@ -201,9 +224,10 @@ class _Game:
         now = saturday_pulls(self.d, rates)[s]
         rates[s] = min(rates[s] + icons[Icon.RATE], self.d.rate_length)
         v += saturday_pulls(self.d, rates)[s] - now
+        h = self.vhealth(s)
         for kind, ic in enumerate((Icon.ATTACK, Icon.ATTACK_CRITICAL, Icon.ATTACK_DOUBLE)):
             if icons[ic]:
-                v += icons[ic] * (self.e_pulls[kind][self.health] + LOOKAHEAD_CAPTURE * self.p_cap[kind][self.health])
+                v += icons[ic] * (self.e_pulls[kind][h] + LOOKAHEAD_CAPTURE * self.p_cap[kind][h])
         return v
 
     # phases

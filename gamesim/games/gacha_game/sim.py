@@ -28,16 +28,18 @@ from gamesim.core.validate import ParamTypeError, check_bool, check_choice, chec
 
 from .data import GameData, Icon, load_data
 from .policies import (LOOKAHEAD_CAPTURE, PLAN_MAX_MONEY, POLICIES, SAVE_UNTIL, WEIGHTS, effect_values, paid_plan_tables,
-                       quest_tables)
+                       quest_tables, target_values)
 from .rules import HAND_SIZE, MAX_QUEST_CHAIN, N_ROUNDS, N_TURNS, attack_tables, paid_tables
 
-__all__ = ["SOURCES", "BOSS_USES", "GameConfig", "make_config", "simulate_games", "MAX_GAMES", "CHUNK"]
+__all__ = ["SOURCES", "BOSS_USES", "BOSS_TARGETS", "GameConfig", "make_config", "simulate_games", "MAX_GAMES", "CHUNK"]
 
 #: Where pulls come from (metric ``pulls_<source>``).
 SOURCES: tuple[str, ...] = ("weekday", "quest", "boss", "saturday", "paid", "event", "navi", "overdrive")
 _WEEKDAY, _QUEST, _BOSS, _SATURDAY, _PAID, _EVENT, _NAVI, _OVERDRIVE = range(len(SOURCES))
 #: Readings of ボスカードの使用 (parameter ``boss_use``): usable until the round ends, or once.
 BOSS_USES: tuple[str, ...] = ("round", "once")
+#: Which raid boss an attack hits (parameter ``boss_target``): the attacker's choice, or the first.
+BOSS_TARGETS: tuple[str, ...] = ("choose", "first")
 #: Most games per call (memory and time bound).
 MAX_GAMES = 2_000_000
 #: Games per chunk.
@@ -64,6 +66,7 @@ class GameConfig:
     last_dance_zero_first: bool = True
     last_dance_consolete: bool = True
     boss_use: str = "round"
+    boss_target: str = "choose"
 
     def __post_init__(self) -> None:
         # Built by make_config (which checks everything); a hand-built config gets the same
@@ -83,6 +86,7 @@ class GameConfig:
         check_bool("last_dance_zero_first", self.last_dance_zero_first)
         check_bool("last_dance_consolete", self.last_dance_consolete)
         check_choice("boss_use", self.boss_use, BOSS_USES)
+        check_choice("boss_target", self.boss_target, BOSS_TARGETS)
 
 
 def check_game_config(cfg: object) -> GameConfig:
@@ -97,7 +101,7 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
                 navi_seat1: str | None = None, boss_refill: bool = False, data: str | GameData = "illustrative",
                 remove_action: str = "none", remove_boss: str = "none",
                 last_dance_zero_first: bool = True, last_dance_consolete: bool = True,
-                boss_use: str = "round") -> GameConfig:
+                boss_use: str = "round", boss_target: str = "choose") -> GameConfig:
     """Check a game set-up once.
 
     Parameters
@@ -137,6 +141,10 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
         A captured boss card used in a weekday turn stays face up, usable in every later turn
         of that round, and is turned face down (never usable again) when the round ends
         ("round", the table reading of ボスカードの使用); "once": it is spent when played.
+    boss_target : {"choose", "first"}, default "choose"
+        Which raid boss of the area an attack hits: the attacker chooses ("choose": the
+        boss its policy values most for that attack, :func:`.policies.target_values`; a
+        ``random`` slayer picks uniformly), or always the first one ("first").
 
     Returns
     -------
@@ -182,7 +190,8 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
     return GameConfig(gd, n_players, tuple(pols), expert, ks, n1, check_bool("boss_refill", boss_refill),
                       check_bool("last_dance_zero_first", last_dance_zero_first),
                       check_bool("last_dance_consolete", last_dance_consolete),
-                      check_choice("boss_use", boss_use, BOSS_USES))
+                      check_choice("boss_use", boss_use, BOSS_USES),
+                      check_choice("boss_target", boss_target, BOSS_TARGETS))
 
 
 def _quest_vec(d: GameData, pos: npt.NDArray[np.int64], laps: npt.NDArray[np.int64],
@@ -315,9 +324,13 @@ class _Batch:
         self.deck_ptr = np.zeros(G, np.int64)
         self.area = np.full((G, B), -1, np.int64)
         self.area_len = np.zeros(G, np.int64)
-        self.health = np.zeros(G, np.int64)
+        self.ahealth = np.zeros((G, B + 1), np.int64)  # health per area slot (0: empty; last column: padding)
         self._reveal(np.arange(G))
         self.e_pulls, self.p_cap = attack_tables(int(max(d.boss_health.max(), 1)))
+        # value of an attack of each kind on a boss with each health, per seat (boss_target "choose")
+        self.tval = np.stack([target_values(pol, self.e_pulls, self.p_cap) for pol in cfg.policies])
+        self.rand_seat = np.array([pol == "random" for pol in cfg.policies])
+        self.choose = cfg.boss_target == "choose"
         # effect tables, one column per code: action card c side s -> 2c + s, boss b -> 2A + b
         A = self.A = len(d.action_names)
         self.eff_T = np.ascontiguousarray(np.concatenate([d.action_effects.reshape(2 * A, -1), d.boss_effects]).T)
@@ -484,8 +497,7 @@ class _Batch:
         ln = self.area_len[idx]
         self.area[idx, ln] = card
         self.area_len[idx] += 1
-        empty = ln == 0
-        self.health[idx[empty]] = self.d.boss_health[card[empty]]
+        self.ahealth[idx, ln] = self.d.boss_health[card]
 
     def _attack(self, idx: npt.NDArray[np.int64], f: npt.NDArray[np.int64], kind: int, depth: int) -> None:
         keep = self.alive[idx] & (self.area_len[idx] > 0)
@@ -493,9 +505,10 @@ class _Batch:
             idx, f = idx[keep], f[keep]
         if idx.size == 0:
             return
+        slot = self._target(idx, f - idx * self.P, kind) if self.choose else np.zeros(idx.size, np.int64)
         roll = self.rng.integers(1, 7, idx.size)
         dmg = roll * 2 if kind == 2 else roll
-        health = self.health[idx]
+        health = self.ahealth[idx, slot]
         removed = np.minimum(dmg, health)
         cap = removed >= health
         pulls = removed
@@ -503,21 +516,48 @@ class _Batch:
             six = roll == 6
             cap |= six
             pulls = np.where(six, 6, removed)
-        self.health[idx] = health - removed
+        self.ahealth[idx, slot] = health - removed
         if cap.any():
-            ci = idx[cap]
-            self.owner[ci, self.area[ci, 0]] = f[cap] - ci * self.P
+            ci, cs = idx[cap], slot[cap]
+            self.owner[ci, self.area[ci, cs]] = f[cap] - ci * self.P
             self.nboss[f[cap]] += 1
-            self.area[ci, :-1] = self.area[ci, 1:]
-            self.area[ci, -1] = -1
+            if cs.any():  # close up the area behind the captured slot
+                cols = np.arange(self.B)[None, :]
+                src = cols + (cols >= cs[:, None])
+                self.area[ci] = np.take_along_axis(np.concatenate([self.area[ci], np.full((ci.size, 1), -1)], axis=1),
+                                                   src, axis=1)
+                self.ahealth[ci, : self.B] = np.take_along_axis(self.ahealth[ci], src, axis=1)
+            else:
+                self.area[ci, :-1] = self.area[ci, 1:]
+                self.area[ci, -1] = -1
+                self.ahealth[ci, :-1] = self.ahealth[ci, 1:]
             self.area_len[ci] -= 1
-            ln = self.area_len[ci]
-            nxt = ci[ln > 0]
-            self.health[nxt] = self.d.boss_health[self.area[nxt, 0]]
-            self.health[ci[ln == 0]] = 0
             if self.cfg.boss_refill:
-                self._reveal(ci[ln == 0])
+                self._reveal(ci[self.area_len[ci] == 0])
         self._session(idx, f, pulls, _BOSS, depth)
+
+    def _target(self, idx: npt.NDArray[np.int64], seat: npt.NDArray[np.int64], kind: int) -> npt.NDArray[np.int64]:
+        """Area slot each attacker (``seat`` in games ``idx``, area not empty) hits with an attack
+        of ``kind``: the most valued by its policy (first on ties); uniform for ``random``."""
+        L = int(self.area_len[idx].max())
+        if L == 1:
+            return np.zeros(idx.size, np.int64)
+        v = self.tval[seat[:, None], kind, self.ahealth[idx, :L]]
+        rs = np.nonzero(self.rand_seat[seat])[0]
+        if rs.size:
+            v[rs] = self.rng.random((rs.size, L))
+        v[np.arange(L)[None, :] >= self.area_len[idx][:, None]] = -np.inf
+        return np.argmax(v, axis=1)
+
+    def _vhealth(self, s: int) -> npt.NDArray[np.int64]:
+        """Health of the raid boss seat ``s`` values its attacks against, per game (0: none): the
+        first one, or (boss_target "choose") the one it would hit with a normal attack."""
+        if not self.choose:
+            return self.ahealth[:, 0]
+        L = max(int(self.area_len.max()), 1)
+        h = self.ahealth[:, :L]
+        v = np.where(np.arange(L)[None, :] < self.area_len[:, None], self.tval[s, 0][h], -np.inf)
+        return h[self.rows, np.argmax(v, axis=1)]
 
     def _quest(self, idx: npt.NDArray[np.int64], f: npt.NDArray[np.int64], steps: npt.NDArray[np.int64],
                depth: int) -> None:
@@ -634,7 +674,7 @@ class _Batch:
 
         r0 = g(rate[:, s])
         val += sat(np.minimum(r0 + icons[..., Icon.RATE], d.rate_length)) - sat(r0)
-        h = g(self.health)
+        h = g(self._vhealth(s))
         for k, ic in enumerate((Icon.ATTACK, Icon.ATTACK_CRITICAL, Icon.ATTACK_DOUBLE)):
             val += icons[..., ic] * (self.e_pulls[k][h] + LOOKAHEAD_CAPTURE * self.p_cap[k][h])
         return val
@@ -659,7 +699,8 @@ class _Batch:
             side = np.argmax(v, axis=2)
             cv = v.max(axis=2)
         else:
-            h = self.health[:, None]
+            vh = self._vhealth(s)
+            h = vh[:, None]
             side = self.card_side[s][hs, h]
             cv = self.card_val[s][hs, h]
         slot = np.argmax(cv, axis=1)
@@ -669,7 +710,7 @@ class _Batch:
             if pol == "lookahead":
                 bv = self._lookahead(np.broadcast_to(d.boss_effects, (G,) + d.boss_effects.shape), s)[gi]
             else:
-                bv = self.boss_val[s][:, self.health[gi]].T
+                bv = self.boss_val[s][:, vh[gi]].T
             bv = np.where((self.owner[gi] == s) & ~self.used[gi], bv, -np.inf)
             use = bv.max(axis=1) > cv.reshape(-1)[fl[gi]]
             gu = gi[use]

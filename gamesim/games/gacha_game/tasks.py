@@ -20,7 +20,7 @@ from gamesim.core.registry import Metric, Param, ParamError, Task
 from .data import DataError, load_data
 from .policies import POLICIES
 from .rules import N_ROUNDS, Attack, exact_attack
-from .sim import BOSS_USES, SOURCES, GameConfig, make_config, simulate_games
+from .sim import BOSS_TARGETS, BOSS_USES, SOURCES, GameConfig, make_config, simulate_games
 
 __all__ = ["GAME_TASK", "BOSS_ATTACK_TASK", "TASKS", "config_from_params"]
 
@@ -53,7 +53,8 @@ def config_from_params(params: Mapping[str, Any]) -> GameConfig:
                            data=params["data"], remove_action=params["remove_action"],
                            remove_boss=params["remove_boss"],
                            last_dance_zero_first=params["last_dance_zero_first"],
-                           last_dance_consolete=params["last_dance_consolete"], boss_use=params["boss_use"])
+                           last_dance_consolete=params["last_dance_consolete"], boss_use=params["boss_use"],
+                           boss_target=params["boss_target"])
     except DataError as exc:
         raise ParamError("data", params["data"], f"a valid card-list file ({exc})") from exc
 
@@ -147,6 +148,8 @@ GAME_PARAMS: tuple[Param, ...] = (
           "false: the ラストダンス is played out and most UR cards win"),
     Param("boss_use", "str", "round", "a used boss card stays usable until the round ends (round) or is "
           "spent when played (once)", choices=BOSS_USES),
+    Param("boss_target", "str", "choose", "which raid boss an attack hits: the one the attacker's policy values "
+          "most (choose) or the first in the area (first)", choices=BOSS_TARGETS),
 )
 
 GAME_TASK = Task(
