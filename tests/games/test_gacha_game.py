@@ -78,7 +78,7 @@ def test_unknown_icon_names_card_and_field(tmp_path):
     ('copies = 4\ntop = { pulls = 3 }', 'copies = 4\ncolor = "red"\ntop = { pulls = 3 }', r"unknown field 'color'"),
     ('top = { money = 4 }', 'top = { money = 2.5 }', r'action "バイト": top\.money = 2\.5'),
     ('[[quest]]            # 1\npulls = 1', '[[quest]]            # 1\nboss_appear = 1', r"quest square 1: boss_appear: unknown icon"),
-    ('saturday = [[0, 0, 0, 0],', 'saturday = [[0, 0, 0],', r"rate: saturday\[0\]"),
+    ('saturday = [[0, 0, 0, 0], [6,', 'saturday = [[0, 0, 0], [6,', r"rate: saturday\[0\]"),
 ])
 def test_invalid_data_is_a_clear_error(tmp_path, old, new, match):
     text = ILLU.read_text(encoding="utf-8")
@@ -384,12 +384,14 @@ def _deterministic_data():
         a["top"] = {"money": 1}
         a["bottom"] = {"money": 1}
     for e in raw["event"]:
-        e.pop("effect", None)
-        e.pop("bag", None)
+        for k in ("effect", "bag", "round", "on_sr", "on_n"):
+            e.pop(k, None)
     for b in raw["boss"]:
         b["effect"] = {}
+        b.pop("round", None)
     for n in raw["navi"]:
         n["weekday"], n["overdrive"] = {}, {}
+        n.pop("on_sr", None), n.pop("on_n", None)
     return parse_data(raw, "deterministic.toml")
 
 
@@ -503,10 +505,11 @@ def test_shared_win_and_outright_wins_exact():
     np.testing.assert_allclose(out["win_seat1"], out["win_outright_seat1"] + 0.5 * out["shared_win"])
 
 
-def _constructed(action=None, boss_health=None, bag=(0, 5, 45), bosses=None, **patch):
+def _constructed(action=None, boss_health=None, bag=(0, 5, 45), bosses=None, navi=None, event=None, boss_round=None,
+                 **patch):
     """The deterministic data set with every action card's both sides ``action`` (default 👑1),
     every boss's health ``boss_health`` (if given), boss effects ``bosses`` ({name: effect})
-    and top-level fields ``patch``."""
+    fields ``navi`` / ``event`` added to every navi / event card, and top-level fields ``patch``."""
     import tomllib
 
     from gamesim.games.gacha_game.data import parse_data
@@ -521,10 +524,18 @@ def _constructed(action=None, boss_health=None, bag=(0, 5, 45), bosses=None, **p
         e.pop("bag", None)
     for b in raw["boss"]:
         b["effect"] = dict((bosses or {}).get(b["name"], {}))
+        b.pop("round", None)
+        if b["name"] in (boss_round or {}):
+            b["round"] = boss_round[b["name"]]
         if boss_health is not None:
             b["health"] = boss_health
     for n in raw["navi"]:
         n["weekday"], n["overdrive"] = {}, {}
+        n.pop("on_sr", None), n.pop("on_n", None)
+        n.update(navi or {})
+    for e in raw["event"]:
+        e.pop("on_sr", None), e.pop("on_n", None), e.pop("round", None)
+        e.update(event or {})
     raw.update(patch)
     return parse_data(raw, "constructed.toml")
 
@@ -653,3 +664,109 @@ def test_boss_target_reading_on_a_constructed_position(target):
             assert (owner[:, b_] == -1).all()
             x = (owner[:, a] == 0).astype(float)
             assert abs(x.mean() - 1 / 6) <= 4.5 * math.sqrt(5 / 36 / x.size)
+
+
+@pytest.mark.parametrize("card", ["navi", "event"])
+@pytest.mark.parametrize("chip,per", [("sr", "pull"), ("sr", "session"), ("n", "pull"), ("n", "session")])
+def test_chip_triggers_on_a_constructed_position(card, chip, per):
+    """Every action card is 🎰2 and the bag holds only SR chips (or only N chips); a trigger
+    👑1 on that chip gives 2 money a turn per pull, 1 per session: after the 5 weekday turns a
+    slayer holds 1 + 10 or 1 + 5 money. The other chip's trigger never fires (1 + 0)."""
+    from gamesim.games.gacha_game.reference import _Game
+    from gamesim.games.gacha_game.sim import _Batch
+
+    trig = {f"on_{chip}": {"per": per, "effect": {"money": 1}}}
+    for bag, fires in (((0, 5, 0), chip == "sr"), ((0, 0, 5), chip == "n")):
+        gd = _constructed(action={"pulls": 2}, bag=bag, **{card: trig})
+        expect = 1 + ((10 if per == "pull" else 5) if fires else 0)
+        cfg = make_config(n_players=3, data=gd)
+        b = _Batch(cfg, 40, np.random.default_rng())
+        b.weekday()
+        g = _Game(cfg, np.random.default_rng().random)
+        g.weekday()
+        assert (b.money == expect).all() and g.money == [expect] * 3, (bag, b.money[:6], g.money)
+        b = _Batch(make_config(n_players=3, data=gd, chip_triggers=False), 40, np.random.default_rng())
+        b.weekday()
+        assert (b.money == 1).all()
+        if card == "navi":  # エキスパートモード: no navi cards, no navi triggers
+            b = _Batch(make_config(n_players=3, data=gd, expert=True), 40, np.random.default_rng())
+            b.weekday()
+            assert (b.money == 1).all()
+
+
+@pytest.mark.parametrize("where,text,match", [
+    ("navi", 'on_ssr = { effect = { money = 1 } }', r'navi "みやび": on_ssr: unknown trigger'),
+    ("navi", 'on_sr = { per = "turn", effect = { money = 1 } }', r'navi "みやび": on_sr\.per = \'turn\''),
+    ("navi", 'on_sr = { per = "pull", effect = { monee = 1 } }', r'navi "みやび": on_sr\.effect\.monee: unknown icon'),
+    ("navi", 'on_n = 3', r'navi "みやび": on_n = 3, must be a table'),
+    ("event", 'on_gc = { effect = { money = 1 } }', r'event "CLIMAX: 大感謝祭": on_gc: unknown trigger'),
+])
+def test_invalid_trigger_is_a_one_line_error(tmp_path, where, text, match):
+    src = ILLU.read_text(encoding="utf-8")
+    anchor = {"navi": 'name = "みやび"\n', "event": 'name = "CLIMAX: 大感謝祭"\n'}[where]
+    assert anchor in src
+    with pytest.raises(DataError, match=match) as info:
+        load_data(_write(tmp_path, src.replace(anchor, anchor + text + "\n", 1)))
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("n_players", [2, 3])
+def test_event_round_effects_on_a_constructed_position(n_players):
+    """The deterministic-card game (👑5 a round, nobody on the rate track) with every event
+    card's round putting 課金 rates [1 money → 1 pull] and a Saturday table whose column 0 gives
+    2 pulls to each of k tied leaders in force: 21 paid pulls a slayer (6 + 5 + 5 + 5) instead
+    of 10, and 2 Saturday pulls a slayer a round instead of 0."""
+    sat = [[2, 2, 2, 2], [6, 4, 3, 2], [8, 6, 4, 3], [10, 8, 6, 5]]
+    gd = _constructed(event={"round": {"paid_rates": [[1, 1]], "saturday": sat}})
+    cfg = make_config(n_players=n_players, data=gd)
+    base = make_config(n_players=n_players, data=_deterministic_data())
+    paid, satd = SOURCES.index("paid"), SOURCES.index("saturday")
+    for c, pp, sp in ((cfg, 21, 8), (base, 10, 0)):
+        for r in (simulate_games(c, 200, rng=np.random.default_rng()),
+                  reference_games(c, 20, rng=np.random.default_rng())):
+            assert (r["pulls"][:, paid] == pp * n_players).all()
+            assert (r["pulls"][:, satd] == sp * n_players).all()
+
+
+def test_boss_round_effects_on_a_constructed_position():
+    """Seat 1 holds a boss card (🎰5) whose round effect puts rates [1 → 1] and the bag
+    [0, 0, 7] in force: after the weekday the game's rates and bag are those; the next event
+    (no round effect) puts the defaults back."""
+    from gamesim.games.gacha_game.reference import _Game
+    from gamesim.games.gacha_game.sim import _Batch
+
+    gd = _constructed(action={"pulls": 1}, bosses={"スライム": {"pulls": 5}})
+    gd2 = _constructed(action={"pulls": 1}, bosses={"スライム": {"pulls": 5}},
+                       boss_round={"スライム": {"paid_rates": [[1, 1]], "bag": [0, 0, 7]}})
+    for data, rid, bag in ((gd, 0, [0, 5, 45]), (gd2, 1, [0, 0, 7])):
+        cfg = make_config(n_players=4, data=data)
+        b_id = data.boss_names.index("スライム")
+        b = _Batch(cfg, 30, np.random.default_rng())
+        b.owner[:, b_id] = 0
+        b.nboss.reshape(30, 4)[:, 0] = 1
+        b.weekday()
+        assert (b.rid == rid).all() and (b.cfg_gc == bag[0]).all() and (b.cfg_ot == bag[1] + bag[2]).all()
+        assert (b.gcb + b.otb <= sum(bag)).all()
+        g = _Game(cfg, np.random.default_rng().random)
+        g.owner[b_id] = 0
+        g.weekday()
+        assert g.rid == rid and g.bag_cfg == bag and sum(g.inbag) <= sum(bag)
+        ev = int(data.events_of("weekly")[0])
+        b.event(np.full(30, ev))
+        g.event(ev)
+        assert (b.rid == 0).all() and (b.cfg_ot == 50).all() and g.rid == 0 and g.bag_cfg == [0, 5, 45]
+
+
+@pytest.mark.parametrize("where,text,match", [
+    ("event", 'round = { rates = [[1, 1]] }', r'event "CLIMAX: 大感謝祭": round\.rates: unknown table'),
+    ("boss", 'round = { saturdays = [] }', r'boss "スライム": round\.saturdays: unknown table'),
+    ("boss", 'round = { saturday = [[1, 2, 3, 4]] }', r'boss "スライム": round\.saturday: 1 rows, must be 4'),
+    ("event", 'round = { paid_rates = [[0, 1]] }', r'event "CLIMAX: 大感謝祭": round\.paid_rates\[0\]\[0\] = 0'),
+])
+def test_invalid_round_effect_is_a_one_line_error(tmp_path, where, text, match):
+    src = ILLU.read_text(encoding="utf-8")
+    anchor = {"boss": 'name = "スライム"\n', "event": 'name = "CLIMAX: 大感謝祭"\n'}[where]
+    assert anchor in src
+    with pytest.raises(DataError, match=match) as info:
+        load_data(_write(tmp_path, src.replace(anchor, anchor + text + "\n", 1)))
+    assert "\n" not in str(info.value)

@@ -16,6 +16,7 @@ Randomness comes from ``rand``, a function returning floats uniform on [0, 1) (a
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -43,6 +44,8 @@ class _Game:
         P = self.P = cfg.n_players
         self.C = d.n_characters
         self.alive, self.round, self.last_dance = True, 0, False
+        self.ev = 0  # the round's event card
+        self.has_trig = d.has_triggers
         self.bag_cfg = list(d.bag)
         self.inbag, self.made_gc, self.gc_drawn, self.made_total = [0, 0, 0], 0, 0, 0
         self.owned = [[False] * self.C for _ in range(P)]
@@ -72,9 +75,10 @@ class _Game:
         e, p = attack_tables(int(max(d.boss_health.max(), 1)))
         self.e_pulls, self.p_cap = e.tolist(), p.tolist()
         self.tval = [target_values(pol, e, p).tolist() for pol in cfg.policies]
-        pp, pc = paid_tables(d.paid_rates, 400)
-        self.paid_pulls, self.paid_cost = pp.tolist(), pc.tolist()
-        self.min_cost = min(c for c, _ in d.paid_rates)
+        self.rate_sets = [(pp.tolist(), pc.tolist(), min(c for c, _ in rs))
+                          for rs in d.paid_rate_sets for pp, pc in [paid_tables(rs, 400)]]
+        self.d_sat = [replace(d, saturday=t) for t in d.saturday_sets]  # a GameData per Saturday table
+        self.set_round(0, 0)
         self.action = d.action_effects.tolist()
         self.boss_eff = d.boss_effects.tolist()
         self.pulls = [0] * len(SOURCES)
@@ -82,6 +86,11 @@ class _Game:
         self.gc_src = [0] * len(SOURCES)
         self.win = [0.0] * P
         self.consolete_round = 0
+
+    def set_round(self, rid: int, sid: int) -> None:
+        """Put 課金 rate set ``rid`` and Saturday table ``sid`` in force (0: the defaults)."""
+        self.rid, self.sid = rid, sid
+        self.paid_pulls, self.paid_cost, self.min_cost = self.rate_sets[rid]
 
     def _int(self, n: int) -> int:
         return min(int(self.rand() * n), n - 1)
@@ -109,19 +118,37 @@ class _Game:
         if not self.alive or n <= 0:
             return
         self.pulls[_SRC[src]] += n
-        gc = 0
+        chips = [0, 0, 0]  # God Chance, SR, N
         for _ in range(n):
             if sum(self.inbag) == 0:
                 self.make_bag()
             i = self._draw_index(self.inbag)
             self.inbag[i] -= 1
+            chips[i] += 1
             if i == 0:
-                gc += 1
                 self.gc_drawn += 1
+        gc = chips[0]
         if sum(self.inbag) == 0 or self.gc_drawn >= self.made_gc:
             self.make_bag()
         self.gc_src[_SRC[src]] += gc
         self.god_chance(p, gc, depth)
+        if self.has_trig and self.alive and depth < _MAX_DEPTH and (chips[1] or chips[2]):
+            self.triggers(p, chips[1], chips[2], depth)
+
+    def triggers(self, p: int, sr: int, n: int, depth: int) -> None:
+        """The navi's and the round's event's ``on_sr`` / ``on_n`` effects, as one effect."""
+        d = self.d
+        icons = [0] * len(Icon)
+        cards = [(d.event_trigger[self.ev], d.event_trigger_pull[self.ev])]
+        if not self.cfg.expert:
+            cards.append((d.navi_trigger[self.navi[p]], d.navi_trigger_pull[self.navi[p]]))
+        for eff, per_pull in cards:
+            for j, count in enumerate((sr, n)):
+                times = count if per_pull[j] else int(count > 0)
+                for k in range(len(Icon)):
+                    icons[k] += times * int(eff[j][k])
+        if any(icons):
+            self.apply(p, icons, "trigger", depth + 1)
 
     def god_chance(self, p: int, gc: int, depth: int) -> None:
         if not self.alive:  # the game ended (コンスリート): nothing left to resolve or count
@@ -221,9 +248,9 @@ class _Game:
         cap = len(self.paid_pulls) - 1
         v += self.paid_pulls[min(self.money[s] + icons[Icon.MONEY], cap)] - self.paid_pulls[min(self.money[s], cap)]
         rates = list(self.rate)
-        now = saturday_pulls(self.d, rates)[s]
+        now = saturday_pulls(self.d_sat[self.sid], rates)[s]
         rates[s] = min(rates[s] + icons[Icon.RATE], self.d.rate_length)
-        v += saturday_pulls(self.d, rates)[s] - now
+        v += saturday_pulls(self.d_sat[self.sid], rates)[s] - now
         h = self.vhealth(s)
         for kind, ic in enumerate((Icon.ATTACK, Icon.ATTACK_CRITICAL, Icon.ATTACK_DOUBLE)):
             if icons[ic]:
@@ -232,6 +259,8 @@ class _Game:
 
     # phases
     def event(self, ev: int) -> None:
+        self.ev = ev
+        self.set_round(*self.d.event_round[ev].tolist())
         bag = self.d.event_bag[ev].tolist()
         self.bag_cfg = bag if bag[0] >= 0 else list(self.d.bag)
         if bag[0] >= 0 or self.round == 0:
@@ -289,6 +318,16 @@ class _Game:
                 else:
                     icons = self.action[card][side]
                     plays.append((icons, -1, False, icons[Icon.START_SLAYER] > 0))
+            if self.d.has_boss_round:  # ③' round-scoped effects of the boss cards used, in turn order
+                for p in self.order():
+                    b = plays[p][1]
+                    if b >= 0:
+                        r = self.d.boss_round[b].tolist()
+                        self.set_round(r[0] if r[0] >= 0 else self.rid, r[1] if r[1] >= 0 else self.sid)
+                        bag = self.d.boss_bag[b].tolist()
+                        if bag[0] >= 0 and bag != self.bag_cfg:
+                            self.bag_cfg = bag
+                            self.make_bag()
             for p in self.order():
                 if plays[p][3]:
                     self.start = p
@@ -304,7 +343,7 @@ class _Game:
         self.flip.clear()
 
     def saturday(self) -> None:
-        per = saturday_pulls(self.d, self.rate)
+        per = saturday_pulls(self.d_sat[self.sid], self.rate)
         for p in self.order():
             self.session(p, per[p], "saturday")
 
@@ -319,7 +358,7 @@ class _Game:
                 buy = buy and mon >= SAVE_UNTIL
             m = min(mon, len(self.paid_pulls) - 1)
             n, cost = self.paid_pulls[m], self.paid_cost[m]
-            if self.cfg.policies[p] == "paid_plan":  # one bundle, as the per-purchase plan says
+            if self.cfg.policies[p] == "paid_plan" and self.rid == 0:  # one bundle, as the plan says
                 act, cls = paid_plan_tables(self.made_cfg, self.cfg.doubtful_k, self.d.paid_rates)
                 drawn = self.made_total - sum(self.inbag)
                 c = int(cls[drawn, self.gc_drawn]) if drawn < cls.shape[0] and self.gc_drawn < cls.shape[1] else -1

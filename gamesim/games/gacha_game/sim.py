@@ -7,7 +7,9 @@ replacement; remade when empty, or after a session once every God Chance chip pu
 been drawn; 疑惑の運営モード removes ``k`` chips unseen at every creation); a session's
 God Chance chips are drawn as a hypergeometric, which is
 the distribution of drawing them one at a time. SR and N chips are both はずれ and change
-nothing in the whole game, so the simulator tracks God Chance chips and the others.
+nothing in the whole game unless a card reacts to them (chip triggers ``on_sr`` / ``on_n``);
+without such a card the simulator tracks God Chance chips and the others, with one it also
+splits a session's other chips into SR and N (a second hypergeometric).
 
 Source: ``shared/seeds/gacha_god_chance_rules_ja.txt``; reading: ``docs/rules/gacha_game.md``.
 """
@@ -34,8 +36,8 @@ from .rules import HAND_SIZE, MAX_QUEST_CHAIN, N_ROUNDS, N_TURNS, attack_tables,
 __all__ = ["SOURCES", "BOSS_USES", "BOSS_TARGETS", "GameConfig", "make_config", "simulate_games", "MAX_GAMES", "CHUNK"]
 
 #: Where pulls come from (metric ``pulls_<source>``).
-SOURCES: tuple[str, ...] = ("weekday", "quest", "boss", "saturday", "paid", "event", "navi", "overdrive")
-_WEEKDAY, _QUEST, _BOSS, _SATURDAY, _PAID, _EVENT, _NAVI, _OVERDRIVE = range(len(SOURCES))
+SOURCES: tuple[str, ...] = ("weekday", "quest", "boss", "saturday", "paid", "event", "navi", "overdrive", "trigger")
+_WEEKDAY, _QUEST, _BOSS, _SATURDAY, _PAID, _EVENT, _NAVI, _OVERDRIVE, _TRIGGER = range(len(SOURCES))
 #: Readings of ボスカードの使用 (parameter ``boss_use``): usable until the round ends, or once.
 BOSS_USES: tuple[str, ...] = ("round", "once")
 #: Which raid boss an attack hits (parameter ``boss_target``): the attacker's choice, or the first.
@@ -101,7 +103,7 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
                 navi_seat1: str | None = None, boss_refill: bool = False, data: str | GameData = "illustrative",
                 remove_action: str = "none", remove_boss: str = "none",
                 last_dance_zero_first: bool = True, last_dance_consolete: bool = True,
-                boss_use: str = "round", boss_target: str = "choose") -> GameConfig:
+                boss_use: str = "round", boss_target: str = "choose", chip_triggers: bool = True) -> GameConfig:
     """Check a game set-up once.
 
     Parameters
@@ -145,6 +147,9 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
         Which raid boss of the area an attack hits: the attacker chooses ("choose": the
         boss its policy values most for that attack, :func:`.policies.target_values`; a
         ``random`` slayer picks uniformly), or always the first one ("first").
+    chip_triggers : bool, default True
+        Play the cards' chip triggers (``on_sr`` / ``on_n``); False: every SR and N chip is
+        はずれ, as if no card had a trigger (the comparison "what do the triggers add").
 
     Returns
     -------
@@ -169,6 +174,8 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
         if "deck" not in places:
             raise ParamError("remove_boss", remove_boss, "a boss that leaves at least one card in the deck")
         gd = replace(gd, boss_place=places)
+    if not check_bool("chip_triggers", chip_triggers) and gd.has_triggers:
+        gd = replace(gd, navi_trigger=np.zeros_like(gd.navi_trigger), event_trigger=np.zeros_like(gd.event_trigger))
     n_players = check_int("n_players", n_players, min=2, max=4)
     pol = check_choice("policy", policy, POLICIES)
     pols = [pol] * n_players
@@ -293,6 +300,11 @@ class _Batch:
         self.made_tot = np.zeros(G, np.int64)  # chips in the bag when it was made
         self.plan_id: npt.NDArray[np.int64] | None = None  # paid_plan: plan of the bag config, per game
         self.gc_drawn = np.zeros(G, np.int64)
+        # chip triggers: SR chips tracked apart from N chips (only when a card reacts to them)
+        self.trig = d.has_triggers
+        self.cfg_sr = np.full(G, d.bag[1], np.int64)
+        self.srb = np.zeros(G, np.int64)
+        self.cur_ev = np.zeros(G, np.int64)
         # slayers, flat index game * P + seat
         self.owned = np.zeros(G * P, np.int64)  # bit c: owns UR character c
         self.full = (1 << C) - 1
@@ -342,11 +354,16 @@ class _Batch:
         self.any_T = {id(t): t.any(axis=0) for t in (self.eff_T, self.navi_wd_T, self.event_T)}
         self.nboss = np.zeros(G * P, np.int64)  # boss cards a slayer holds and has not used
         self.qtab = _quest_table(d)
-        bags = [d.bag] + [b for b in d.event_bag.tolist() if b[0] >= 0]
+        bags = [d.bag] + [b for b in d.event_bag.tolist() + d.boss_bag.tolist() if b[0] >= 0]
         self.hg = max(b[0] for b in bags)
         self.ho = max(b[1] + b[2] for b in bags)
         n_tab = (self.hg + 1) * (self.ho + 1) * (self.hg + self.ho + 1) * max(self.hg, 1)
         self.htab = _hyper_table(self.hg, self.ho) if n_tab <= _HYPER_TABLE_MAX else None
+        if self.trig:  # SR chips among the others drawn: the same table shape, SR as the "good" chips
+            self.hs = max(b[1] for b in bags)
+            self.hn = max(b[2] for b in bags)
+            n_tab = (self.hs + 1) * (self.hn + 1) * (self.hs + self.hn + 1) * max(self.hs, 1)
+            self.stab = _hyper_table(self.hs, self.hn) if n_tab <= _HYPER_TABLE_MAX else None
         # policy values per (card, side, boss health) and (boss card, health), per seat
         hs = np.arange(self.e_pulls.shape[1])
         self.card_val, self.card_side, self.boss_val = [], [], []
@@ -360,12 +377,20 @@ class _Batch:
             self.card_val.append(v.max(axis=1))
             self.boss_val.append(effect_values(WEIGHTS[pol], d.boss_effects[:, None, :], hs[None, :],
                                                self.e_pulls, self.p_cap))  # (bosses, H)
-        self.paid_pulls, self.paid_cost = paid_tables(d.paid_rates, 400)
-        self.min_cost = min(c for c, _ in d.paid_rates)
+        # 課金 rate sets and Saturday tables (0: the default; others from round-scoped effects)
+        tabs = [paid_tables(rs, 400) for rs in d.paid_rate_sets]
+        self.pp = np.stack([t[0] for t in tabs])
+        self.pc = np.stack([t[1] for t in tabs])
+        self.minc = np.array([min(c for c, _ in rs) for rs in d.paid_rate_sets], np.int64)
+        self.rid = np.zeros(G, np.int64)  # rate set in force, per game
+        self.sid = np.zeros(G, np.int64)  # Saturday table in force, per game
+        self.boss_round_any = d.has_boss_round
+        self.sat_sets = d.saturday_sets
         if "lookahead" in cfg.policies:
             self.qbase, self.qunits = quest_tables(d)
         if "paid_plan" in cfg.policies:  # per-purchase plans, one per bag the game can make
-            self.plan_bags = list(dict.fromkeys([tuple(d.bag)] + [tuple(b) for b in d.event_bag.tolist() if b[0] >= 0]))
+            self.plan_bags = list(dict.fromkeys([tuple(d.bag)] + [tuple(b) for b in d.event_bag.tolist() + d.boss_bag.tolist()
+                                                                  if b[0] >= 0]))
             tabs = [paid_plan_tables(b, cfg.doubtful_k, d.paid_rates) for b in self.plan_bags]
             nc = max(t[0].shape[1] for t in tabs)
             dr, gg = max(t[1].shape[0] for t in tabs), max(t[1].shape[1] for t in tabs)
@@ -391,11 +416,16 @@ class _Batch:
         if idx.size == 0:
             return
         g, o = self.cfg_gc[idx], self.cfg_ot[idx]
+        s = self.cfg_sr[idx] if self.trig else None
         self.made_gc[idx] = g
         if self.cfg.doubtful_k is not None:
             ks = np.asarray(self.cfg.doubtful_k)[self.rng.integers(0, len(self.cfg.doubtful_k), idx.size)]
             r0 = self.rng.hypergeometric(g, o, ks)
+            if s is not None:
+                s = s - self.rng.hypergeometric(s, o - s, ks - r0)
             g, o = g - r0, o - (ks - r0)
+        if s is not None:
+            self.srb[idx] = s
         self.gcb[idx] = g
         self.otb[idx] = o
         self.made_tot[idx] = g + o
@@ -404,17 +434,19 @@ class _Batch:
         self.gc_drawn[idx] = 0
 
     def _hyper(self, g: npt.NDArray[np.int64], o: npt.NDArray[np.int64],
-               t: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+               t: npt.NDArray[np.int64], sr: bool = False) -> npt.NDArray[np.int64]:
         """God Chance chips among ``t`` drawn from ``g`` God Chance and ``o`` other chips
-        (hypergeometric; inverse CDF from a table)."""
-        if self.htab is None:
+        (hypergeometric; inverse CDF from a table). ``sr``: SR chips among ``t`` others drawn
+        from ``g`` SR and ``o`` N chips."""
+        tab, hg, ho = (self.stab, self.hs, self.hn) if sr else (self.htab, self.hg, self.ho)
+        if tab is None:
             return self.rng.hypergeometric(g, o, t)
         m = int(g.max(initial=0))
         u = self.rng.random(g.size)
-        base = ((g * (self.ho + 1) + o) * (self.hg + self.ho + 1) + t) * max(self.hg, 1)
-        a = (u >= self.htab[base]).astype(np.int64)
+        base = ((g * (ho + 1) + o) * (hg + ho + 1) + t) * max(hg, 1)
+        a = (u >= tab[base]).astype(np.int64)
         for k in range(1, m):
-            a += u >= self.htab[base + k]
+            a += u >= tab[base + k]
         return a
 
     def _session(self, idx: npt.NDArray[np.int64], f: npt.NDArray[np.int64], n: npt.NDArray[np.int64],
@@ -429,6 +461,10 @@ class _Batch:
         g, o = self.gcb[idx], self.otb[idx]
         take = np.minimum(n, g + o)
         gc = self._hyper(g, o, take)
+        if self.trig:
+            s0 = self.srb[idx]
+            sr = self._hyper(s0, o - s0, take - gc, True)
+            self.srb[idx] = s0 - sr
         g -= gc
         o -= take - gc
         drawn = self.gc_drawn[idx] + gc
@@ -442,6 +478,11 @@ class _Batch:
                 g2, o2 = self.gcb[ai], self.otb[ai]
                 t2 = np.minimum(left[sel], g2 + o2)
                 a2 = self._hyper(g2, o2, t2)
+                if self.trig:
+                    s2 = self.srb[ai]
+                    r2 = self._hyper(s2, o2 - s2, t2 - a2, True)
+                    self.srb[ai] = s2 - r2
+                    sr[sel] += r2
                 self.gcb[ai], self.otb[ai] = g2 - a2, o2 - (t2 - a2)
                 self.gc_drawn[ai] += a2
                 gc[sel] += a2
@@ -456,6 +497,22 @@ class _Batch:
         hit = np.nonzero(gc)[0]
         if hit.size:
             self._god_chances(idx[hit], f[hit], gc[hit], depth)
+        if self.trig and depth < _MAX_DEPTH:
+            self._triggers(idx, f, np.stack([sr, n - gc - sr], axis=1), depth)
+
+    def _triggers(self, idx: npt.NDArray[np.int64], f: npt.NDArray[np.int64], chips: npt.NDArray[np.int64],
+                  depth: int) -> None:
+        """Chip triggers after a session: ``chips`` (k, 2) SR and N chips drawn by slayers ``f``;
+        the navi's and the round's event's ``on_sr`` / ``on_n`` effects, as one effect."""
+        d = self.d
+        ev = self.cur_ev[idx]
+        mult = np.where(d.event_trigger_pull[ev], chips, chips > 0)
+        icons = np.einsum("kj,kjn->nk", mult, d.event_trigger[ev])
+        if not self.cfg.expert:
+            nv = self.navi_f[f]
+            mult = np.where(d.navi_trigger_pull[nv], chips, chips > 0)
+            icons += np.einsum("kj,kjn->nk", mult, d.navi_trigger[nv])
+        self._apply(idx, f, icons, _TRIGGER, depth + 1)
 
     def _god_chances(self, idx: npt.NDArray[np.int64], f: npt.NDArray[np.int64], gc: npt.NDArray[np.int64],
                      depth: int) -> None:
@@ -639,6 +696,9 @@ class _Batch:
         has = bag[:, 0] >= 0
         self.cfg_gc = np.where(has, bag[:, 0], d.bag[0])
         self.cfg_ot = np.where(has, bag[:, 1] + bag[:, 2], d.bag[1] + d.bag[2])
+        self.cfg_sr = np.where(has, bag[:, 1], d.bag[1])
+        self.cur_ev = ev
+        self.rid, self.sid = d.event_round[ev, 0], d.event_round[ev, 1]
         if "paid_plan" in self.cfg.policies:
             ids = np.array([self.plan_bags.index(tuple(b)) if b[0] >= 0 else 0 for b in d.event_bag.tolist()])
             self.plan_id = ids[ev]
@@ -658,9 +718,10 @@ class _Batch:
         pos, laps = g(self.qpos.reshape(G, P)[:, s]), g(self.laps.reshape(G, P)[:, s])
         q = np.minimum(icons[..., Icon.QUEST], self.qbase.shape[1] - 1)
         val = (icons[..., Icon.PULLS] + self.qbase[pos, q] + laps * self.qunits[pos, q]).astype(float)
-        cap = self.paid_pulls.size - 1
+        cap = self.pp.shape[1] - 1
         mon = self.money.reshape(G, P)[:, s]
-        val += self.paid_pulls[np.minimum(g(mon) + icons[..., Icon.MONEY], cap)] - g(self.paid_pulls[np.minimum(mon, cap)])
+        val += (self.pp[g(self.rid), np.minimum(g(mon) + icons[..., Icon.MONEY], cap)]
+                - g(self.pp[self.rid, np.minimum(mon, cap)]))
         rate = self.rate.reshape(G, P)
         others = np.delete(rate, s, axis=1)
         top = others.max(axis=1)
@@ -668,9 +729,9 @@ class _Batch:
         d = self.d
 
         def sat(r: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-            t, n = g(top), g(tied)
-            return np.where(r > t, d.saturday[d.rate_columns[r], 0],
-                            np.where(r == t, d.saturday[d.rate_columns[r], np.minimum(n, 3)], 0))
+            t, n, tab = g(top), g(tied), g(self.sid)
+            return np.where(r > t, self.sat_sets[tab, d.rate_columns[r], 0],
+                            np.where(r == t, self.sat_sets[tab, d.rate_columns[r], np.minimum(n, 3)], 0))
 
         r0 = g(rate[:, s])
         val += sat(np.minimum(r0 + icons[..., Icon.RATE], d.rate_length)) - sat(r0)
@@ -747,6 +808,8 @@ class _Batch:
                 if nv > 1:
                     shift = ar[None, : nv - 1] + (ar[None, : nv - 1] >= slot[:, None])
                     hands[h, :, : nv - 1] = np.take_along_axis(hs, shift, axis=1)
+            if self.boss_round_any:
+                self._boss_round(code)
             # ④ スタートスレイヤー changes, in the current turn order (the last one wins)
             ss = self.code_ss[code]
             if ss.any():
@@ -778,6 +841,31 @@ class _Batch:
             else:
                 self._each_seat(self.eff_T, code_f, _WEEKDAY)
 
+    def _boss_round(self, code: npt.NDArray[np.int64]) -> None:
+        """Round-scoped effects of the boss cards used this turn (③'), in turn order (the last
+        one wins): the rate set, the Saturday table, the bag (remade at once if it changes)."""
+        d, A = self.d, self.A
+        for k in range(self.P):
+            c = code[self.rows, self.seat(k)]
+            gi = np.nonzero(self.alive & (c >= 2 * A))[0]
+            if gi.size == 0:
+                continue
+            b = c[gi] - 2 * A
+            r = d.boss_round[b]
+            m = r[:, 0] >= 0
+            self.rid[gi[m]] = r[m, 0]
+            m = r[:, 1] >= 0
+            self.sid[gi[m]] = r[m, 1]
+            bg = d.boss_bag[b]
+            m = bg[:, 0] >= 0
+            if m.any():
+                gm, bg = gi[m], bg[m]
+                ch = (self.cfg_gc[gm] != bg[:, 0]) | (self.cfg_sr[gm] != bg[:, 1]) | (self.cfg_ot[gm] != bg[:, 1] + bg[:, 2])
+                self.cfg_gc[gm], self.cfg_sr[gm], self.cfg_ot[gm] = bg[:, 0], bg[:, 1], bg[:, 1] + bg[:, 2]
+                if self.plan_id is not None:
+                    self.plan_id[gm] = [self.plan_bags.index(tuple(x)) for x in bg.tolist()]
+                self._make_bag(gm[ch])
+
     def bosses_face_down(self) -> None:
         """End of the round (boss_use "round"): boss cards used in it are turned face down."""
         if self.flip.any():
@@ -791,7 +879,7 @@ class _Batch:
         rate = self.rate.reshape(G, P)
         top = rate.max(axis=1)
         lead = rate == top[:, None]
-        per = d.saturday[d.rate_columns[top], lead.sum(axis=1) - 1]
+        per = self.sat_sets[self.sid, d.rate_columns[top], lead.sum(axis=1) - 1]
         for k in range(P):
             p = self.seat(k)
             idx = np.nonzero(self.alive & lead[self.rows, p])[0]
@@ -807,19 +895,20 @@ class _Batch:
             f = self.rows * P + p
             act = self.alive & (passes < P)
             mon = self.money[f]
-            buy = act & (mon >= self.min_cost)
+            buy = act & (mon >= self.minc[self.rid])
             for s, pol in enumerate(self.cfg.policies):
                 if pol == "money_then_paid" and not last:
                     buy &= (p != s) | (mon >= SAVE_UNTIL)
-            capped = np.minimum(mon, self.paid_pulls.size - 1)
-            n, cost = self.paid_pulls[capped], self.paid_cost[capped]
+            capped = np.minimum(mon, self.pp.shape[1] - 1)
+            n, cost = self.pp[self.rid, capped], self.pc[self.rid, capped]
             for s, pol in enumerate(self.cfg.policies):
                 if pol == "paid_plan":  # one bundle per turn, from the per-purchase plan
                     gi = np.nonzero(act & (p == s))[0]
                     drawn = self.made_tot[gi] - self.gcb[gi] - self.otb[gi]
                     c = self.plan_cls[self.bag_plan[gi], drawn, self.gc_drawn[gi]]
                     a = self.plan_act[self.bag_plan[gi], np.minimum(mon[gi], PLAN_MAX_MONEY), c]
-                    planned = c >= 0  # a bag state the plan has no entry for: buy as the others do
+                    # a bag state the plan has no entry for, or other rates this round: buy as the others do
+                    planned = (c >= 0) & (self.rid[gi] == 0)
                     gp, ap = gi[planned], a[planned]
                     buy[gp] = ap >= 0
                     n[gp] = self.rate_pulls[np.maximum(ap, 0)]

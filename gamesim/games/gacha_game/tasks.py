@@ -33,6 +33,7 @@ _SOURCE_DOC = {
     "event": "pulls from event cards",
     "navi": "pulls from navi cards' weekday effects",
     "overdrive": "pulls from Overdrive effects",
+    "trigger": "pulls from chip triggers (on_sr / on_n effects of navi and event cards)",
 }
 
 
@@ -54,7 +55,7 @@ def config_from_params(params: Mapping[str, Any]) -> GameConfig:
                            remove_boss=params["remove_boss"],
                            last_dance_zero_first=params["last_dance_zero_first"],
                            last_dance_consolete=params["last_dance_consolete"], boss_use=params["boss_use"],
-                           boss_target=params["boss_target"])
+                           boss_target=params["boss_target"], chip_triggers=params["chip_triggers"])
     except DataError as exc:
         raise ParamError("data", params["data"], f"a valid card-list file ({exc})") from exc
 
@@ -150,6 +151,8 @@ GAME_PARAMS: tuple[Param, ...] = (
           "spent when played (once)", choices=BOSS_USES),
     Param("boss_target", "str", "choose", "which raid boss an attack hits: the one the attacker's policy values "
           "most (choose) or the first in the area (first)", choices=BOSS_TARGETS),
+    Param("chip_triggers", "bool", True, "play the cards' SR / N chip triggers (on_sr, on_n); false: every SR "
+          "and N chip is はずれ"),
 )
 
 GAME_TASK = Task(
