@@ -304,7 +304,14 @@ class _Batch:
         self.trig = d.has_triggers
         self.cfg_sr = np.full(G, d.bag[1], np.int64)
         self.srb = np.zeros(G, np.int64)
+        self.unseen = np.zeros(G, np.int64)
         self.cur_ev = np.zeros(G, np.int64)
+        # which chip kinds (SR, N) each event / navi reacts to; index -1 (no navi, expert) = none
+        self.ev_kinds = d.event_trigger.any(axis=2)
+        self.navi_kinds = np.concatenate([d.navi_trigger.any(axis=2), np.zeros((1, 2), bool)])
+        if cfg.expert:
+            self.navi_kinds[:] = False
+        self.ev_any, self.navi_any = self.ev_kinds.any(axis=1), self.navi_kinds.any(axis=1)
         # slayers, flat index game * P + seat
         self.owned = np.zeros(G * P, np.int64)  # bit c: owns UR character c
         self.full = (1 << C) - 1
@@ -416,16 +423,16 @@ class _Batch:
         if idx.size == 0:
             return
         g, o = self.cfg_gc[idx], self.cfg_ot[idx]
-        s = self.cfg_sr[idx] if self.trig else None
         self.made_gc[idx] = g
+        if self.trig:  # SR chips not yet seen drawn; others taken out unseen (see _session)
+            self.srb[idx] = self.cfg_sr[idx]
+            self.unseen[idx] = 0
         if self.cfg.doubtful_k is not None:
             ks = np.asarray(self.cfg.doubtful_k)[self.rng.integers(0, len(self.cfg.doubtful_k), idx.size)]
             r0 = self.rng.hypergeometric(g, o, ks)
-            if s is not None:
-                s = s - self.rng.hypergeometric(s, o - s, ks - r0)
             g, o = g - r0, o - (ks - r0)
-        if s is not None:
-            self.srb[idx] = s
+            if self.trig:
+                self.unseen[idx] = ks - r0
         self.gcb[idx] = g
         self.otb[idx] = o
         self.made_tot[idx] = g + o
@@ -462,12 +469,15 @@ class _Batch:
         take = np.minimum(n, g + o)
         gc = self._hyper(g, o, take)
         if self.trig:
-            s0 = self.srb[idx]
-            sr = self._hyper(s0, o - s0, take - gc, True)
-            self.srb[idx] = s0 - sr
-        g -= gc
+            # SR among the other chips drawn, sampled only where a card can react (``need``);
+            # elsewhere the draw stays unseen. The others' order in the bag is a uniform random
+            # permutation, so the seen blocks are hypergeometric draws from the chips not seen
+            # drawn (those in the bag plus the unseen ones): exact, and cheaper.
+            need = self.ev_any[self.cur_ev[idx]] | self.navi_any[self.navi_f[f]]
+            sr = self._sr(idx, need, o, take - gc)
         o -= take - gc
         drawn = self.gc_drawn[idx] + gc
+        g -= gc
         self.gcb[idx], self.otb[idx], self.gc_drawn[idx] = g, o, drawn
         left = n - take
         if left.any():  # the bag emptied mid-session: remake it and go on
@@ -479,10 +489,7 @@ class _Batch:
                 t2 = np.minimum(left[sel], g2 + o2)
                 a2 = self._hyper(g2, o2, t2)
                 if self.trig:
-                    s2 = self.srb[ai]
-                    r2 = self._hyper(s2, o2 - s2, t2 - a2, True)
-                    self.srb[ai] = s2 - r2
-                    sr[sel] += r2
+                    sr[sel] += self._sr(ai, need[sel], o2, t2 - a2)
                 self.gcb[ai], self.otb[ai] = g2 - a2, o2 - (t2 - a2)
                 self.gc_drawn[ai] += a2
                 gc[sel] += a2
@@ -500,12 +507,34 @@ class _Batch:
         if self.trig and depth < _MAX_DEPTH:
             self._triggers(idx, f, np.stack([sr, n - gc - sr], axis=1), depth)
 
+    def _sr(self, idx: npt.NDArray[np.int64], need: npt.NDArray[np.bool_], o: npt.NDArray[np.int64],
+            t: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """SR chips among ``t`` other chips drawn in games ``idx`` (``o`` others in the bag before):
+        sampled where ``need``, from the chips not seen drawn; elsewhere counted unseen (0 returned)."""
+        sr = np.zeros(idx.size, np.int64)
+        ni = np.nonzero(need)[0]
+        if ni.size < idx.size:
+            mi = np.nonzero(~need)[0]
+            self.unseen[idx[mi]] += t[mi]
+        if ni.size:
+            gi = idx[ni]
+            s0 = self.srb[gi]
+            x = self._hyper(s0, o[ni] + self.unseen[gi] - s0, t[ni], True)
+            self.srb[gi] = s0 - x
+            sr[ni] = x
+        return sr
+
     def _triggers(self, idx: npt.NDArray[np.int64], f: npt.NDArray[np.int64], chips: npt.NDArray[np.int64],
                   depth: int) -> None:
         """Chip triggers after a session: ``chips`` (k, 2) SR and N chips drawn by slayers ``f``;
         the navi's and the round's event's ``on_sr`` / ``on_n`` effects, as one effect."""
         d = self.d
         ev = self.cur_ev[idx]
+        on = (self.ev_kinds[ev] | self.navi_kinds[self.navi_f[f]]) & (chips > 0)  # (k, 2): a trigger fires
+        hit = np.nonzero(on.any(axis=1))[0]
+        if hit.size == 0:
+            return
+        idx, f, chips, ev = idx[hit], f[hit], chips[hit], ev[hit]
         mult = np.where(d.event_trigger_pull[ev], chips, chips > 0)
         icons = np.einsum("kj,kjn->nk", mult, d.event_trigger[ev])
         if not self.cfg.expert:
