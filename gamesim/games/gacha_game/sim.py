@@ -392,6 +392,9 @@ class _Batch:
         self.rid = np.zeros(G, np.int64)  # rate set in force, per game
         self.sid = np.zeros(G, np.int64)  # Saturday table in force, per game
         self.boss_round_any = d.has_boss_round
+        # codes (action 2c + s, boss 2A + b) of boss cards with a round-scoped effect
+        self.round_code = np.concatenate([np.zeros(2 * len(d.action_names), bool),
+                                          (d.boss_round >= 0).any(axis=1) | (d.boss_bag[:, 0] >= 0)])
         self.sat_sets = d.saturday_sets
         if "lookahead" in cfg.policies:
             self.qbase, self.qunits = quest_tables(d)
@@ -837,7 +840,7 @@ class _Batch:
                 if nv > 1:
                     shift = ar[None, : nv - 1] + (ar[None, : nv - 1] >= slot[:, None])
                     hands[h, :, : nv - 1] = np.take_along_axis(hs, shift, axis=1)
-            if self.boss_round_any:
+            if self.boss_round_any and self.round_code[code].any():
                 self._boss_round(code)
             # ④ スタートスレイヤー changes, in the current turn order (the last one wins)
             ss = self.code_ss[code]
