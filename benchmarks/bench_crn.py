@@ -36,6 +36,17 @@ EXAMPLES = {
                    "grid": {"total_pulls": [100, 200]}}],
         "compare": {"baseline": {"total_pulls": 100}, "metrics": ["god_chances"]},
     },
+    "gacha: bag_n 45 vs 44, P(complete by 300 single pulls)": {
+        "game": "gacha", "seed": 5,
+        "parts": [{"name": "bags", "task": "schedule", "params": {"session_size": 1, "total_pulls": 300},
+                   "grid": {"bag_n": [44, 45]}}],
+        "compare": {"baseline": {"bag_n": 44}, "metrics": ["complete"]},
+    },
+    "godtear: accuracy 4 vs 3, P(knock-out in 2 uses)": {
+        "game": "godtear", "seed": 6,
+        "parts": [{"name": "acc", "task": "knockout", "grid": {"accuracy": [3, 4]}}],
+        "compare": {"baseline": {"accuracy": 3}, "metrics": ["knockout"]},
+    },
     "godtear: protection 1 vs 0, P(knock-out in 2 uses)": {
         "game": "godtear", "seed": 3,
         "parts": [{"name": "prot", "task": "knockout", "grid": {"protection": [0, 1]}}],
@@ -45,6 +56,21 @@ EXAMPLES = {
         "game": "dqz", "seed": 4,
         "parts": [{"name": "party", "task": "battle", "params": {"hp": 40}, "grid": {"party_size": [3, 4]}}],
         "compare": {"baseline": {"party_size": 3}, "metrics": ["won"]},
+    },
+    "ice_cream_turret: 3 vs 4 nines, P(win), greedy": {
+        "game": "ice_cream_turret", "seed": 7, "n_trials": 2000,
+        "parts": [{"name": "nines", "task": "solitaire", "grid": {"copies_9": [4, 3]}}],
+        "compare": {"baseline": {"copies_9": 4}, "metrics": ["won"]},
+    },
+    "qftnw: start funds 6 vs 5, P(seat 0 wins)": {
+        "game": "qftnw", "seed": 8, "n_trials": 2000,
+        "parts": [{"name": "funds", "task": "game", "grid": {"start_funds": [5, 6]}}],
+        "compare": {"baseline": {"start_funds": 5}, "metrics": ["p0_wins"]},
+    },
+    "gacha_game: boss refill off vs on, P(コンスリート)": {
+        "game": "gacha_game", "seed": 9, "n_trials": 500,
+        "parts": [{"name": "refill", "task": "game", "grid": {"boss_refill": [True, False]}}],
+        "compare": {"baseline": {"boss_refill": True}, "metrics": ["consolete"]},
     },
 }
 
@@ -57,8 +83,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for label, sc in EXAMPLES.items():
             widths = {}
+            n = min(args.n_trials, sc.get("n_trials", args.n_trials))  # whole games: fewer trials
             for crn in (True, False):
-                spec = dict(sc, n_trials=args.n_trials, chunk_size=min(args.n_trials, 10000), name="crn_bench",
+                spec = dict(sc, n_trials=n, chunk_size=min(n, 10000), name="crn_bench",
                             compare=dict(sc["compare"], crn=crn))
                 res = sweep(spec, progress=False, cache_root=tmp)
                 d = res.to_frame("compare")
@@ -66,13 +93,13 @@ def main() -> None:
                 widths[crn] = d
             on, off = widths[True], widths[False]
             hw_on, hw_off = (on["ci_high"] - on["ci_low"]) / 2, (off["ci_high"] - off["ci_low"]) / 2
-            rows.append({"comparison": label, "difference (crn)": f"{on['estimate']:.4f}",
+            rows.append({"comparison": label, "n": n, "difference (crn)": f"{on['estimate']:.4f}",
                          "exact": "–" if pd.isna(on["exact"]) else f"{on['exact']:.4f}",
                          "half-width crn": f"{hw_on:.4f}", "half-width independent": f"{hw_off:.4f}",
                          "ratio": f"{hw_on / hw_off:.2f}", "correlation (crn)": f"{on['correlation']:.3f}"})
     pd.set_option("display.width", 200)
     pd.set_option("display.max_colwidth", 80)
-    print(f"n = {args.n_trials} trials per cell")
+    print(f"n = {args.n_trials} trials per cell (fewer for whole games: column n)")
     print(pd.DataFrame(rows).to_string(index=False))
 
 

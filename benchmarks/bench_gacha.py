@@ -148,6 +148,10 @@ class _Recorder:
         self.sizes.append(int(size) if out is None else out.size)
         return self.rng.random(size, out=out)
 
+    def spawn(self, n_children: int) -> list["_Recorder"]:
+        """The kernel's card stream: its ``random`` calls are recorded with the others."""
+        return [self] * n_children
+
     def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
         raise AttributeError(f"the benchmark workload should only need Generator.random, not {name}")
 

@@ -338,7 +338,7 @@ def _run_one(
     path: Path, args: argparse.Namespace, out: Path | None, *, reuse: bool, fmt: str = "parquet"
 ) -> tuple[Any, Path]:
     """Load, sweep (resuming from the chunk cache) and save one scenario."""
-    from gamesim.core.api import Results, sweep
+    from gamesim.core.api import Results, results_set_problem, sweep
     from gamesim.core.results import ResultsError, load_results
     from gamesim.core.scenario import load_scenario
 
@@ -352,9 +352,12 @@ def _run_one(
             print(f"gamesim: warning: {exc}; regenerating it", file=sys.stderr)
             meta = {}
         if meta.get("scenario_hash") == scenario.content_hash(seed):
-            if not args.quiet:
-                print(f"{scenario.name}: results up to date in {out}")
-            return scenario, out
+            problem = results_set_problem(out)  # a companion of another run: recompute (chunks are reused)
+            if problem is None:
+                if not args.quiet:
+                    print(f"{scenario.name}: results up to date in {out}")
+                return scenario, out
+            print(f"gamesim: warning: {problem}; writing the results again", file=sys.stderr)
     res: Results = sweep(
         scenario,
         backend=None,  # type: ignore[arg-type]  # main() holds the joblib backend open for every scenario
@@ -395,12 +398,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "search":
         if args.seed is not None and args.seed < 0:
             return error(f"--seed = {args.seed}, must be a non-negative integer", EXIT_USAGE)
-        from gamesim.core.search import search_cli
+        from gamesim.core.search import ReportPathError, check_report_path, search_cli
 
+        previous_sigint = _install_sigterm()
         try:
+            if args.out is not None:
+                check_report_path(args.out, pdf=args.pdf)  # before any work: a bad --out fails in a second
             return search_cli(args.scenario, seed=args.seed, out=args.out, pdf=args.pdf)
-        except ScenarioError as exc:
+        except (ScenarioError, ReportPathError) as exc:
             return error(str(exc), EXIT_USAGE)
+        except OSError as exc:  # e.g. a full disk while writing the report (the old report is kept)
+            return error(str(exc), EXIT_FAILED)
+        except KeyboardInterrupt as exc:
+            _quiet_interrupt_hooks()
+            if isinstance(exc, _Terminated):
+                return error("terminated; run the same command again", EXIT_TERMINATED)
+            return error("interrupted; run the same command again", EXIT_INTERRUPTED)
+        finally:
+            _restore_sigterm(previous_sigint)
     if args.n_jobs < 1:
         return error(f"--n-jobs = {args.n_jobs}, must be >= 1", EXIT_USAGE)
     if args.seed is not None and args.seed < 0:

@@ -7,13 +7,19 @@ Two things a designer asks after "how often?":
   are paired (drawn with the same random numbers, or simply matched by index)
   and give the difference ``B - A`` (and ratio ``B / A``) with a 95% interval
   that uses the pairing: a Student-t interval on the per-trial differences for
-  means, Newcombe's hybrid score interval for paired proportions (method 10 of
-  Newcombe 1998, the MOVER interval with the phi correlation of the 2x2 table)
-  for proportions, and a delta-method interval on the log scale for ratios.
+  means, Tango's score interval for paired proportions, the score interval of
+  Nam-Blackwelder / Tang-Tang-Chan for the ratio of paired proportions and
+  Fieller's interval for the ratio of paired means. The formulas live in
+  :mod:`gamesim.core.stats` as functions of the paired 2x2 table or the pairs'
+  moments. A ratio whose baseline never happened is not dropped: it comes back
+  with the note ``"not estimable (baseline 0 in n trials)"`` and the interval
+  the data still give (``[lower, inf)``).
 - *What does the whole distribution look like?* :func:`distribution_table`
   tabulates an integer-valued metric's probability mass function with the
   "at least k" and "at most k" views (as AnyDice and icepool show them), each
-  probability with its Wilson 95% interval.
+  probability with its Wilson 95% interval, over the metric's whole support
+  where it is finite and known (values never seen get rows with count 0), and
+  a simultaneous 95% band for the "at least"/"at most" curves (DKW).
 """
 
 from __future__ import annotations
@@ -23,13 +29,24 @@ import math
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
-from scipy import stats as sps
 
-from gamesim.core.stats import CONFIDENCE, Estimate, mean_estimate, proportion_estimate
+from gamesim.core.stats import (
+    CONFIDENCE,
+    Estimate,
+    dkw_half_width,
+    mean_estimate,
+    paired_mean_ratio,
+    paired_proportion_difference,
+    paired_proportion_ratio,
+    proportion_estimate,
+    wilson_bounds,
+)
 
 __all__ = [
     "paired_difference",
     "paired_ratio",
+    "paired_table",
+    "rank_cases",
     "unpaired_half_width",
     "wilson_interval",
     "distribution_table",
@@ -64,8 +81,9 @@ def paired_difference(
         other (common random numbers, or any matching of independent trials).
         Booleans (or 0/1) for ``kind="proportion"``.
     kind : {"proportion", "mean"}
-        ``"proportion"``: Newcombe's paired hybrid score interval (MOVER with
-        the phi coefficient of the paired 2x2 table; Newcombe 1998, method 10).
+        ``"proportion"``: Tango's score interval from the paired 2x2 table
+        (:func:`gamesim.core.stats.paired_proportion_difference`; never a point,
+        even at 0/n or n/n).
         ``"mean"``: Student-t interval on the per-trial differences.
     confidence : float, default 0.95
 
@@ -92,60 +110,68 @@ def paired_difference(
         return est, corr
     if kind != "proportion":
         raise ValueError(f"kind = {kind!r}, must be 'proportion' or 'mean'")
-    ia, ib = a.astype(bool), b.astype(bool)
-    both = int(np.sum(ia & ib))
-    only_a = int(np.sum(ia & ~ib))
-    only_b = int(np.sum(~ia & ib))
-    neither = n - both - only_a - only_b
-    pa_, pb_ = proportion_estimate(int(ia.sum()), n, confidence=confidence), proportion_estimate(
-        int(ib.sum()), n, confidence=confidence
-    )
-    den = (both + only_a) * (neither + only_b) * (both + only_b) * (neither + only_a)
-    phi = (both * neither - only_a * only_b) / math.sqrt(den) if den > 0 else 0.0
-    p1, l1, u1 = pa_.estimate, pa_.ci_low, pa_.ci_high
-    p2, l2, u2 = pb_.estimate, pb_.ci_low, pb_.ci_high
-    diff = p1 - p2
-    lo = diff - math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
-    hi = diff + math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
-    return Estimate(n, diff, se, max(-1.0, lo), min(1.0, hi)), corr
+    est = paired_proportion_difference(*paired_table(a, b), confidence=confidence)
+    return Estimate(est.n, est.estimate, se, est.ci_low, est.ci_high), corr
+
+
+def paired_table(variant: npt.ArrayLike, baseline: npt.ArrayLike) -> tuple[int, int, int, int]:
+    """The paired 2x2 table of two boolean (0/1) samples.
+
+    Parameters
+    ----------
+    variant, baseline : array_like of bool, shape (n,)
+        Paired per-trial outcomes (non-zero counts as success).
+
+    Returns
+    -------
+    (int, int, int, int)
+        ``(n11, n10, n01, n00)``: both succeed, variant only, baseline only, neither.
+    """
+    ia = np.asarray(variant).astype(bool).ravel()
+    ib = np.asarray(baseline).astype(bool).ravel()
+    n11 = int(np.sum(ia & ib))
+    n10 = int(np.sum(ia & ~ib))
+    n01 = int(np.sum(~ia & ib))
+    return n11, n10, n01, ia.size - n11 - n10 - n01
 
 
 def paired_ratio(
-    variant: npt.ArrayLike, baseline: npt.ArrayLike, *, confidence: float = CONFIDENCE
-) -> Estimate | None:
+    variant: npt.ArrayLike, baseline: npt.ArrayLike, *, kind: str = "mean", confidence: float = CONFIDENCE
+) -> tuple[Estimate, str] | None:
     """Ratio ``mean(variant) / mean(baseline)`` of paired non-negative samples.
 
     Parameters
     ----------
     variant, baseline : array_like, shape (n,)
         Paired per-trial values, all ``>= 0`` (counts, proportions' 0/1).
+    kind : {"mean", "proportion"}, default "mean"
+        ``"proportion"``: score interval from the paired 2x2 table
+        (:func:`gamesim.core.stats.paired_proportion_ratio`). ``"mean"``: Fieller's
+        interval from the pairs' moments (:func:`gamesim.core.stats.paired_mean_ratio`).
     confidence : float, default 0.95
 
     Returns
     -------
-    Estimate or None
-        The ratio with a delta-method interval on the log scale that uses the
-        covariance of the pairs; ``None`` where a ratio makes no sense (a
-        negative value, or either mean equal to 0).
+    (Estimate, str) or None
+        The ratio and a note: ``""``, or ``"not estimable (baseline 0 in n
+        trials)"`` (estimate ``nan``, interval ``[lower, inf)``) where the baseline
+        never happened; ``None`` only where a ratio makes no sense (a negative value).
 
     Raises
     ------
     ValueError
-        As :func:`paired_difference`.
+        As :func:`paired_difference`, or an unknown kind.
     """
     a, b = _pair(variant, baseline)
     if (a < 0).any() or (b < 0).any():
         return None
-    ma, mb = float(a.mean()), float(b.mean())
-    if ma <= 0 or mb <= 0:
-        return None
-    n = a.size
-    cov = np.cov(a, b, ddof=1)
-    var_log = (cov[0, 0] / ma**2 + cov[1, 1] / mb**2 - 2 * cov[0, 1] / (ma * mb)) / n
-    se_log = math.sqrt(max(var_log, 0.0))
-    z = float(sps.norm.ppf(0.5 + confidence / 2))
-    r = ma / mb
-    return Estimate(n, r, r * se_log, r * math.exp(-z * se_log), r * math.exp(z * se_log))
+    if kind == "proportion":
+        return paired_proportion_ratio(*paired_table(a, b), confidence=confidence)
+    if kind != "mean":
+        raise ValueError(f"kind = {kind!r}, must be 'proportion' or 'mean'")
+    return paired_mean_ratio(
+        a.size, float(a.sum()), float(b.sum()), float(a @ a), float(b @ b), float(a @ b), confidence=confidence
+    )
 
 
 def unpaired_half_width(variant: npt.ArrayLike, baseline: npt.ArrayLike, *, kind: str) -> float:
@@ -189,16 +215,16 @@ def wilson_interval(
     (ndarray, ndarray)
         Lower and upper bounds, shape of ``k``, float64.
     """
-    kk = np.asarray(k, dtype=np.float64)
-    z = float(sps.norm.ppf(0.5 + confidence / 2))
-    p = kk / n
-    den = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / den
-    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+    return wilson_bounds(k, n, confidence=confidence)
 
 
-def distribution_table(values: npt.ArrayLike, *, max_distinct: int = MAX_DISTINCT_VALUES) -> pd.DataFrame | None:
+def distribution_table(
+    values: npt.ArrayLike,
+    *,
+    max_distinct: int = MAX_DISTINCT_VALUES,
+    support: tuple[float, float] | None = None,
+    confidence: float = CONFIDENCE,
+) -> pd.DataFrame | None:
     """The probability mass function of an integer-valued metric, with "at least" and "at most" views.
 
     Parameters
@@ -208,17 +234,29 @@ def distribution_table(values: npt.ArrayLike, *, max_distinct: int = MAX_DISTINC
         not happen within the cap): it counts towards every "at least k" and no
         "at most k", and has no PMF row.
     max_distinct : int, default 200
-        Above this many distinct values the metric is not tabulated.
+        Above this many rows the metric is not tabulated.
+    support : (float, float), optional
+        The range the metric's values are known to lie in (a task's
+        ``Metric.bounds``). Where both ends are finite integers the table has one
+        row for every integer in it, values never seen included (count 0, Wilson
+        interval ``[0, ~3.8/n]``), so a rare value's row does not appear only when
+        it happened to be seen. Otherwise the rows are the observed values.
+    confidence : float, default 0.95
 
     Returns
     -------
     pandas.DataFrame or None
-        One row per observed value ``k``, sorted, with columns ``value``,
-        ``count``, ``n``, ``censored``, ``pmf``, ``pmf_low``, ``pmf_high``,
-        ``at_least``, ``at_least_low``, ``at_least_high``, ``at_most``,
-        ``at_most_low``, ``at_most_high`` (probabilities with Wilson 95%
-        intervals); ``None`` if a finite value is not an integer or there are
-        too many distinct values.
+        One row per value ``k``, sorted, with columns ``value``, ``count``,
+        ``n``, ``censored``, ``pmf``, ``pmf_low``, ``pmf_high``, ``at_least``,
+        ``at_least_low``, ``at_least_high``, ``at_most``, ``at_most_low``,
+        ``at_most_high`` (probabilities with **pointwise** Wilson 95% intervals:
+        each row holds its truth 95% of the time), ``at_least_band_low``,
+        ``at_least_band_high``, ``at_most_band_low``, ``at_most_band_high`` (the
+        **simultaneous** 95% band: the whole curve lies inside it 95% of the
+        time; DKW, :func:`gamesim.core.stats.dkw_half_width`, clipped to
+        ``[0, 1]``), ``band_half_width`` and ``full_support`` (whether rows cover
+        the whole known support). ``None`` if a finite value is not an integer,
+        lies outside ``support``, or there are too many rows.
     """
     a = np.asarray(values, dtype=np.float64).ravel()
     n = a.size
@@ -228,6 +266,17 @@ def distribution_table(values: npt.ArrayLike, *, max_distinct: int = MAX_DISTINC
     if finite.size and (not np.all(np.isfinite(finite)) or not np.all(finite == np.round(finite))):
         return None
     vals, counts = np.unique(finite, return_counts=True)
+    full = False
+    if support is not None:
+        lo_s, hi_s = float(support[0]), float(support[1])
+        if math.isfinite(lo_s) and math.isfinite(hi_s) and lo_s == round(lo_s) and hi_s == round(hi_s):
+            if vals.size and (vals[0] < lo_s or vals[-1] > hi_s):
+                return None
+            grid = np.arange(int(lo_s), int(hi_s) + 1, dtype=np.float64)
+            if grid.size <= max_distinct:
+                full_counts = np.zeros(grid.size, dtype=np.int64)
+                full_counts[np.searchsorted(grid, vals)] = counts
+                vals, counts, full = grid, full_counts, True
     if vals.size > max_distinct or vals.size == 0:
         return None
     censored = n - int(counts.sum())
@@ -237,8 +286,92 @@ def distribution_table(values: npt.ArrayLike, *, max_distinct: int = MAX_DISTINC
     out["n"] = n
     out["censored"] = censored
     for name, k in (("pmf", counts), ("at_least", at_least), ("at_most", at_most)):
-        lo, hi = wilson_interval(k, n)
+        lo, hi = wilson_interval(k, n, confidence=confidence)
         out[name] = k / n
         out[f"{name}_low"] = lo
         out[f"{name}_high"] = hi
+    eps = dkw_half_width(n, confidence=confidence)
+    for name in ("at_least", "at_most"):
+        out[f"{name}_band_low"] = np.clip(out[name] - eps, 0.0, 1.0)
+        out[f"{name}_band_high"] = np.clip(out[name] + eps, 0.0, 1.0)
+    out["band_half_width"] = eps
+    out["full_support"] = full
     return out
+
+
+def rank_cases(table: pd.DataFrame, comparisons: pd.DataFrame, *, better: str = "higher") -> pd.DataFrame:
+    """The best value of the compared dimension, and the values indistinguishable from it, per family.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A sweep's tidy results (:attr:`gamesim.core.sweep.SweepResult.table`).
+    comparisons : pandas.DataFrame
+        Its comparisons (:func:`gamesim.core.sweep.comparison_table`) with ``p_holm``
+        and ``different`` columns; with ``[compare] pairs = "all"`` every pair is there.
+    better : {"higher", "lower"}, default "higher"
+        Which direction of the metric is better.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per compared cell and metric: ``part, metric, dimension, value``,
+        the other dimensions' values, ``cell, n, estimate, ci_low, ci_high``,
+        ``rank`` (1 = best point estimate), ``best`` (bool), ``p_holm_vs_best``
+        (Holm-adjusted p-value of its paired difference with the best; ``nan`` for
+        the best itself or where that pair was not compared) and
+        ``indistinguishable_from_best``: ``True`` for the best and for every value
+        whose difference with it is not significant at the family-wise 5% level
+        (``pd.NA`` where that pair was not compared, e.g. two variants under
+        ``pairs = "baseline"``). Empty when there are no comparisons.
+
+    Raises
+    ------
+    ValueError
+        If ``better`` is not ``"higher"`` or ``"lower"``.
+    """
+    if better not in ("higher", "lower"):
+        raise ValueError(f"better = {better!r}, must be 'higher' or 'lower'")
+    if comparisons.empty:
+        return pd.DataFrame()
+    d = comparisons[comparisons["statistic"] == "difference"]
+    dim = str(d["dimension"].iloc[0])
+    out: list[dict[str, object]] = []
+    for (part, metric), g in d.groupby(["part", "metric"], sort=False):
+        fam_cols = [c for c in g.columns if c not in _COMPARISON_FIXED and g[c].notna().any()]
+        families = g.groupby([g[c].astype(str) for c in fam_cols], sort=False) if fam_cols else [((), g)]
+        for _, fam in families:
+            cells = sorted(set(fam["cell"]) | set(fam["baseline_cell"]))
+            t = table[(table["part"] == part) & (table["metric"] == metric)
+                      & table["statistic"].isin(["proportion", "mean"]) & table["cell"].isin(cells)]
+            if t.empty:
+                continue
+            t = t.sort_values("estimate", ascending=better == "lower", kind="stable")
+            best = int(t["cell"].iloc[0])
+            value_of = {int(r.cell): r.variant for r in fam.itertuples()}
+            value_of.update({int(r.baseline_cell): r.baseline for r in fam.itertuples()})
+            for rank, r in enumerate(t.itertuples(), start=1):
+                c = int(r.cell)
+                pair = fam[((fam["cell"] == c) & (fam["baseline_cell"] == best))
+                           | ((fam["cell"] == best) & (fam["baseline_cell"] == c))]
+                p_holm = float(pair["p_holm"].iloc[0]) if len(pair) else math.nan
+                same = True if c == best else (bool(not pair["different"].iloc[0]) if len(pair) else pd.NA)
+                row: dict[str, object] = {"part": part, "metric": metric, "dimension": dim, "value": value_of.get(c)}
+                row.update({k: fam[k].iloc[0] for k in fam_cols})
+                row.update({"cell": c, "n": int(r.n), "estimate": r.estimate, "ci_low": r.ci_low,
+                            "ci_high": r.ci_high, "rank": rank, "best": c == best,
+                            "p_holm_vs_best": p_holm if c != best else math.nan,
+                            "indistinguishable_from_best": same})
+                out.append(row)
+    res = pd.DataFrame(out)
+    if not res.empty:
+        res["indistinguishable_from_best"] = res["indistinguishable_from_best"].astype("boolean")
+    return res
+
+
+#: Columns of a comparisons table that are not the other dimensions of the compared cells.
+_COMPARISON_FIXED = frozenset(
+    {"scenario", "part", "metric", "statistic", "dimension", "baseline", "variant", "cell", "baseline_cell", "crn",
+     "correlation", "n", "estimate", "se", "ci_low", "ci_high", "exact", "unpaired_half_width", "note", "p_value",
+     "family_size", "ci_low_adj", "ci_high_adj", "p_holm", "different"}
+)

@@ -25,6 +25,8 @@ scenario's report and a notebook cell show the same thing.
 from __future__ import annotations
 
 import json
+import os
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +40,7 @@ from gamesim.report.present import format_interval, run_summary, show_value
 from gamesim.core.scenario import Scenario, load_scenario
 from gamesim.core.stats import Estimate, mean_estimate, proportion_estimate, quantile_estimate
 
-__all__ = ["Results", "sweep", "estimate", "results_paths"]
+__all__ = ["Results", "sweep", "estimate", "results_paths", "results_set_problem"]
 
 ResultsFormat = Literal["parquet", "csv"]
 
@@ -65,6 +67,78 @@ def results_paths(path: str | Path) -> dict[str, Path]:
         "distributions": Path(f"{stem}.dist{suffix}"),
         "meta": Path(f"{stem}.meta.json"),
     }
+
+
+#: Largest ``n_jobs`` accepted by :func:`sweep` (also with a Dask scheduler).
+MAX_N_JOBS = 1024
+
+
+def _cpu_count() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def results_set_problem(path: str | Path) -> str | None:
+    """Why a results set on disk is not one consistent set, or ``None`` when it is.
+
+    Each file of a set is written with the run id (:func:`gamesim.core.results.run_id`:
+    scenario and data-file hash plus seed entropy) of the run, and the main file
+    (CSV: its ``.meta.json``, written last) records the SHA-256 of every companion
+    written with it. A companion from another run (a disk-full or killed save, a
+    run with another seed) is caught here, never used.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The main results file (``.parquet`` or ``.csv``).
+
+    Returns
+    -------
+    str or None
+        One line naming the file that does not belong (or cannot be read).
+    """
+    from gamesim.core.results import ResultsError, file_sha256, load_results, run_id
+
+    files = results_paths(path)
+    main = files["results"]
+    try:
+        if main.suffix == ".csv":
+            if not files["meta"].is_file():
+                for key in ("compare", "distributions"):
+                    if files[key].is_file():
+                        return f"{files[key]}: cannot be checked against {main.name}: {files['meta'].name} is missing"
+                return None  # a bare table (no metadata, no companions)
+            meta = json.loads(files["meta"].read_text(encoding="utf-8"))
+            if not isinstance(meta, dict):
+                return f"{files['meta']}: not a JSON object"
+            want = meta.get("results_sha256")
+            if want is not None and file_sha256(main) != want:
+                return f"{main}: does not match {files['meta'].name} (written by another run)"
+        else:
+            meta = load_results(main)[1]
+    except (OSError, ValueError, ResultsError) as exc:
+        return str(exc).splitlines()[0]
+    rid = run_id(meta)
+    recorded = meta.get("companions")
+    for key in ("compare", "distributions"):
+        f = files[key]
+        if isinstance(recorded, dict):
+            if key not in recorded:
+                continue  # not written with these results: never read (Results.load skips it)
+            if not f.is_file():
+                return f"{f}: missing (written with {main.name}, run {rid})"
+            if file_sha256(f) != recorded[key]:
+                return f"{f}: not the file written with {main.name} (run {rid}): a leftover of another run"
+        elif f.is_file() and f.suffix == ".parquet":  # files written before run ids: compare the runs
+            try:
+                other = run_id(load_results(f)[1])
+            except ResultsError as exc:
+                return str(exc)
+            if other != rid:
+                return f"{f}: from run {other or '?'}, not {main.name}'s run {rid}: a leftover of another run"
+    return None
 
 
 def _csv_ready(df: pd.DataFrame) -> pd.DataFrame:
@@ -104,12 +178,18 @@ def estimate(values: npt.ArrayLike, *, kind: Literal["auto", "proportion", "mean
     Raises
     ------
     ValueError
-        Empty input, non-0/1 values for a proportion, ``nan`` in a mean, an
-        unknown ``kind`` or a quantile outside ``(0, 1)``.
+        Empty input, a non-numeric array, an infinite value, non-0/1 values for
+        a proportion, ``nan`` in a mean, an unknown ``kind`` or a quantile
+        outside ``(0, 1)``.
     """
     a = np.asarray(values).ravel()
     if a.size == 0:
         raise ValueError("values is empty: an estimate needs at least one trial")
+    if a.dtype.kind not in "biuf":
+        raise ValueError(f"values have dtype {a.dtype}, must be booleans or numbers")
+    if a.dtype.kind == "f" and np.isinf(a).any():
+        k = int(np.flatnonzero(np.isinf(a))[0])
+        raise ValueError(f"values[{k}] = {a[k]}, must be finite (nan = censored is allowed only with quantile)")
     if quantile is not None:
         return quantile_estimate(a, quantile)
     if kind == "auto":
@@ -164,7 +244,8 @@ class Results:
         ----------
         path : str or pathlib.Path
             The main results file; its ``.compare`` and ``.dist`` companions are
-            read when present.
+            read when they were written with it (same run id, recorded SHA-256;
+            see :func:`results_set_problem`).
         scenario : path or Scenario, optional
             The scenario the results come from (default: the path recorded in the
             results' metadata, if it still exists).
@@ -173,21 +254,32 @@ class Results:
         ------
         FileNotFoundError
             If ``path`` does not exist.
+        gamesim.core.results.ResultsError
+            If a companion (or CSV metadata) file belongs to another run (see
+            :func:`results_set_problem`): run the sweep again.
         """
-        from gamesim.core.results import lists_to_tuples, load_results
+        from gamesim.core.results import ResultsError, lists_to_tuples, load_results
 
         files = results_paths(path)
         if not files["results"].is_file():
             raise FileNotFoundError(f"{files['results']}: no such results file")
+        problem = results_set_problem(files["results"])
+        if problem is not None:
+            raise ResultsError(f"{problem}; run the sweep again (gamesim run / gamesim report)")
         if files["results"].suffix == ".csv":
             frame = pd.read_csv(files["results"])
-            meta = json.loads(files["meta"].read_text()) if files["meta"].is_file() else {}
-            comparisons = pd.read_csv(files["compare"]) if files["compare"].is_file() else pd.DataFrame()
-            dists = pd.read_csv(files["distributions"]) if files["distributions"].is_file() else pd.DataFrame()
+            meta = json.loads(files["meta"].read_text(encoding="utf-8")) if files["meta"].is_file() else {}
         else:
             frame, meta = load_results(files["results"])
-            comparisons = load_results(files["compare"])[0] if files["compare"].is_file() else pd.DataFrame()
-            dists = load_results(files["distributions"])[0] if files["distributions"].is_file() else pd.DataFrame()
+        recorded = meta.get("companions")
+
+        def companion(key: str) -> pd.DataFrame:
+            f = files[key]
+            if not f.is_file() or (isinstance(recorded, dict) and key not in recorded):
+                return pd.DataFrame()
+            return pd.read_csv(f) if f.suffix == ".csv" else load_results(f)[0]
+
+        comparisons, dists = companion("compare"), companion("distributions")
         if scenario is None and meta.get("scenario_path") and Path(meta["scenario_path"]).is_file():
             scenario = meta["scenario_path"]
         if scenario is not None and not isinstance(scenario, Scenario):
@@ -211,33 +303,64 @@ class Results:
         list of pathlib.Path
             The files written.
 
+        Notes
+        -----
+        The companions are written first, each carrying the run id
+        (:func:`gamesim.core.results.run_id`), then the main file (CSV: then
+        ``<name>.meta.json``) with the SHA-256 of every companion: the main
+        file is the commit point, so an interrupted save leaves a set that
+        :func:`results_set_problem` (and :meth:`load`, and ``gamesim report``)
+        recognises as inconsistent, never one silently mixing two runs.
+
         Raises
         ------
         ValueError
             For an unknown format.
+        gamesim.core.results.ResultsError
+            If ``path`` is a folder (nothing is written).
+        OSError
+            If writing fails (the message names the file).
         """
-        from gamesim.core.results import save_results
+        from gamesim.core.results import ResultsError, atomic_write, file_sha256, run_id, save_results
 
         if format not in ("parquet", "csv"):
             raise ValueError(f"format = {format!r}, must be 'parquet' or 'csv'")
+        if Path(path).is_dir():
+            raise ResultsError(f"{path}: is a folder; give a results file name such as "
+                               f"{Path(path) / ('results.' + format)}")
         files = results_paths(Path(path).with_suffix("." + format))
-        tables = {"results": self.frame, "compare": self.comparisons, "distributions": self.distributions}
-        written = []
-        for key, df in tables.items():
+        for f in files.values():
+            if f.is_dir():
+                raise ResultsError(f"{f}: is a folder; give another results file name")
+        files["results"].parent.mkdir(parents=True, exist_ok=True)
+        meta = dict(self.meta)
+        meta["run_id"] = run_id(meta)
+        meta.pop("companions", None)
+        meta.pop("results_sha256", None)
+
+        def write(df: pd.DataFrame, target: Path, m: dict[str, Any]) -> None:
+            if format == "parquet":
+                save_results(df, target, m)
+            else:
+                atomic_write(target, lambda fh: fh.write(_csv_ready(df).to_csv(index=False).encode("utf-8")))
+
+        written: list[Path] = []
+        digests: dict[str, str] = {}
+        for key, df in (("compare", self.comparisons), ("distributions", self.distributions)):
             target = files[key]
-            if key != "results" and df.empty:
+            if df.empty:
                 target.unlink(missing_ok=True)  # no stale companion from an earlier run
                 continue
-            if format == "parquet":
-                save_results(df, target, self.meta)
-            else:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                tmp = target.with_name(target.name + ".tmp")
-                _csv_ready(df).to_csv(tmp, index=False)
-                tmp.replace(target)
+            write(df, target, meta)
+            digests[key] = file_sha256(target)
             written.append(target)
+        main_meta = dict(meta, companions=digests)
+        write(self.frame, files["results"], main_meta)
+        written.insert(0, files["results"])
         if format == "csv":
-            files["meta"].write_text(json.dumps(self.meta, indent=2, default=str))
+            main_meta["results_sha256"] = file_sha256(files["results"])
+            blob = json.dumps(main_meta, indent=2, default=str).encode("utf-8")
+            atomic_write(files["meta"], lambda fh: fh.write(blob))
             written.append(files["meta"])
         return written
 
@@ -355,6 +478,34 @@ class Results:
                 ]
         return pd.DataFrame(out).set_index(index_cols)
 
+    def ranking(self, metric: str | None = None, *, better: str | None = None) -> pd.DataFrame:
+        """The best value of the compared dimension and those indistinguishable from it (Holm, family-wise 5%).
+
+        Parameters
+        ----------
+        metric : str, optional
+            One metric (an event name such as ``"at_least(wounds, 2)"`` works too); default all.
+        better : {"higher", "lower"}, optional
+            Default: the scenario's ``[compare] better`` (``"higher"``).
+
+        Returns
+        -------
+        pandas.DataFrame
+            See :func:`gamesim.core.analysis.rank_cases`.
+
+        Raises
+        ------
+        KeyError
+            If there are no comparisons.
+        """
+        from gamesim.core.analysis import rank_cases
+
+        if self.comparisons.empty:
+            raise KeyError("no comparisons: add a [compare] table (pairs = \"all\" to rank every pair)")
+        cmp_ = self.scenario.compare if self.scenario is not None else None
+        out = rank_cases(self.frame, self.comparisons, better=better or (cmp_.better if cmp_ else "higher"))
+        return out if metric is None else out[out["metric"] == metric].reset_index(drop=True)
+
     def compare(self, metric: str | None = None, *, part: str | None = None, digits: int = 3) -> pd.DataFrame:
         """Paired comparisons against the baseline: difference and ratio with 95% intervals.
 
@@ -394,12 +545,16 @@ class Results:
             raise KeyError(f"no comparisons for metric={metric!r}, part={part!r}")
         fixed = {"scenario", "part", "metric", "statistic", "dimension", "baseline", "variant", "cell",
                  "baseline_cell", "crn", "correlation", "n", "estimate", "se", "ci_low", "ci_high", "exact",
-                 "unpaired_half_width"}
+                 "unpaired_half_width", "note", "p_value", "family_size", "ci_low_adj", "ci_high_adj", "p_holm",
+                 "different"}
         others = [k for k in c.columns if k not in fixed]
         records = []
-        for (p, m, cell), g in c.groupby(["part", "metric", "cell"], sort=False):
+        several = c["baseline"].astype(str).nunique() > 1  # [compare] pairs = "all"
+        for (p, m, _, cell), g in c.groupby(["part", "metric", "baseline_cell", "cell"], sort=False):
             d = g[g["statistic"] == "difference"].iloc[0]
             rec: dict[str, Any] = {"part": p, "metric": m, d["dimension"]: _show(d["variant"])}
+            if several:
+                rec["vs"] = _show(d["baseline"])
             for k in others:
                 if pd.notna(d[k]) if not isinstance(d[k], tuple) else True:
                     rec[k] = _show(d[k])
@@ -410,6 +565,8 @@ class Results:
                 format_interval(r.iloc[0]["estimate"], r.iloc[0]["ci_low"], r.iloc[0]["ci_high"], digits=digits)
                 if len(r) else "–"
             )
+            if len(r) and isinstance(r.iloc[0].get("note"), str) and r.iloc[0]["note"]:
+                rec["ratio [95% CI]"] = f"{r.iloc[0]['note']} [{r.iloc[0]['ci_low']:.{digits}f}, inf)"
             rec["n"] = f"{int(d['n']):,}"
             rec["exact"] = "–" if pd.isna(d["exact"]) else f"{d['exact']:.{digits}f}"
             rec["corr."] = "–" if pd.isna(d["correlation"]) else f"{d['correlation']:.3f}"
@@ -540,19 +697,27 @@ class Results:
             raise KeyError("no comparisons: add a [compare] table to the scenario")
         return compare_chart(self, part or str(self.comparisons["part"].iloc[0]))
 
-    def plot_distribution(self, part: str | None = None, metrics: list[str] | None = None, *,
-                          max_cells: int = 12) -> Any:
-        """P(X >= k) of a part's integer metrics, one small multiple per cell, with 95% bands.
+    def plot_distribution(self, metric: str | None = None, *, part: str | None = None,
+                          metrics: list[str] | None = None,
+                          view: Literal["pmf", "at_least", "at_most"] = "at_least", max_cells: int = 12,
+                          band: Literal["pointwise", "simultaneous"] = "pointwise") -> Any:
+        """A part's whole distributions, one small multiple per cell: P(X >= k), P(X <= k) or the PMF, with 95% bands.
 
         Parameters
         ----------
+        metric : str, optional
+            One metric (default: every tabulated metric of ``part``, or ``metrics``).
         part : str, optional
-            Default: the first part with distributions.
+            Default: the metric's part, else the first part with distributions.
         metrics : list of str, optional
-            Default: every tabulated metric of the part.
+            Several metrics of the part.
+        view : {"pmf", "at_least", "at_most"}, default "at_least"
         max_cells : int, default 12
             Cells drawn per metric at most, spread over the sweep (every cell is in
             :meth:`distribution`).
+        band : {"pointwise", "simultaneous"}, default "pointwise"
+            Shaded: each k's own Wilson 95% interval, or the simultaneous 95% band of the whole
+            curve (DKW; ``at_least``/``at_most`` only). The chart's title says which.
 
         Returns
         -------
@@ -562,13 +727,19 @@ class Results:
         ------
         KeyError
             If no distribution was tabulated (for that part).
+        ValueError
+            ``band="simultaneous"`` with ``view="pmf"`` or results without band columns; an unknown view or band.
         """
         from gamesim.report.charts import distribution_chart
 
         d = self.distributions
+        if metric is not None:
+            part = self._part_of(metric, part)
+            metrics = [metric]
         if d.empty or (part is not None and part not in set(d["part"])):
             raise KeyError(f"no distributions tabulated{'' if part is None else f' for part {part!r}'}")
-        return distribution_chart(self, part or str(d["part"].iloc[0]), metrics, max_cells=max_cells)
+        return distribution_chart(self, part or str(d["part"].iloc[0]), metrics, max_cells=max_cells, view=view,
+                                  band=band)
 
     # --------------------------------------------------------------- report
     def report(self, *, heading_level: int = 1) -> None:
@@ -632,18 +803,35 @@ def sweep(
     gamesim.core.scenario.ScenarioError
         For an invalid scenario (the message names the key, value and what is allowed).
     ValueError
-        For ``n_jobs < 1``, a negative seed or a bad backend/scheduler combination.
+        For ``n_jobs < 1`` or ``> MAX_N_JOBS``, a non-integer ``n_jobs`` or seed,
+        a negative seed, a non-bool ``progress`` or ``fresh``, or a bad
+        backend/scheduler combination (one line naming the argument).
+
+    Warns
+    -----
+    UserWarning
+        When ``n_jobs`` is more than the CPU cores here (local workers only): it
+        is capped to the cores, as ``gamesim run`` does.
     """
     import datetime as dt
     import platform
 
     from gamesim import __version__
+    from gamesim.core.results import run_id
     from gamesim.core.sweep import run_sweep
     from gamesim.core.validate import check_int
 
-    check_int("n_jobs", n_jobs, min=1)
+    from gamesim.core.validate import check_bool
+
+    check_int("n_jobs", n_jobs, min=1, max=MAX_N_JOBS)
+    check_bool("progress", progress)
+    check_bool("fresh", fresh)
     if seed is not None:
         check_int("seed", seed, min=0)
+    cpus = _cpu_count()
+    if scheduler is None and n_jobs > cpus:  # local workers only: more than the cores just thrash
+        warnings.warn(f"n_jobs = {n_jobs} is more than the {cpus} CPU cores here; using {cpus}", stacklevel=2)
+        n_jobs = cpus
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     started = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
     res = run_sweep(sc, n_jobs=n_jobs, backend=backend, scheduler=scheduler, seed=seed, cache_root=cache_root,
@@ -663,7 +851,9 @@ def sweep(
         "chunks_reused": res.chunks_reused,
         "python": platform.python_version(),
         "numpy": np.__version__,
+        "data_files": [{"key": d.key, "path": str(d.path), "sha256": d.sha256} for d in sc.data_files],
     }
+    meta["run_id"] = run_id(meta)
     return Results(res.table, res.comparisons, res.distributions, meta, sc)
 
 

@@ -92,6 +92,12 @@ class Param:
         Allowed values for ``str`` (or numeric) kinds.
     optional : bool
         Whether ``None`` (TOML: leave the key out) is a valid value.
+    file : bool
+        Whether a ``str`` value names a data file the task reads (e.g. a card list). The
+        scenario loader resolves a relative path from the scenario file's folder to an
+        absolute one, and the file's SHA-256 enters the scenario's content hash, the
+        results' metadata and the report. A value without a folder or suffix that is
+        no file there (a built-in name such as ``"illustrative"``) passes unchanged.
     """
 
     name: str
@@ -102,6 +108,7 @@ class Param:
     max: float | None = None
     choices: tuple[Any, ...] | None = None
     optional: bool = False
+    file: bool = False
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,8 @@ file or the new one, never a half-written one, and no stray temporary file.
 from __future__ import annotations
 
 import contextlib
+import errno
+import hashlib
 import json
 import os
 import uuid
@@ -26,7 +28,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-__all__ = ["ResultsError", "save_results", "load_results", "atomic_write", "lists_to_tuples"]
+__all__ = ["ResultsError", "save_results", "load_results", "atomic_write", "lists_to_tuples", "run_id", "file_sha256"]
 
 _META_KEY = b"gamesim"
 
@@ -56,7 +58,9 @@ def atomic_write(path: str | Path, write: Callable[[IO[bytes]], Any]) -> Path:
         If ``path`` is a folder (nothing is written).
     OSError
         If writing fails (e.g. a full disk); the temporary file is removed and
-        the previous content of ``path``, if any, is left untouched.
+        the previous content of ``path``, if any, is left untouched. The
+        error's ``filename`` is set (the destination, when the failing call
+        named none), so a message can say which file was being written.
     """
     path = Path(path)
     if path.is_dir():
@@ -68,6 +72,12 @@ def atomic_write(path: str | Path, write: Callable[[IO[bytes]], Any]) -> Path:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        if exc.filename is None:  # a failed write() or fsync() names no file: name the destination
+            raise OSError(exc.errno or errno.EIO, exc.strerror or str(exc), str(path)) from exc
+        raise
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
@@ -176,3 +186,29 @@ def lists_to_tuples(df: pd.DataFrame) -> pd.DataFrame:
         if df[c].dtype == object and df[c].map(lambda v: isinstance(v, (np.ndarray, list))).any():
             df[c] = df[c].map(conv)
     return df
+
+
+def run_id(meta: dict[str, Any]) -> str:
+    """The identity of a run: its scenario hash (scenario, data files, seed, version) and seed entropy.
+
+    Every file of one results set (the main table and its ``.compare`` / ``.dist``
+    companions) carries it, so a companion left by another run is recognised.
+
+    Returns
+    -------
+    str
+        ``"<scenario_hash[:16]>-<seed_entropy>"``; ``""`` when the metadata has neither.
+    """
+    h, e = meta.get("scenario_hash"), meta.get("seed_entropy")
+    if h is None and e is None:
+        return ""
+    return f"{str(h)[:16]}-{e}"
+
+
+def file_sha256(path: str | Path) -> str:
+    """Hex SHA-256 of a file's bytes (read in 1 MiB blocks)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()

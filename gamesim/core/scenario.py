@@ -28,6 +28,15 @@ A scenario is a TOML file under ``scenarios/``::
 
 Everything is checked once at load; any problem raises :class:`ScenarioError`
 naming the file, the key, the value and what is allowed.
+
+Data files: a task parameter declared ``file=True`` (e.g. gacha_game's ``data``, a
+card list) names a file the simulator reads. Its path is resolved here, once, from
+the scenario file's folder (for a scenario given as a dict: ``base_dir``, default
+the current directory) to an absolute path, so ``run``, ``report``, the Python API
+and every notebook read the same file whatever their working directory; its bytes
+are checked (readable, UTF-8, at most :data:`MAX_DATA_FILE_BYTES`) and their
+SHA-256 enters :meth:`Scenario.content_hash`: an edited card list is a new question,
+never answered from chunks of the old one.
 """
 
 from __future__ import annotations
@@ -40,7 +49,7 @@ import math
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +60,8 @@ __all__ = [
     "ScenarioError",
     "Case",
     "Compare",
+    "DataFile",
+    "DataFileResolver",
     "Part",
     "Precision",
     "Scenario",
@@ -76,13 +87,15 @@ _TOP_KEYS = {
     "params": "a table of fixed parameters",
     "parts": "an array of tables [[parts]]",
     "precision": "a table with metric, half_width, max_trials",
-    "compare": "a table with baseline (a case name, or {parameter = value}), optional metrics and crn",
+    "compare": "a table with baseline (a case name, or {parameter = value}), optional metrics, crn, "
+               "pairs (\"baseline\" or \"all\") and better (\"higher\" or \"lower\")",
     "distributions": "true or false (whole distributions of integer-valued metrics; default true)",
+    "events": "a list of event metrics such as \"at_least(wounds, 2)\", \"at_most(x, 300)\", \"between(x, 1, 3)\"",
     "target": "a table of design targets (read by `gamesim search`, see docs/targets.md; ignored by run and report)",
     "sensitivity": "a table of sensitivity settings (read by `gamesim search`, see docs/targets.md)",
 }
 _PART_KEYS = {"name", "task", "params", "grid", "cases", "n_trials", "title", "question"}
-_COMPARE_KEYS = {"baseline", "metrics", "crn"}
+_COMPARE_KEYS = {"baseline", "metrics", "crn", "pairs", "better"}
 #: Column name of the case dimension in results (a part with ``cases``).
 CASE = "case"
 _PRECISION_KEYS = {"metric", "half_width", "max_trials"}
@@ -130,12 +143,42 @@ class Compare:
         cells that differ only in ``dimension`` draw chunk ``k`` from the same
         child seed), which makes differences more precise; the reported
         intervals use the pairing either way.
+    pairs : {"baseline", "all"}
+        ``"baseline"``: every value against the baseline; ``"all"``: every pair of
+        values along ``dimension``. Either way the differences of one family
+        (part, metric, other dimensions) get Holm-adjusted decisions.
+    better : {"higher", "lower"}
+        Which direction of the metric is better, for the ranking.
     """
 
     dimension: str
     baseline: Any
     metrics: tuple[str, ...] | None
     crn: bool
+    pairs: str = "baseline"
+    better: str = "higher"
+
+
+@dataclass(frozen=True)
+class DataFile:
+    """A data file a scenario's cells read (a ``file=True`` parameter's value).
+
+    Attributes
+    ----------
+    key : str
+        The first scenario key naming it (``params.data``, ``parts[0].grid.data[1]``).
+    value : str
+        The value as written in the scenario (a path, relative or absolute).
+    path : pathlib.Path
+        The absolute path read (relative values resolved from the scenario file's folder).
+    sha256 : str
+        Hex SHA-256 of the file's bytes at load time.
+    """
+
+    key: str
+    value: str
+    path: Path
+    sha256: str
 
 
 @dataclass(frozen=True)
@@ -154,7 +197,7 @@ class Part:
     grid : dict of str to list
         Swept parameters, in file order; cells are their Cartesian product.
     n_trials : int
-        Trials per cell before any precision top-up.
+        Trials per cell before any precision top-up (the pilot of the two-stage precision rule).
     title : str
         Optional display title.
     cases : tuple of Case
@@ -288,6 +331,8 @@ class Scenario:
         Whether whole distributions of integer-valued metrics are tabulated.
     raw : dict
         The parsed TOML (for hashing and the report).
+    data_files : tuple of DataFile
+        Every data file a cell reads (``file=True`` parameters), with its SHA-256.
     """
 
     path: Path | None
@@ -305,6 +350,7 @@ class Scenario:
     raw: dict[str, Any] = field(repr=False)
     compare: Compare | None = None
     distributions: bool = True
+    data_files: tuple[DataFile, ...] = ()
 
     def content_hash(self, seed: int | None) -> str:
         """SHA-256 of everything that determines the results.
@@ -318,13 +364,20 @@ class Scenario:
         -------
         str
             Hex digest over the parsed scenario (minus text-only keys), the seed,
-            and gamesim's version: chunks from a different scenario version or
-            package version are never mixed.
+            gamesim's version, the fingerprint of its code and built-in data
+            (:func:`gamesim.core.fingerprint.code_fingerprint`) and the SHA-256 of
+            every data file, by the value naming it: chunks from a different
+            scenario version, data-file content or code are never mixed. The folder a data file
+            lies in does not enter: a moved project folder keeps its chunks.
         """
         from gamesim import __version__
+        from gamesim.core.fingerprint import code_fingerprint
 
         content = {k: v for k, v in self.raw.items() if k not in {"title", "question", "notes", "notebook", "seed"}}
-        blob = json.dumps({"scenario": content, "seed": seed, "version": __version__}, sort_keys=True, default=str)
+        doc: dict[str, Any] = {"scenario": content, "seed": seed, "version": __version__, "code": code_fingerprint()}
+        if self.data_files:
+            doc["data_files"] = {d.value: d.sha256 for d in self.data_files}
+        blob = json.dumps(doc, sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()
 
 
@@ -440,6 +493,71 @@ MAX_CHUNK_SIZE = 1_000_000
 MAX_TRIALS = 10_000_000
 #: Most grid cells in one part.
 MAX_CELLS = 100_000
+#: Largest data file a ``file=True`` parameter may name (bytes); card lists are a few kB.
+MAX_DATA_FILE_BYTES = 16 * 1024 * 1024
+
+
+class DataFileResolver:
+    """Resolves and fingerprints the data files a scenario's ``file=True`` parameters name.
+
+    Parameters
+    ----------
+    where : str
+        The scenario's name in messages (its file, or ``<scenario dict>``).
+    folder : pathlib.Path
+        The folder relative paths are read from (the scenario file's).
+
+    Attributes
+    ----------
+    found : dict of pathlib.Path to DataFile
+        Every file resolved so far, fingerprinted once.
+    """
+
+    def __init__(self, where: str, folder: Path):
+        self.where = where
+        self.folder = folder
+        self.found: dict[Path, DataFile] = {}
+
+    def resolve(self, key: str, value: str) -> str:
+        """The absolute path of a data-file value (a built-in name unchanged), fingerprinted once.
+
+        Raises
+        ------
+        ScenarioError
+            Naming the key and the file: missing, a folder, unreadable, too large or not UTF-8.
+        """
+        given = Path(value)
+        cand = given if given.is_absolute() else self.folder / given
+        head = f"{self.where}: {key} = {value!r}"
+        try:
+            is_file, exists = cand.is_file(), cand.exists()
+        except (OSError, ValueError) as exc:  # a NUL byte, a name too long for the file system
+            raise ScenarioError(f"{head}: not a usable file name ({exc})") from None
+        if not is_file:
+            if exists:
+                raise ScenarioError(f"{head}: {cand} is not a regular file; give a data file")
+            if given.is_absolute() or given.suffix or len(given.parts) > 1 or not value.isprintable():
+                shown = str(cand) if str(cand).isprintable() else repr(str(cand))
+                raise ScenarioError(f"{head}: no such file {shown} (a relative path is read from the scenario "
+                                    f"file's folder, {self.folder})")
+            return value  # a built-in name (e.g. "illustrative"): the task checks it
+        path = cand.resolve()
+        if path not in self.found:
+            try:
+                size = path.stat().st_size
+                if size > MAX_DATA_FILE_BYTES:
+                    raise ScenarioError(f"{head}: {path} has {size:,} bytes, must have at most "
+                                        f"{MAX_DATA_FILE_BYTES:,} (size limit, see docs/reliability.md)")
+                blob = path.read_bytes()
+            except OSError as exc:
+                raise ScenarioError(f"{head}: cannot read {path} ({exc.strerror or type(exc).__name__})") from None
+            try:
+                blob.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ScenarioError(f"{head}: {path} is not UTF-8 text (byte 0x{blob[exc.start]:02x} at offset "
+                                    f"{exc.start}); save it as UTF-8") from None
+            self.found[path] = DataFile(key, value, path, hashlib.sha256(blob).hexdigest())
+        return str(path)
 
 
 def _check_name(where: str, key: str, name: str) -> None:
@@ -509,8 +627,9 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
         notebooks: ``{"game": "gacha", "n_trials": 2000, "parts": [...]}``); a
         mapping without ``name`` is called ``"scenario"``.
     base_dir : str or pathlib.Path, optional
-        For a mapping only: the folder a ``notebook`` path is relative to
-        (default: the current directory).
+        For a mapping only: the folder a ``notebook`` path and data-file paths
+        (``file=True`` parameters such as gacha_game's ``data``) are relative to
+        (default: the current directory). A file's paths are relative to its folder.
 
     Returns
     -------
@@ -522,7 +641,8 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
     ScenarioError
         If the file is missing or not valid TOML, or any key is unknown, of the
         wrong type or out of range (including a task's cross-parameter checks,
-        e.g. chip counts that do not add up), or if ``notebook`` names a file
+        e.g. chip counts that do not add up), or a data file is missing,
+        unreadable, larger than :data:`MAX_DATA_FILE_BYTES` or not UTF-8, or if ``notebook`` names a file
         that is not a notebook shipped with gamesim (:func:`shipped_notebook_dirs`;
         ``..``, absolute paths and symlinks are resolved first). The message names
         the file (or ``<scenario dict>``), the key path
@@ -545,6 +665,8 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
 
     def fail(key: str, value: Any, allowed: str) -> ScenarioError:
         return ScenarioError(f"{where}: {key} = {value!r}, must be {allowed}")
+
+    files = DataFileResolver(where, folder.resolve())
 
     for k in raw:
         if k not in _TOP_KEYS:
@@ -615,7 +737,7 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
         for k, v in fixed_all.items():
             if k in known:
                 used_fixed.add(k)
-                fixed[k] = _checked(where, f"params.{k}", known[k], v)
+                fixed[k] = _checked(where, f"params.{k}", known[k], v, files)
         own = rp.get("params", {})
         if not isinstance(own, dict):
             raise fail(f"{at}.params", own, "a table of parameters")
@@ -624,7 +746,7 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
                 raise ScenarioError(
                     f"{where}: unknown parameter {at}.params.{k} for task {tname!r}; allowed: {', '.join(known)}"
                 )
-            fixed[k] = _checked(where, f"{at}.params.{k}", known[k], v)
+            fixed[k] = _checked(where, f"{at}.params.{k}", known[k], v, files)
         grid_raw = rp.get("grid", {})
         if not isinstance(grid_raw, dict):
             raise fail(f"{at}.grid", grid_raw, "a table of parameter -> list of values")
@@ -636,12 +758,12 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
                 )
             if not isinstance(vals, list) or not vals:
                 raise fail(f"{at}.grid.{k}", vals, f"a non-empty list, each value {_describe_allowed(known[k])}")
-            grid[k] = [_checked(where, f"{at}.grid.{k}[{j}]", known[k], v) for j, v in enumerate(vals)]
+            grid[k] = [_checked(where, f"{at}.grid.{k}[{j}]", known[k], v, files) for j, v in enumerate(vals)]
             _check_grid_values(where, f"{at}.grid.{k}", grid[k])
             if k in own:
                 raise ScenarioError(f"{where}: {at}.params.{k} and {at}.grid.{k} both set {k!r}; keep one of them")
             fixed.pop(k, None)
-        cases = _parse_cases(where, at, rp.get("cases"), known, grid, own, tname)
+        cases = _parse_cases(where, at, rp.get("cases"), known, grid, own, tname, files)
         for case in cases:
             for k in case.params:
                 fixed.pop(k, None)
@@ -679,6 +801,8 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
                 f"{where}: unknown parameter params.{k}: no part's task takes it; allowed: {', '.join(accepted)}"
             )
 
+    parts = _with_events(where, raw, parts)
+
     precision = None
     if "precision" in raw:
         pr = raw["precision"]
@@ -688,7 +812,7 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
             if k not in _PRECISION_KEYS:
                 raise ScenarioError(f"{where}: unknown key precision.{k}; allowed keys: {', '.join(sorted(_PRECISION_KEYS))}")
         metric = pr.get("metric")
-        all_metrics = sorted({m.name for part in parts for cell in part.cells()[:1] for m in part.task.metrics_for(cell)})
+        all_metrics = _metric_names(parts)
         if metric not in all_metrics:
             raise fail("precision.metric", metric, "a metric of the scenario's tasks: " + ", ".join(all_metrics))
         hw = pr.get("half_width")
@@ -721,6 +845,7 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
         raw=raw,
         compare=compare,
         distributions=distributions,
+        data_files=tuple(files.found.values()),
     )
 
 
@@ -777,6 +902,93 @@ def _scenario_notebook(raw: Mapping[str, Any], where: str, folder: Path, fail: A
     return notebook
 
 
+def _event_names(node: Any) -> list[str]:
+    """Every string written as an event call anywhere in a (nested) TOML value, keys included."""
+    from gamesim.core.events import looks_like_event
+
+    if isinstance(node, str):
+        return [node] if looks_like_event(node) else []
+    if isinstance(node, dict):
+        return [n for k, v in node.items() for n in (_event_names(k) + _event_names(v))]
+    if isinstance(node, (list, tuple)):
+        return [n for v in node for n in _event_names(v)]
+    return []
+
+
+def _canonical_events(where: str, node: Any) -> Any:
+    """``node`` with every event name (values and keys) in its canonical spelling."""
+    from gamesim.core.events import looks_like_event, parse_event
+
+    def canon(v: Any) -> Any:
+        if not looks_like_event(v):
+            return v
+        try:
+            return parse_event(v).name
+        except ValueError as exc:
+            raise ScenarioError(f"{where}: {exc}") from None
+
+    if isinstance(node, dict):
+        return {canon(k): _canonical_events(where, v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_canonical_events(where, v) for v in node]
+    return canon(node)
+
+
+def events_in(where: str, node: Any) -> tuple[Any, list[str]]:
+    """A TOML value with its event names in canonical spelling, and those names.
+
+    For tables read apart from the scenario (``[target]`` in :mod:`gamesim.core.search`):
+    their events go into the scenario's ``events`` list before it is loaded.
+
+    Raises
+    ------
+    ScenarioError
+        An event name that does not parse (the message names ``where``).
+    """
+    canon = _canonical_events(where, node)
+    return canon, _event_names(canon)
+
+
+def _with_events(where: str, raw: dict[str, Any], parts: list[Part]) -> list[Part]:
+    """Parts whose tasks carry the event metrics the scenario asks for.
+
+    Events are those listed in ``events`` and any event name written in
+    ``[precision]``, ``[compare]`` or ``[target]``; each is added to the parts
+    whose task has its metric (as a ``mean`` metric).
+    """
+    from gamesim.core.events import parse_event, with_events
+
+    listed = raw.get("events", [])
+    if not isinstance(listed, list) or not all(isinstance(e, str) for e in listed):
+        raise ScenarioError(f"{where}: events = {listed!r}, must be {_TOP_KEYS['events']}")
+    for key in ("precision", "compare", "target"):  # one spelling everywhere: "at_least(wounds, 2)"
+        if key in raw:
+            raw[key] = _canonical_events(where, raw[key])
+    names = list(listed) + [n for key in ("precision", "compare", "target") for n in _event_names(raw.get(key))]
+    if not names:
+        return parts
+    events = []
+    for name in names:
+        try:
+            events.append(parse_event(name))
+        except ValueError as exc:
+            raise ScenarioError(f"{where}: {exc}") from None
+    out = []
+    used = set()
+    for part in parts:
+        cell = part.cells()[0]
+        numeric = {m.name for m in part.task.metrics_for(cell) if m.kind == "mean"}
+        mine = [e.name for e in events if e.metric in numeric]
+        used.update(mine)
+        out.append(replace(part, task=with_events(part.task, mine)) if mine else part)
+    for e in events:
+        if e.name not in used:
+            allowed = sorted({m.name for p in parts for m in p.task.metrics_for(p.cells()[0]) if m.kind == "mean"})
+            raise ScenarioError(f"{where}: event {e.name!r} reads {e.metric!r}, must read a numeric metric of "
+                                f"the scenario's tasks: {', '.join(allowed) or 'none'}")
+    return out
+
+
 def _case_label(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -785,7 +997,7 @@ def _case_label(value: Any) -> str:
 
 def _parse_cases(
     where: str, at: str, raw_cases: Any, known: Mapping[str, Param], grid: Mapping[str, Any], own: Mapping[str, Any],
-    tname: str,
+    tname: str, files: DataFileResolver | None = None,
 ) -> list[Case]:
     """Validate a part's ``cases``: a list of tables of parameters (plus an optional ``name``)."""
     if raw_cases is None:
@@ -807,7 +1019,7 @@ def _parse_cases(
                 raise ScenarioError(
                     f"{where}: {at}.cases[{j}].{k} is also swept in {at}.grid.{k}; set it in one place only"
                 )
-            params[k] = _checked(where, f"{at}.cases[{j}].{k}", known[k], v)
+            params[k] = _checked(where, f"{at}.cases[{j}].{k}", known[k], v, files)
         label = rc.get("name")
         if label is None:
             label = ", ".join(f"{k}={_case_label(v)}" for k, v in params.items()) or "defaults"
@@ -856,7 +1068,7 @@ def _parse_compare(where: str, rc: Any, parts: list[Part]) -> Compare | None:
             )
     metrics = rc.get("metrics")
     if metrics is not None:
-        names = sorted({m.name for p in having for cell in p.cells()[:1] for m in p.task.metrics_for(cell)})
+        names = _metric_names(having)
         if isinstance(metrics, str):
             metrics = [metrics]
         if not isinstance(metrics, list) or not metrics or any(m not in names for m in metrics):
@@ -868,14 +1080,38 @@ def _parse_compare(where: str, rc: Any, parts: list[Part]) -> Compare | None:
     crn = rc.get("crn", True)
     if not isinstance(crn, bool):
         raise ScenarioError(f"{where}: compare.crn = {crn!r}, must be true or false")
-    return Compare(dimension, value, metrics, crn)
+    pairs = rc.get("pairs", "baseline")
+    if pairs not in ("baseline", "all"):
+        raise ScenarioError(f"{where}: compare.pairs = {pairs!r}, must be \"baseline\" or \"all\"")
+    better = rc.get("better", "higher")
+    if better not in ("higher", "lower"):
+        raise ScenarioError(f"{where}: compare.better = {better!r}, must be \"higher\" or \"lower\"")
+    return Compare(dimension, value, metrics, crn, pairs, better)
 
 
-def _checked(where: str, key: str, p: Param, value: Any) -> Any:
+def _metric_names(parts: list[Part]) -> list[str]:
+    """Every metric some cell of ``parts`` reports, sorted.
+
+    Over every cell, not the first: a task's metrics can depend on the cell (gacha_game's
+    ``win_seat3`` exists only with 3 or more players), and the answer must not depend on
+    the order of a grid's values. Cells without the metric are skipped by the precision
+    top-up and have no comparison rows for it.
+    """
+    names: set[str] = set()
+    for part in parts:
+        for cell in part.cells():
+            names.update(m.name for m in part.task.metrics_for(cell))
+    return sorted(names)
+
+
+def _checked(where: str, key: str, p: Param, value: Any, files: DataFileResolver | None = None) -> Any:
     try:
-        return check_param_value(p, value)
+        value = check_param_value(p, value)
     except ParamError as exc:
         raise ScenarioError(f"{where}: {key} = {value!r}, must be {exc.allowed}") from None
+    if p.file and files is not None and isinstance(value, str):
+        value = files.resolve(key, value)
+    return value
 
 
 def _as_tuple(v: Any) -> Any:

@@ -51,6 +51,8 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,7 +64,14 @@ import pandas as pd
 
 from gamesim.core.registry import ParamError, Task
 from gamesim.core.rng import root_seed_sequence
-from gamesim.core.scenario import Scenario, ScenarioError, check_param_value, load_scenario, read_scenario_source
+from gamesim.core.scenario import (
+    Scenario,
+    ScenarioError,
+    DataFileResolver,
+    check_param_value,
+    load_scenario,
+    read_scenario_source,
+)
 from gamesim.core.stats import Estimate, mean_estimate, proportion_estimate, quantile_estimate
 
 __all__ = [
@@ -75,6 +84,8 @@ __all__ = [
     "decide",
     "constraint_decision",
     "search_cli",
+    "check_report_path",
+    "ReportPathError",
     "render_search_report",
     "write_report",
     "STATUSES",
@@ -220,6 +231,12 @@ def load_target_scenario(
     raw_sens = raw.pop("sensitivity", None)
     if target is not None:
         raw_target = dict(target)
+    if raw_target is not None and isinstance(raw.get("events", []), list):  # event metrics in constraints
+        from gamesim.core.scenario import events_in
+
+        raw_target, names = events_in(where, raw_target)
+        if names:
+            raw["events"] = list(raw.get("events", [])) + names
     try:
         scenario = load_scenario(raw, base_dir=None if isinstance(source, Mapping) else Path(source).parent)
     except ScenarioError as exc:
@@ -252,8 +269,12 @@ def _part_of(scenario: Scenario, name: Any, where: str, key: str):
     return part
 
 
-def parse_values(where: str, key: str, spec: Any, task: Task, name: str, *, max_values: int = MAX_SETTINGS) -> tuple:
+def parse_values(where: str, key: str, spec: Any, task: Task, name: str, *, max_values: int = MAX_SETTINGS,
+                 folder: Path | None = None) -> tuple:
     """Validate a parameter range (``{min, max[, step]}``) or list of values.
+
+    ``folder``: for a data-file parameter (``Param.file``), the folder relative paths are read
+    from (the scenario file's); the values become absolute paths, as in the scenario loader.
 
     Returns
     -------
@@ -309,11 +330,13 @@ def parse_values(where: str, key: str, spec: Any, task: Task, name: str, *, max_
     else:
         raise ScenarioError(f"{where}: {key} = {spec!r}, must be {{min, max[, step]}} or a non-empty list of values")
     out = []
+    files = DataFileResolver(where, folder.resolve()) if p.file and folder is not None else None
     for j, v in enumerate(values):
         try:
-            out.append(check_param_value(p, v))
+            v = check_param_value(p, v)
         except ParamError as exc:
             raise ScenarioError(f"{where}: {key}[{j}] = {v!r}, must be {exc.allowed}") from None
+        out.append(files.resolve(f"{key}[{j}]", v) if files is not None and isinstance(v, str) else v)
     if all(_is_num(v) for v in out):
         out = sorted(set(out))
     return tuple(out)
@@ -343,7 +366,9 @@ def parse_target(raw: Mapping[str, Any], scenario: Scenario, *, where: str = "<s
     if not isinstance(rp, dict) or not rp:
         raise fail("params")
     params = tuple(
-        SearchParam(k, parse_values(where, f"target.params.{k}", v, task, k)) for k, v in rp.items()
+        SearchParam(k, parse_values(where, f"target.params.{k}", v, task, k,
+                                    folder=scenario.path.parent if scenario.path is not None else Path.cwd()))
+        for k, v in rp.items()
     )
     size = math.prod(len(p.values) for p in params)
     if size > MAX_SETTINGS:
@@ -545,7 +570,8 @@ class _Evaluator:
         cell = self.cell(i)
         for k in range(have // self.chunk, -(-n // self.chunk)):
             key = (0, 0 if self.crn else i, k)
-            _, arrays = self._run_chunk(self.scenario.game.name, self.task.name, cell, self.chunk, self.entropy, key)
+            _, arrays = self._run_chunk(self.scenario.game.name, self.task.name, cell, self.chunk, self.entropy, key,
+                                       events=getattr(self.task, "events", ()))
             for name, arr in arrays.items():
                 if name in self.kept:  # only the constrained metrics are kept in memory
                     store.setdefault(name, []).append(arr)
@@ -871,6 +897,47 @@ def _bisect_1d(ev: _Evaluator) -> dict[int, dict[str, Any]]:
     return out
 
 
+def _monotone_contradictions(ev: _Evaluator) -> list[str]:
+    """Constraints whose declared ``monotone`` the directly decided settings contradict.
+
+    The two end settings are evaluated at the first look (common random numbers, so
+    they are compared on the same dice), then every pair of settings with their own
+    intervals (sampled or exact, not inferred) is checked: under ``increasing`` a
+    setting whose interval lies wholly above that of a *larger* setting contradicts
+    it (``decreasing``: below). Without this check a wrong declaration silently
+    labels the truly feasible settings infeasible by inference.
+
+    Returns
+    -------
+    list of str
+        One phrase per contradicted constraint, naming the two settings and values.
+    """
+    n_set = len(ev.settings)
+    for i in sorted({0, n_set - 1}):
+        if i not in ev.decided_at:
+            ev.at_look(i, 0)
+    name = ev.target.params[0].name
+    out = []
+    for ci, c in enumerate(ev.target.constraints):
+        if c.monotone is None:
+            continue
+        pts = sorted((i, rec["cons"][ci]) for i, rec in ev.decided_at.items())
+        found = None
+        for a, (i, ra) in enumerate(pts):
+            for j, rb in pts[a + 1:]:
+                wrong = (ra["ci_low"] > rb["ci_high"]) if c.monotone == "increasing" else (ra["ci_high"] < rb["ci_low"])
+                if wrong:
+                    found = (i, ra, j, rb)
+                    break
+            if found:
+                break
+        if found:
+            i, ra, j, rb = found
+            out.append(f"{c.metric} declared {c.monotone}, but {c.metric} = {ra['estimate']:.4g} at {name} = "
+                       f"{ev.settings[i][0]} and {rb['estimate']:.4g} at {name} = {ev.settings[j][0]}")
+    return out
+
+
 def _signature(rec: dict[str, Any], constraints: Sequence[Constraint]) -> Any:
     """``"infeasible"`` plus, per constraint, on which side of the band it lies; else the status.
 
@@ -1017,10 +1084,23 @@ def search(
     ev.check(where)
     n_set = len(ev.settings)
     notes: list[str] = []
+    method = ""
     if tgt.method != "grid" and len(tgt.params) == 1 and all(c.monotone for c in tgt.constraints):
         method = "bisect"
         ev.depth = max(1, math.ceil(math.log2(n_set + 1)))
         recs = _bisect_1d(ev)
+        contradicted = _monotone_contradictions(ev)
+        if contradicted:
+            msg = ("warning: the decided settings contradict the declared monotonicity ("
+                   + "; ".join(contradicted) + f"): {tgt.params[0].name} searched on the grid instead, "
+                   "nothing inferred")
+            warnings.warn(msg, UserWarning, stacklevel=2)
+            notes.append(msg)
+            ev.depth = 1
+            ev.decided_at.clear()
+            ev.last_look.clear()
+            method = ""
+    if method == "bisect":
         for i, rec in recs.items():  # feasible by inference: give them values to show and rank
             if rec["basis"] == "inferred" and rec["status"] == "feasible":
                 if i in ev.decided_at and ev.decided_at[i]["basis"] != "exact":
@@ -1037,7 +1117,8 @@ def search(
         recs = {i: ev.at_look(i, 0) for i in range(n_set)}
     else:
         method = "grid"
-        recs, notes = _staged_grid(ev)
+        recs, grid_notes = _staged_grid(ev)
+        notes += grid_notes
     def table_of(recs: dict[int, dict[str, Any]]) -> pd.DataFrame:
         rows = []
         for i, s in enumerate(ev.settings):
@@ -1162,8 +1243,11 @@ def write_report(result: SearchResult, path: str | Path, *, sensitivity: Any = N
                   sensitivity.table().to_html(index=False), _fig_html(sensitivity.plot())]
     parts.append(f"<p>seed entropy {result.seed_entropy}</p>")
     body = "\n".join(parts)
-    path.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(sc.title)}</title>"
-                    f"<style>{_REPORT_CSS}</style></head><body>{body}</body></html>", encoding="utf-8")
+    from gamesim.core.results import atomic_write
+
+    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(sc.title)}</title>"
+            f"<style>{_REPORT_CSS}</style></head><body>{body}</body></html>").encode("utf-8")
+    atomic_write(path, lambda fh: fh.write(page))  # Ctrl-C or a full disk: the old report or none
     if pdf:
         from gamesim.report.render import html_to_pdf
 
@@ -1215,6 +1299,49 @@ def render_search_report(scenario: str | Path, out_dir: str | Path, *, seed: int
     return html, (html_to_pdf(html, out / f"{sc.name}.search.pdf") if pdf else None)
 
 
+class ReportPathError(ValueError):
+    """A report file that cannot be written (a folder, an unwritable place); one line naming it."""
+
+
+def check_report_path(path: str | Path, *, pdf: bool = False) -> Path:
+    """Check, before any work, that the search report (and its PDF) can be written at ``path``.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The ``.html`` file to write.
+    pdf : bool, default False
+        Whether ``<path>.pdf`` is written too.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``.
+
+    Raises
+    ------
+    ReportPathError
+        If ``path`` (or the PDF's path) is a folder, its parent is a file, or the
+        folder it would be written in cannot be created or written to.
+    """
+    path = Path(path)
+    targets = [path] + ([path.with_suffix(".pdf")] if pdf else [])
+    for t in targets:
+        if t.is_dir():
+            raise ReportPathError(f"--out {t}: is a folder; give a report file such as {t / 'search.html'}")
+        if t.exists() and not os.access(t, os.W_OK):
+            raise ReportPathError(f"--out {t}: the file is not writable")
+    folder = path.parent
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ReportPathError(f"--out {path}: {existing} is a file, not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ReportPathError(f"--out {path}: cannot write in {existing} (permission denied)")
+    return path
+
+
 def search_cli(scenario: str | Path, *, seed: int | None = None, out: str | Path | None = None,
                pdf: bool = False) -> int:
     """``gamesim search SCENARIO``: run the target search (and ``[sensitivity]``), print and write the report.
@@ -1223,13 +1350,24 @@ def search_cli(scenario: str | Path, *, seed: int | None = None, out: str | Path
     -------
     int
         0 on success (the CLI's exit status).
+
+    Raises
+    ------
+    ScenarioError
+        For an invalid scenario or target, before any work.
+    ReportPathError
+        If the report cannot be written where asked, before any work.
     """
     from gamesim.core.sensitivity import parse_sensitivity, sensitivity_run
 
     sc, tgt, raw_sens = load_target_scenario(scenario)
     if tgt is None:
         raise ScenarioError(f"{scenario}: no [target] table: nothing to search")
-    res = search(sc, tgt, seed=seed)
+    out = Path(out) if out is not None else Path("reports") / f"{sc.name}.search.html"
+    check_report_path(out, pdf=pdf)
+    with warnings.catch_warnings():  # the contradiction is printed in the summary below, once
+        warnings.simplefilter("ignore", UserWarning)
+        res = search(sc, tgt, seed=seed)
     print(res.summary())
     print(res.table().to_string(index=False, max_rows=60))
     sens = None
@@ -1238,7 +1376,6 @@ def search_cli(scenario: str | Path, *, seed: int | None = None, out: str | Path
         sens = sensitivity_run(sc, spec, seed=res.seed_entropy if seed is None else seed)
         print(sens.summary())
         print(sens.table().to_string(index=False))
-    out = Path(out) if out is not None else Path("reports") / f"{sc.name}.search.html"
     write_report(res, out, sensitivity=sens, pdf=pdf)
     print(f"wrote {out}")
     return 0

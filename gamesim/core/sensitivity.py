@@ -373,7 +373,8 @@ def sensitivity_run(sc: Scenario, spec: SensitivitySpec, *, seed: int | None = N
             return cache[tkey]
         parts = []
         for k in range(-(-spec.n_trials // chunk)):  # same child seed for every setting: CRN
-            _, arrays = run_chunk(sc.game.name, task.name, cell, chunk, entropy, (0, 0, k))
+            _, arrays = run_chunk(sc.game.name, task.name, cell, chunk, entropy, (0, 0, k),
+                                  events=getattr(task, "events", ()))
             parts.append(np.asarray(arrays[spec.metric], dtype=np.float64))
         vals = np.concatenate(parts)[: spec.n_trials]
         if np.isnan(vals).any():

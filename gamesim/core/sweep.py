@@ -13,10 +13,13 @@ interrupted sweep (Ctrl-C, ``kill``) resumes where it stopped, loses no finished
 chunk, and never mixes chunks from another version of the scenario or of
 gamesim.
 
-With a precision target the sweep runs in rounds: after each round, every cell
-whose 95% interval for the target metric is wider than asked gets more chunks
-(estimated from the ``1/sqrt(n)`` law), up to ``max_trials`` per cell. The
-decision depends only on the chunks' contents, so it too is reproducible.
+With a precision target the sweep uses a two-stage rule: the part's
+``n_trials`` are a pilot; from it alone each cell's second stage is planned
+once (enough trials for the half-width by the pilot's variance, and for about
+200 informative values; :func:`gamesim.core.stats.two_stage_trials`), run as
+fresh chunks, and the cell's results come from the second stage alone, so the
+interval keeps its fixed-``n`` coverage (docs/reliability.md). The plan
+depends only on the chunks' contents, so it too is reproducible.
 """
 
 from __future__ import annotations
@@ -44,17 +47,28 @@ import pyarrow.parquet as pq
 from tqdm.auto import tqdm
 
 from gamesim import __version__
-from gamesim.core.analysis import distribution_table, paired_difference, paired_ratio, unpaired_half_width
+from gamesim.core.analysis import (
+    _COMPARISON_FIXED,
+    distribution_table,
+    paired_difference,
+    paired_ratio,
+    rank_cases,
+    unpaired_half_width,
+)
+from gamesim.core.events import add_events
 from gamesim.core.registry import Metric, get_game
 from gamesim.core.results import atomic_write
 from gamesim.core.rng import child_seed, root_seed_sequence
 from gamesim.core.scenario import Scenario, param_columns
 from gamesim.core.stats import (
+    CONFIDENCE,
     Estimate,
+    holm_adjust,
+    paired_difference_p_value,
     mean_estimate,
     proportion_estimate,
     quantile_estimate,
-    trials_for_half_width,
+    two_stage_trials,
 )
 
 __all__ = [
@@ -110,6 +124,10 @@ class SweepResult:
     distributions : pandas.DataFrame
         Whole distributions of integer-valued metrics, one row per part, cell,
         metric and value (see :func:`gamesim.core.analysis.distribution_table`).
+    rankings : pandas.DataFrame
+        With ``[compare]``: the best value of the compared dimension per part,
+        metric and other dimensions, and which values are indistinguishable from it
+        at the family-wise 5% level (Holm; :func:`gamesim.core.analysis.rank_cases`).
     """
 
     table: pd.DataFrame
@@ -121,6 +139,7 @@ class SweepResult:
     seconds: float
     comparisons: pd.DataFrame = field(default_factory=pd.DataFrame)
     distributions: pd.DataFrame = field(default_factory=pd.DataFrame)
+    rankings: pd.DataFrame = field(default_factory=pd.DataFrame)
 
 
 def run_chunk(
@@ -131,6 +150,7 @@ def run_chunk(
     entropy: int,
     key: tuple[int, ...],
     tag: tuple[int, ...] | None = None,
+    events: tuple[str, ...] = (),
 ) -> tuple[tuple[int, ...], dict[str, npt.NDArray[Any]]]:
     """Run one chunk of trials (the unit of work sent to joblib workers).
 
@@ -152,6 +172,9 @@ def run_chunk(
     tag : tuple of int, optional
         Returned instead of ``key`` (the sweep passes the chunk's file key
         ``(part, cell, chunk)``).
+    events : tuple of str, default ()
+        Event metrics (``"at_least(wounds, 2)"``...; :mod:`gamesim.core.events`)
+        added as boolean arrays right after the task runs.
 
     Returns
     -------
@@ -162,6 +185,8 @@ def run_chunk(
     t = get_game(game).tasks[task]
     rng = np.random.default_rng(child_seed(entropy, key))
     out = t.simulate(dict(params), n_trials, rng=rng)
+    if events:  # derived per-trial booleans, before anything is summarised
+        out = add_events(out, events)
     return (key if tag is None else tag), {k: np.asarray(v) for k, v in out.items()}
 
 
@@ -600,7 +625,7 @@ def run_sweep(
                     tasks = (
                         joblib.delayed(run_chunk)(
                             game, scenario.parts[p].task.name, cells[p][c], n, entropy, (p, groups[p][c], k),
-                            tag=(p, c, k),
+                            tag=(p, c, k), events=getattr(scenario.parts[p].task, "events", ()),
                         )
                         for p, c, k, n in jobs
                     )
@@ -616,14 +641,16 @@ def run_sweep(
     reused = store.reused
 
     table, comparisons, distributions = _tidy(scenario, cells, planned, store, entropy, digest)
+    rankings = rank_cases(table, comparisons, better=scenario.compare.better) if scenario.compare else pd.DataFrame()
     return SweepResult(
-        table, entropy, digest, cache_dir, ran, reused, time.perf_counter() - t0, comparisons, distributions
+        table, entropy, digest, cache_dir, ran, reused, time.perf_counter() - t0, comparisons, distributions,
+        rankings,
     )
 
 
-#: Fewest trials a cell must have before its precision target can count as met
-#: (and before a top-up may stop), whatever its interval says: a small first chunk
-#: (e.g. 20 trials all 0) says too little about rare outcomes. See docs/reliability.md.
+#: Fewest trials a cell must have before its precision target can count as met,
+#: whatever its interval says: a small sample (e.g. 20 trials all 0) says too little
+#: about rare outcomes. See docs/reliability.md.
 MIN_TARGET_TRIALS = 200
 
 
@@ -638,13 +665,33 @@ def _target_met(est: Estimate, half_width: float) -> bool:
     return bool(est.n >= MIN_TARGET_TRIALS and math.isfinite(hw) and hw <= half_width)
 
 
+def _plan_stage_two(metric: Metric, values: npt.NDArray[Any], half_width: float, cap: int) -> int:
+    """Second-stage trials for one cell, from its pilot values (:func:`two_stage_trials`)."""
+    n0 = len(values)
+    if metric.kind == "proportion":
+        k = int(np.asarray(values, dtype=bool).sum())
+        p = k / n0
+        return two_stage_trials(n0, math.sqrt(p * (1 - p)), min(k, n0 - k), half_width, cap=cap)
+    x = np.asarray(values, dtype=np.float64)
+    if np.isnan(x).any():
+        return cap
+    _, counts = np.unique(x, return_counts=True)
+    return two_stage_trials(n0, float(x.std(ddof=1)), n0 - int(counts.max()), half_width, cap=cap)
+
+
 def _top_up(
     scenario: Scenario,
     cells: list[list[dict[str, Any]]],
     planned: dict[tuple[int, int], list[int]],
     store: ChunkStore,
 ) -> bool:
-    """Plan more chunks for cells short of the precision target; True if any."""
+    """The two-stage precision rule: plan each cell's second stage from its pilot, once; True if any.
+
+    The pilot is the part's ``n_trials``; the second stage (fresh chunks after the
+    pilot's) has the size :func:`gamesim.core.stats.two_stage_trials` plans,
+    at most ``max_trials`` (the pilot comes on top). The cell's results then come from the
+    second stage alone (:func:`_estimation_data`).
+    """
     prec = scenario.precision
     if prec is None:
         return False
@@ -655,26 +702,43 @@ def _top_up(
             if metric is None:
                 continue
             sizes = planned[(p, c)]
-            have = sum(sizes)
-            if have >= prec.max_trials:
+            n0 = part.n_trials
+            if sum(sizes) > n0 or n0 < 2:  # the plan is made once, from the pilot only
                 continue
-            est = _primary(metric, store.read_cell(p, c, len(sizes))[metric.name])
-            if _target_met(est, prec.half_width):
+            n2 = _plan_stage_two(metric, store.read_cell(p, c, len(sizes))[metric.name], prec.half_width,
+                                 prec.max_trials)
+            if n2 < 2:
                 continue
-            want = min(prec.max_trials, max(have + 1, MIN_TARGET_TRIALS,
-                                            math.ceil(1.05 * trials_for_half_width(est, prec.half_width))))
-            while have < want:
-                step = min(scenario.chunk_size, prec.max_trials - have)
-                sizes.append(step)
-                have += step
+            sizes.extend(_chunk_sizes(n2, scenario.chunk_size))
             more = True
     return more
+
+
+def _estimation_data(
+    scenario: Scenario, p: int, c: int, planned: dict[tuple[int, int], list[int]], store: ChunkStore
+) -> dict[str, npt.NDArray[Any]]:
+    """The per-trial values a cell's results come from: the second stage alone where one ran."""
+    data = store.read_cell(p, c, len(planned[(p, c)]))
+    n0 = scenario.parts[p].n_trials
+    if scenario.precision is not None and sum(planned[(p, c)]) > n0:
+        return {k: v[n0:] for k, v in data.items()}
+    return data
 
 
 _FIXED_COLUMNS = frozenset(
     {"scenario", "part", "task", "cell", "case", "metric", "statistic", "n", "estimate", "se", "ci_low", "ci_high",
      "exact", "n_chunks", "spawn_key", "target_met"}
 )
+
+
+def _support(metric: Metric, exact: Mapping[str, float]) -> tuple[float, float]:
+    """The metric's known range: its declared bounds, else the values of its exact PMF (keys ``metric:pmf=k``)."""
+    lo, hi = metric.bounds
+    if math.isfinite(lo) and math.isfinite(hi):
+        return lo, hi
+    prefix = f"{metric.name}:pmf="
+    ks = [float(k[len(prefix):]) for k in exact if k.startswith(prefix)]
+    return (min(ks), max(ks)) if ks else (lo, hi)
 
 
 def crn_dimension(scenario: Scenario) -> str | None:
@@ -699,7 +763,7 @@ def _tidy(
         labels = part.labels()
         groups = part.seed_groups(crn)
         for c, cell in enumerate(cells[p]):
-            data = store.read_cell(p, c, len(planned[(p, c)]))
+            data = _estimation_data(scenario, p, c, planned, store)
             exact = dict(part.task.exact(cell)) if part.task.exact is not None else {}
             base = {"scenario": scenario.name, "part": part.name, "task": part.task.name, "cell": c}
             if part.cases:
@@ -722,7 +786,7 @@ def _tidy(
                         }
                     )
                 if scenario.distributions and metric.kind == "mean":
-                    dist = distribution_table(data[metric.name])
+                    dist = distribution_table(data[metric.name], support=_support(metric, exact))
                     if dist is not None:
                         dists.append(dist.assign(part=part.name, cell=c, metric=metric.name))
     df = pd.DataFrame(rows)
@@ -768,7 +832,9 @@ def comparison_table(
         ci_high`` (paired 95% interval), ``exact`` (from the exact values of both
         cells, where the game has them), ``correlation`` (of the paired
         per-trial values), ``unpaired_half_width`` (the half-width two
-        independent samples of the same size would give) and ``crn``. Empty
+        independent samples of the same size would give), ``crn`` and ``note``
+        (``"not estimable (baseline 0 in n trials)"`` on a ratio row whose
+        baseline never happened: estimate ``nan``, interval ``[lower, inf)``). Empty
         without ``[compare]``. Metrics whose values include censored trials
         (``nan``) are not compared.
     """
@@ -776,22 +842,32 @@ def comparison_table(
     if cmp_ is None:
         return pd.DataFrame()
     rows: list[dict[str, Any]] = []
+    all_pairs = cmp_.pairs == "all"
     for p, part in enumerate(scenario.parts):
         vals = part.dim_values()
         if cmp_.dimension not in vals:
             continue
         labels = part.labels()
         others = [d for d in vals if d != cmp_.dimension]
-        base_of: dict[tuple[Any, ...], int] = {}
+        order = vals[cmp_.dimension]
+        family: dict[tuple[Any, ...], list[int]] = {}
         for c, lab in enumerate(labels):
-            if _same(lab[cmp_.dimension], cmp_.baseline):
-                base_of[tuple(lab[d] for d in others)] = c
-        for c, lab in enumerate(labels):
-            b = base_of[tuple(lab[d] for d in others)]
-            if b == c:
-                continue
-            data_v = store.read_cell(p, c, len(planned[(p, c)]))
-            data_b = store.read_cell(p, b, len(planned[(p, b)]))
+            family.setdefault(tuple(lab[d] for d in others), []).append(c)
+        pairs: list[tuple[int, int]] = []  # (baseline cell, variant cell)
+        for members in family.values():
+            members = sorted(members, key=lambda c: next(i for i, v in enumerate(order)
+                                                         if _same(labels[c][cmp_.dimension], v)))
+            if all_pairs:
+                pairs += [(b, c) for i, b in enumerate(members) for c in members[i + 1:]]
+            else:
+                b = next(c for c in members if _same(labels[c][cmp_.dimension], cmp_.baseline))
+                pairs += [(b, c) for c in members if c != b]
+        k = len(order)
+        m_family = k * (k - 1) // 2 if all_pairs else k - 1
+        for b, c in pairs:
+            lab, base_lab = labels[c], labels[b]
+            data_v = _estimation_data(scenario, p, c, planned, store)
+            data_b = _estimation_data(scenario, p, b, planned, store)
             for metric in part.task.metrics_for(cells[p][c]):
                 if cmp_.metrics is not None and metric.name not in cmp_.metrics:
                     continue
@@ -809,12 +885,17 @@ def comparison_table(
                 exact_v = float(ex_v.iloc[0]) if len(ex_v) else math.nan
                 exact_b = float(ex_b.iloc[0]) if len(ex_b) else math.nan
                 diff, corr = paired_difference(x, y, kind=metric.kind)
+                adj, _ = paired_difference(x, y, kind=metric.kind, confidence=1 - (1 - CONFIDENCE) / m_family)
+                dd = x - y
+                p_value = paired_difference_p_value(
+                    metric.kind, n=m, n10=int(np.sum((x > 0) & (y <= 0))), n01=int(np.sum((x <= 0) & (y > 0))),
+                    sum_d=float(dd.sum()), sumsq_d=float(dd @ dd))
                 common = {
                     "scenario": scenario.name,
                     "part": part.name,
                     "metric": metric.name,
                     "dimension": cmp_.dimension,
-                    "baseline": _label(cmp_.baseline),
+                    "baseline": _label(base_lab[cmp_.dimension]),
                     "variant": _label(lab[cmp_.dimension]),
                     **{d: _label(lab[d]) if d == "case" else param_columns({d: lab[d]})[d] for d in others},
                     "cell": c,
@@ -824,13 +905,27 @@ def comparison_table(
                 }
                 rows.append({**common, "statistic": "difference", **diff.as_dict(),
                              "exact": exact_v - exact_b,
-                             "unpaired_half_width": unpaired_half_width(x, y, kind=metric.kind)})
-                ratio = paired_ratio(x, y)
-                if ratio is not None:
-                    rows.append({**common, "statistic": "ratio", **ratio.as_dict(),
+                             "unpaired_half_width": unpaired_half_width(x, y, kind=metric.kind),
+                             "p_value": p_value, "family_size": m_family,
+                             "ci_low_adj": adj.ci_low, "ci_high_adj": adj.ci_high})
+                rows[-1]["note"] = ""
+                ratio = paired_ratio(x, y, kind=metric.kind)
+                if ratio is not None:  # a baseline that never happened gives a "not estimable" row, not a gap
+                    rows.append({**common, "statistic": "ratio", **ratio[0].as_dict(), "note": ratio[1],
                                  "exact": exact_v / exact_b if exact_b > 0 else math.nan,
                                  "unpaired_half_width": math.nan})
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    if out.empty:
+        return out
+    # Holm within each family: one part, metric and set of other-dimension values
+    diff = out["statistic"] == "difference"
+    keys = ["part", "metric"] + [d for d in out.columns if d not in _COMPARISON_FIXED]
+    out["p_holm"] = math.nan
+    for _, idx in out[diff].groupby([out.loc[diff, k].astype(str) for k in keys], sort=False).groups.items():
+        out.loc[idx, "p_holm"] = holm_adjust(out.loc[idx, "p_value"].to_numpy())
+    out["different"] = pd.Series(pd.NA, index=out.index, dtype="boolean")
+    out.loc[diff, "different"] = out.loc[diff, "p_holm"] < 1 - CONFIDENCE
+    return out
 
 
 def _same(a: Any, b: Any) -> bool:

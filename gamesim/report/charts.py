@@ -238,7 +238,7 @@ def compare_chart(results: Any, part: str, *, columns: int = 2) -> Any:
 
 
 def distribution_chart(results: Any, part: str, metrics: list[str] | None = None, *, max_cells: int = 12,
-                       columns: int = 6) -> Any:
+                       columns: int = 6, view: str = "at_least", band: str = "pointwise") -> Any:
     """P(X >= k) of a part's integer metrics, one small multiple per cell, with 95% bands.
 
     Parameters
@@ -251,6 +251,10 @@ def distribution_chart(results: Any, part: str, metrics: list[str] | None = None
         Cells drawn per metric at most, evenly spread over the cell order (every
         cell is in :meth:`Results.distribution` and the ``.dist`` results table).
     columns : int, default 6
+    view : {"at_least", "at_most", "pmf"}, default "at_least"
+    band : {"pointwise", "simultaneous"}, default "pointwise"
+        Shaded: each k's Wilson 95% interval, or the simultaneous 95% band of the whole curve (DKW,
+        columns ``<view>_band_low/high``); the title says which.
 
     Returns
     -------
@@ -260,7 +264,20 @@ def distribution_chart(results: Any, part: str, metrics: list[str] | None = None
         exact curve is drawn in black.
     """
     alt = _alt()
+    words = {"pmf": "P(X = k)", "at_least": "P(X ≥ k)", "at_most": "P(X ≤ k)"}
+    if view not in words:
+        raise ValueError(f"view = {view!r}, must be one of {', '.join(words)}")
+    if band not in ("pointwise", "simultaneous"):
+        raise ValueError(f"band = {band!r}, must be 'pointwise' or 'simultaneous'")
     d = results.distributions
+    lo_col, hi_col = f"{view}_low", f"{view}_high"
+    if band == "simultaneous":
+        if view == "pmf" or f"{view}_band_low" not in d.columns:
+            raise ValueError(f"band = 'simultaneous' needs view 'at_least' or 'at_most' and results with band "
+                             f"columns, got view = {view!r}")
+        lo_col, hi_col = f"{view}_band_low", f"{view}_band_high"
+    shaded = ("shaded: simultaneous 95% band (DKW)" if band == "simultaneous"
+              else "shaded: pointwise 95% intervals (Wilson)")
     d = d[d["part"] == part]
     metrics = metrics or list(pd.unique(d["metric"]))
     labels = _cell_labels(results, part)
@@ -272,16 +289,16 @@ def distribution_chart(results: Any, part: str, metrics: list[str] | None = None
             cells = [cells[i] for i in np.unique(np.round(np.linspace(0, len(cells) - 1, max_cells)).astype(int))]
         g = g[g["cell"].isin(cells)].sort_values(["cell", "value"])
         df = pd.DataFrame({"cell": g["cell"].map(lambda c: labels.get(int(c), f"cell {c}")).to_numpy(),
-                           "k": g["value"].astype(float).to_numpy(), "p": g["at_least"].astype(float).to_numpy(),
-                           "lo": _finite(g["at_least_low"]), "hi": _finite(g["at_least_high"]),
+                           "k": g["value"].astype(float).to_numpy(), "p": g[view].astype(float).to_numpy(),
+                           "lo": _finite(g[lo_col]), "hi": _finite(g[hi_col]),
                            "n": g["n"].astype(int).to_numpy() if "n" in g else 0})
         if "at_least_exact" in g:
             df["exact"] = _finite(g["at_least_exact"])
         df["shown"] = [format_interval(p, lo, hi) for p, lo, hi in zip(df["p"], df["lo"], df["hi"])]
         base = alt.Chart(df).encode(x=alt.X("k:Q", title=f"{metric} = k"))
-        tip = [alt.Tooltip("cell:N"), alt.Tooltip("k:Q"), alt.Tooltip("shown:N", title="P(X ≥ k) [95% CI]"),
+        tip = [alt.Tooltip("cell:N"), alt.Tooltip("k:Q"), alt.Tooltip("shown:N", title=f"{words[view]} [95% CI]"),
                alt.Tooltip("n:Q", format=",")]
-        band_y = alt.Y("lo:Q", title="P(X ≥ k)", scale=alt.Scale(domain=[0, 1]))
+        band_y = alt.Y("lo:Q", title=words[view], scale=alt.Scale(domain=[0, 1]))
         layers = [base.mark_area(opacity=0.25).encode(y=band_y, y2="hi:Q"),
                   base.mark_line(interpolate="step-after", strokeWidth=1.2).encode(y="p:Q"),
                   base.mark_point(filled=True, size=12, opacity=0.6).encode(y="p:Q", tooltip=tip)]
@@ -292,9 +309,10 @@ def distribution_chart(results: Any, part: str, metrics: list[str] | None = None
                           .encode(y="exact:Q", tooltip=tip_ex))
         n_cells = df["cell"].nunique()
         total = d.loc[d["metric"] == metric, "cell"].nunique()
-        title = f"{metric}: P(X ≥ k)"
+        title = f"{metric}: {words[view]}"
         if len(cells) < total:
             title += f" ({len(cells)} of {total} cells, spread over the sweep)"
+        title += f"; {shaded}"
         chart = alt.layer(*layers).properties(width=105, height=70)
         charts.append(chart.facet(facet=alt.Facet("cell:N", title=None, sort=list(pd.unique(df["cell"])),
                                                    header=alt.Header(labelLimit=120, labelFontSize=9)),

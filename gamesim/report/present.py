@@ -270,14 +270,18 @@ def run_summary(results: pd.DataFrame, meta: dict[str, Any]) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Seed entropy, scenario hash, gamesim version, trials per cell (min-max),
-        cells, backend, wall time.
+        Seed entropy, scenario hash, one row per data file read (path and
+        SHA-256 prefix), gamesim version, trials per cell (min-max), cells,
+        backend, wall time.
     """
     n = results.groupby(["part", "cell"])["n"].max()
     info = {
         "seed entropy (reproduce with --seed)": meta.get("seed_entropy", results["seed_entropy"].iloc[0]),
         "gamesim version": meta.get("gamesim_version", results["gamesim_version"].iloc[0]),
         "scenario hash": str(meta.get("scenario_hash", results["scenario_hash"].iloc[0]))[:16],
+        # every data file the cells read (its SHA-256 enters the scenario hash): path and hash prefix
+        **{f"data file {d.get('path', '?')}": f"sha256 {str(d.get('sha256', '?'))[:16]}"
+           for d in meta.get("data_files") or [] if isinstance(d, dict)},
         "parameter cells": int(n.size),
         "trials per cell (n)": f"{int(n.min()):,} – {int(n.max()):,}" if n.min() != n.max() else f"{int(n.min()):,}",
         "total trials": f"{int(n.sum()):,}",

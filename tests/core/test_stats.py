@@ -123,3 +123,94 @@ def test_difference_of_proportions_is_newcombe():
     assert d.ci_high == pytest.approx(p1 - p2 + math.sqrt((ua - p1) ** 2 + (p2 - lb) ** 2))
     # Newcombe's published example 10 (56/70 vs 48/80): 0.0524 to 0.3339
     assert d.ci_low == pytest.approx(0.0524, abs=5e-4) and d.ci_high == pytest.approx(0.3339, abs=5e-4)
+
+
+# --- paired comparisons from sufficient statistics -------------------------------------------
+
+from scipy import optimize  # noqa: E402
+
+from gamesim.core.stats import (  # noqa: E402
+    dkw_half_width,
+    paired_mean_ratio,
+    paired_proportion_difference,
+    paired_proportion_ratio,
+    paired_ratio_interval,
+    tango_interval,
+    wilson_bounds,
+)
+
+Z = sps.norm.ppf(0.975)
+
+
+def _tango_score(b, c, n, d):
+    """Tango's score statistic by its definition: constrained MLE found numerically."""
+    def negll(q):
+        p12, p21 = q + d, q
+        rest = 1 - p12 - p21
+        return -(b * math.log(p12) + c * math.log(p21) + (n - b - c) * math.log(rest))
+    lo, hi = max(0.0, -d) + 1e-12, (1 - d) / 2 - 1e-12
+    q = optimize.minimize_scalar(negll, bounds=(lo, hi), method="bounded", options={"xatol": 1e-13}).x
+    return (b - c - n * d) / math.sqrt(n * (2 * q + d * (1 - d)))
+
+
+@pytest.mark.parametrize("b, c, n", [(10, 4, 100), (3, 0, 50), (7, 9, 400)])
+def test_tango_bounds_solve_the_score_equation(b, c, n):
+    lo, hi = tango_interval(b, c, n)
+    assert _tango_score(b, c, n, float(lo)) == pytest.approx(Z, abs=1e-3)
+    assert _tango_score(b, c, n, float(hi)) == pytest.approx(-Z, abs=1e-3)
+
+
+def test_tango_without_discordant_pairs_is_never_a_point():
+    e = paired_proportion_difference(400, 0, 0, 0)
+    w = Z * Z / (400 + Z * Z)
+    assert e.estimate == 0 and e.ci_low == pytest.approx(-w, rel=1e-6) and e.ci_high == pytest.approx(w, rel=1e-6)
+    with pytest.raises(ValueError, match="n10"):
+        paired_proportion_difference(1, -1, 0, 0)
+    with pytest.raises(ValueError, match="empty"):
+        paired_proportion_difference(0, 0, 0, 0)
+    with pytest.raises(ValueError, match="n11"):
+        paired_proportion_difference(True, 1, 0, 0)
+
+
+def _ratio_score_numeric(x, t):
+    """Score statistic of p1 = t p2 with the constrained MLE from a Lagrange root (all cells > 0)."""
+    x = np.asarray(x, float)
+    n = x.sum()
+    g = np.array([1 - t, 1.0, -t, 0.0])
+    f = lambda mu: np.sum(g * x / (n + mu * g))  # noqa: E731
+    mu = optimize.brentq(f, -n / g.max() + 1e-9, n / -g.min() - 1e-9, xtol=1e-14)
+    p = x / (n + mu * g)
+    return (x[0] + x[1] - t * (x[0] + x[2])) / n / math.sqrt(np.sum(g * g * p) / n)
+
+
+@pytest.mark.parametrize("table", [(30, 10, 5, 55), (3, 7, 2, 88), (50, 1, 4, 45)])
+def test_paired_ratio_bounds_solve_the_score_equation(table):
+    e, note = paired_proportion_ratio(*table)
+    assert note == "" and e.ci_low < e.estimate < e.ci_high
+    assert _ratio_score_numeric(table, e.ci_low) == pytest.approx(Z, abs=1e-4)
+    assert _ratio_score_numeric(table, e.ci_high) == pytest.approx(-Z, abs=1e-4)
+
+
+def test_paired_ratio_at_the_edges():
+    lo, hi = paired_ratio_interval([0, 400], [0, 0], [5, 0], [995, 0])
+    assert lo[0] == 0.0 and 0 < hi[0] < 1  # variant never: [0, upper]
+    assert lo[1] < 1 < hi[1]  # n/n against n/n: width, holds 1
+    e, note = paired_proportion_ratio(0, 0, 0, 50)
+    assert note == "not estimable (baseline 0 in 50 trials)" and e.ci_low == 0 and e.ci_high == math.inf
+
+
+def test_paired_mean_ratio_validates_and_flags_a_zero_baseline():
+    with pytest.raises(ValueError, match="n = 1"):
+        paired_mean_ratio(1, 1.0, 1.0, 1.0, 1.0, 1.0)
+    e, note = paired_mean_ratio(5, 3.0, 0.0, 3.0, 0.0, 0.0)
+    assert note.startswith("not estimable (baseline 0 in 5") and math.isnan(e.estimate) and e.ci_high == math.inf
+
+
+def test_wilson_bounds_and_dkw():
+    lo, hi = wilson_bounds(np.arange(11), 10)
+    for k in range(11):
+        ci = sps.binomtest(k, 10).proportion_ci(method="wilson")
+        assert lo[k] == pytest.approx(ci.low) and hi[k] == pytest.approx(ci.high)
+    assert dkw_half_width(1000) == pytest.approx(math.sqrt(math.log(40) / 2000))
+    with pytest.raises(ValueError):
+        dkw_half_width(0)

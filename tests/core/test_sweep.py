@@ -79,11 +79,13 @@ def test_precision_target_tops_up_until_narrow_or_capped(write_scenario, tmp_pat
     t = run_sweep(sc, cache_root=tmp_path, progress=False).table
     p = t[(t.metric == "complete") & (t.statistic == "proportion")]
     hw = np.maximum(p.estimate - p.ci_low, p.ci_high - p.estimate)
-    assert ((hw <= 0.012) | (p.n == 9000)).all()
     met = p.target_met.astype(bool)
-    assert (met == (hw <= 0.012)).all() and (p.n[~met] == 9000).all()
+    assert (met == (hw <= 0.012)).all() and met.mean() >= 0.5
     assert t[t.metric != "complete"].target_met.isna().all()
-    assert (p.n > 3000).any() and (p.n == 3000).any() and (p.n <= 9000).all()
+    # two-stage rule: every cell's results come from a second stage planned from its 3000-trial pilot
+    assert (p.n <= 9000).all() and (p.n >= 2).all() and (p.n != 3000).any()
+    none = p[p.estimate == 0]  # a pilot with no completion plans the cap
+    assert (none.n == 9000).all()
     # the decision is reproducible: the same table with two workers
     t2 = run_sweep(sc, n_jobs=2, cache_root=tmp_path / "x", progress=False).table
     pd.testing.assert_frame_equal(t.reset_index(drop=True), t2.reset_index(drop=True))

@@ -78,7 +78,7 @@ def test_unknown_icon_names_card_and_field(tmp_path):
     ('copies = 4\ntop = { pulls = 3 }', 'copies = 4\ncolor = "red"\ntop = { pulls = 3 }', r"unknown field 'color'"),
     ('top = { money = 4 }', 'top = { money = 2.5 }', r'action "バイト": top\.money = 2\.5'),
     ('[[quest]]            # 1\npulls = 1', '[[quest]]            # 1\nboss_appear = 1', r"quest square 1: boss_appear: unknown icon"),
-    ('saturday = [[0, 0, 0, 0],', 'saturday = [[0, 0, 0],', r"rate: saturday\[0\]"),
+    ('saturday = [[0, 0, 0, 0], [6,', 'saturday = [[0, 0, 0], [6,', r"rate: saturday\[0\]"),
 ])
 def test_invalid_data_is_a_clear_error(tmp_path, old, new, match):
     text = ILLU.read_text(encoding="utf-8")
@@ -245,12 +245,16 @@ CONFIGS = [
     dict(),
     dict(n_players=2, policy="random", expert=True, doubtful=True),
     dict(n_players=3, policy="money_then_paid", policy_seat1="boss_hunter"),
-    dict(n_players=4, policy="quest_rusher", boss_refill=False, navi_seat1="みやび"),
+    dict(n_players=4, policy="quest_rusher", boss_refill=True, navi_seat1="みやび"),
     dict(n_players=3, policy="boss_hunter", remove_action="レイド参戦", remove_boss="スライム"),
     dict(n_players=4, policy="lookahead"),
     dict(n_players=2, policy="greedy_pulls", policy_seat1="lookahead", doubtful=True),
     dict(n_players=3, policy="paid_plan", policy_seat1="money_then_paid"),
     dict(n_players=2, policy="paid_plan", doubtful=True, expert=True),
+    # the other reading of every ambiguous passage at once
+    dict(n_players=3, policy="boss_hunter", policy_seat1="lookahead", last_dance_zero_first=False,
+         last_dance_consolete=False, boss_use="once", boss_target="first"),
+    dict(n_players=4, policy="random", policy_seat1="boss_hunter", boss_refill=True),
 ]
 
 
@@ -380,12 +384,14 @@ def _deterministic_data():
         a["top"] = {"money": 1}
         a["bottom"] = {"money": 1}
     for e in raw["event"]:
-        e.pop("effect", None)
-        e.pop("bag", None)
+        for k in ("effect", "bag", "round", "on_sr", "on_n"):
+            e.pop(k, None)
     for b in raw["boss"]:
         b["effect"] = {}
+        b.pop("round", None)
     for n in raw["navi"]:
         n["weekday"], n["overdrive"] = {}, {}
+        n.pop("on_sr", None), n.pop("on_n", None)
     return parse_data(raw, "deterministic.toml")
 
 
@@ -439,8 +445,11 @@ def test_held_effects_rows_and_a_strong_boss():
     for r in rows:
         if r["card"] == "魔術王 ケレゲンハイト":  # set aside: never held
             assert r["n"] == 0 and math.isnan(r["diff"])
+        elif r["n"] == 0:  # e.g. ウングリュック at the deck's bottom: only 🐱 reveals bosses (boss_refill = false)
+            assert r["kind"] == "boss" and math.isnan(r["diff"])
         else:
-            assert r["n"] > 0 and -1 <= r["ci_low"] <= r["diff"] <= r["ci_high"] <= 1
+            assert -1 <= r["ci_low"] <= r["diff"] <= r["ci_high"] <= 1
+    assert all(r["n"] > 0 for r in rows if r["kind"] == "action" or r["card"] == "スライム")
     raw = tomllib.loads(ILLU.read_text(encoding="utf-8"))
     for b in raw["boss"]:
         if b["name"] == "スライム":
@@ -470,3 +479,297 @@ def test_paid_plan_tables_follow_the_per_purchase_programme():
     assert rates[act[8, fresh]] == (2, 1) and act[1, fresh] == -1
     # after the 10→12 purchase without the God Chance chip: 12 drawn, 15 money left
     assert rates[act[15, cls[12, 0]]] == (15, 25)
+
+
+def _task_on(gd, **kw):
+    """``game`` task parameters playing with the data set ``gd`` (a GameData, not a path)."""
+    task = get_game("gacha_game").tasks["game"]
+    params = task.defaults(**kw)
+    params["data"] = gd
+    return task, params
+
+
+def test_shared_win_and_outright_wins_exact():
+    """Shared wins on the deterministic-card game with 2 slayers: each ends with 1, 2 or 3 UR
+    cards (P = 1/25, 12/25, 12/25, independently), so P(shared win) = (1 + 144 + 144)/625 =
+    289/625 and P(seat 1 wins outright) = (12 + 12 * 13)/625 = 168/625, while the split share
+    of seat 1 is 1/2 by symmetry. The split share hides the ties; shared_win shows them."""
+    task, params = _task_on(_deterministic_data(), n_players=2)
+    n = 6000
+    out = task.simulate(params, n, rng=np.random.default_rng())
+    names = {m.name for m in task.metrics_for(task.defaults(n_players=2))}
+    assert {"shared_win", "n_winners_1", "n_winners_2", "win_outright_seat1", "win_outright_seat2"} <= names
+    for key, p in (("shared_win", 289 / 625), ("n_winners_2", 289 / 625), ("n_winners_1", 336 / 625),
+                   ("win_outright_seat1", 168 / 625), ("win_outright_seat2", 168 / 625)):
+        x = np.asarray(out[key], float)
+        assert abs(x.mean() - p) <= 4.5 * math.sqrt(p * (1 - p) / n), key
+    np.testing.assert_array_equal(out["n_winners_1"] + out["n_winners_2"], 1)
+    # split share: 1 for an outright win, 1/2 for a shared one
+    np.testing.assert_allclose(out["win_seat1"], out["win_outright_seat1"] + 0.5 * out["shared_win"])
+
+
+def _constructed(action=None, boss_health=None, bag=(0, 5, 45), bosses=None, navi=None, event=None, boss_round=None,
+                 **patch):
+    """The deterministic data set with every action card's both sides ``action`` (default 👑1),
+    every boss's health ``boss_health`` (if given), boss effects ``bosses`` ({name: effect})
+    fields ``navi`` / ``event`` added to every navi / event card, and top-level fields ``patch``."""
+    import tomllib
+
+    from gamesim.games.gacha_game.data import parse_data
+
+    raw = tomllib.loads(ILLU.read_text(encoding="utf-8"))
+    raw["bag"] = list(bag)
+    for a in raw["action"]:
+        a["top"] = dict(action or {"money": 1})
+        a["bottom"] = dict(action or {"money": 1})
+    for e in raw["event"]:
+        e.pop("effect", None)
+        e.pop("bag", None)
+    for b in raw["boss"]:
+        b["effect"] = dict((bosses or {}).get(b["name"], {}))
+        b.pop("round", None)
+        if b["name"] in (boss_round or {}):
+            b["round"] = boss_round[b["name"]]
+        if boss_health is not None:
+            b["health"] = boss_health
+    for n in raw["navi"]:
+        n["weekday"], n["overdrive"] = {}, {}
+        n.pop("on_sr", None), n.pop("on_n", None)
+        n.update(navi or {})
+    for e in raw["event"]:
+        e.pop("on_sr", None), e.pop("on_n", None), e.pop("round", None)
+        e.update(event or {})
+    raw.update(patch)
+    return parse_data(raw, "constructed.toml")
+
+
+def test_boss_refill_reading_on_a_constructed_position():
+    """Every card attacks (💥1), every boss has health 1, no card shows 🐱. Read literally
+    (boss_refill = false) only the boss revealed at set-up is ever captured; refilling the area
+    after each capture captures the whole deck (12 shuffled + ウングリュック at the bottom)."""
+    gd = _constructed(action={"attack": 1}, boss_health=1)
+    for refill, bosses in ((False, 1), (True, 13)):
+        cfg = make_config(data=gd, boss_refill=refill)
+        for r in (simulate_games(cfg, 200, rng=np.random.default_rng()),
+                  reference_games(cfg, 20, rng=np.random.default_rng())):
+            assert (r["bosses"] == bosses).all(), refill
+
+
+def test_last_dance_zero_first_reading_on_a_constructed_position():
+    """Nobody moves on the quest or rate track and nobody captures a boss: read literally, the
+    ties at 0 make everybody first three times (3 God Chances each); when a first place needs
+    more than 0, nobody gets a ラストダンス God Chance and every game ends in an all-way tie."""
+    assert last_dance_chances([0, 0, 0], [0, 0, 0], [0, 0, 0], zero_first=False) == [0, 0, 0]
+    assert last_dance_chances([2, 0, 2], [0, 0, 0], [0, 1, 0], zero_first=False) == [1, 1, 1]
+    assert last_dance_chances([2, 0, 2], [0, 0, 0], [0, 1, 0]) == [2, 2, 2]
+    gd = _deterministic_data()
+    for zero_first, chances in ((True, 3), (False, 0)):
+        cfg = make_config(n_players=3, data=gd, last_dance_zero_first=zero_first)
+        for r in (simulate_games(cfg, 300, rng=np.random.default_rng()),
+                  reference_games(cfg, 30, rng=np.random.default_rng())):
+            assert (r["ld_god_chances"] == 3 * chances).all()
+            if not zero_first:
+                assert (r["ur"] == 0).all() and (r["win"] == 1 / 3).all()
+
+
+@pytest.mark.parametrize("consolete", [True, False])
+def test_last_dance_consolete_reading_on_a_constructed_position(consolete):
+    """Two slayers reach the ラストダンス holding 4 of the 5 UR cards, tied at 0 everywhere, so
+    each has 3 God Chances and completes the set with p = 1 - (4/5)^3 = 61/125. Winning at once
+    (the default): seat 1 goes first and wins alone with p; played out: seat 1 wins alone only
+    if seat 2 does not complete, p (1 - p), and every other game is shared."""
+    from gamesim.games.gacha_game.reference import _Game
+    from gamesim.games.gacha_game.sim import _Batch
+
+    cfg = make_config(n_players=2, data=_deterministic_data(), last_dance_consolete=consolete)
+    p = Fraction(61, 125)
+    alone = p if consolete else p * (1 - p)
+    shared = (1 - p) ** 2 if consolete else p * p + (1 - p) ** 2
+    n = 20000
+    b = _Batch(cfg, n, np.random.default_rng())
+    b.owned[:] = 0b01111
+    b.end()
+    rng = np.random.default_rng()
+    ref = []
+    for _ in range(2000):
+        g = _Game(cfg, rng.random)
+        g.owned = [[True] * 4 + [False] for _ in range(2)]
+        g.end()
+        ref.append(g.win)
+    for win in (b.win, np.array(ref)):
+        m = win.shape[0]
+        for x, ex in (((win[:, 0] == 1.0), alone), (((win > 0).sum(axis=1) > 1), shared)):
+            assert abs(x.mean() - float(ex)) <= 4.5 * math.sqrt(float(ex * (1 - ex)) / m)
+
+
+@pytest.mark.parametrize("boss_use,first,second", [("round", 5 * 5, 5), ("once", 5 + 4, 5)])
+def test_boss_use_reading_on_a_constructed_position(boss_use, first, second):
+    """Seat 1 holds one boss card (🎰5) and every action card is 🎰1. Usable until the round
+    ends, seat 1 plays it in all 5 turns (25 weekday pulls); spent when played, once (5 + 4).
+    Either way it is face down in the next round (5 pulls)."""
+    from gamesim.games.gacha_game.reference import _Game
+    from gamesim.games.gacha_game.sim import _Batch
+
+    gd = _constructed(action={"pulls": 1}, bosses={"スライム": {"pulls": 5}})
+    cfg = make_config(n_players=4, data=gd, boss_use=boss_use)
+    b_id = gd.boss_names.index("スライム")
+    wk = SOURCES.index("weekday")
+    b = _Batch(cfg, 50, np.random.default_rng())
+    b.owner[:, b_id] = 0
+    b.nboss.reshape(50, 4)[:, 0] = 1
+    g = _Game(cfg, np.random.default_rng().random)
+    g.owner[b_id] = 0
+    for expect in (first, second):
+        before, before_g = b.pulls[wk].copy(), g.pulls[wk]
+        b.weekday()
+        b.bosses_face_down()
+        g.weekday()
+        g.bosses_face_down()
+        assert (b.pulls[wk] - before == expect + 3 * 5).all()
+        assert g.pulls[wk] - before_g == expect + 3 * 5
+
+
+@pytest.mark.parametrize("target", ["choose", "first"])
+def test_boss_target_reading_on_a_constructed_position(target):
+    """The area holds ゴーレム at health 6, then スライム at health 1; a boss_hunter (capture
+    worth 6 pulls) attacks once. Choosing, it hits スライム (value 1 + 6 against 3.5 + 1) and
+    captures it every time for 1 pull; hitting the first boss, it captures ゴーレム only on a 6."""
+    from gamesim.games.gacha_game import attack_tables
+    from gamesim.games.gacha_game.policies import target_values
+    from gamesim.games.gacha_game.reference import _Game
+    from gamesim.games.gacha_game.sim import _Batch
+
+    gd = _constructed()
+    cfg = make_config(n_players=2, policy="boss_hunter", data=gd, boss_target=target)
+    a, b_ = gd.boss_names.index("ゴーレム"), gd.boss_names.index("スライム")
+    e, p = attack_tables(12)
+    tv = target_values("boss_hunter", e, p)
+    assert tv[0, 1] == 7.0 and abs(tv[0, 6] - 4.5) < 1e-12
+    n = 3000
+    bt = _Batch(cfg, n, np.random.default_rng())
+    bt.area[:] = -1
+    bt.area[:, :2] = [a, b_]
+    bt.area_len[:] = 2
+    bt.ahealth[:] = 0
+    bt.ahealth[:, :2] = [6, 1]
+    bt._attack(np.arange(n), np.arange(n) * 2, 0, 0)
+    games = []
+    rng = np.random.default_rng()
+    for _ in range(600):
+        g = _Game(cfg, rng.random)
+        g.area, g.ahealth = [a, b_], [6, 1]
+        g.attack(0, 0, 0)
+        games.append(g.owner)
+    for owner in (bt.owner, np.array(games)):
+        if target == "choose":
+            assert (owner[:, b_] == 0).all() and (owner[:, a] == -1).all()
+        else:
+            assert (owner[:, b_] == -1).all()
+            x = (owner[:, a] == 0).astype(float)
+            assert abs(x.mean() - 1 / 6) <= 4.5 * math.sqrt(5 / 36 / x.size)
+
+
+@pytest.mark.parametrize("card", ["navi", "event"])
+@pytest.mark.parametrize("chip,per", [("sr", "pull"), ("sr", "session"), ("n", "pull"), ("n", "session")])
+def test_chip_triggers_on_a_constructed_position(card, chip, per):
+    """Every action card is 🎰2 and the bag holds only SR chips (or only N chips); a trigger
+    👑1 on that chip gives 2 money a turn per pull, 1 per session: after the 5 weekday turns a
+    slayer holds 1 + 10 or 1 + 5 money. The other chip's trigger never fires (1 + 0)."""
+    from gamesim.games.gacha_game.reference import _Game
+    from gamesim.games.gacha_game.sim import _Batch
+
+    trig = {f"on_{chip}": {"per": per, "effect": {"money": 1}}}
+    for bag, fires in (((0, 5, 0), chip == "sr"), ((0, 0, 5), chip == "n")):
+        gd = _constructed(action={"pulls": 2}, bag=bag, **{card: trig})
+        expect = 1 + ((10 if per == "pull" else 5) if fires else 0)
+        cfg = make_config(n_players=3, data=gd)
+        b = _Batch(cfg, 40, np.random.default_rng())
+        b.weekday()
+        g = _Game(cfg, np.random.default_rng().random)
+        g.weekday()
+        assert (b.money == expect).all() and g.money == [expect] * 3, (bag, b.money[:6], g.money)
+        b = _Batch(make_config(n_players=3, data=gd, chip_triggers=False), 40, np.random.default_rng())
+        b.weekday()
+        assert (b.money == 1).all()
+        if card == "navi":  # エキスパートモード: no navi cards, no navi triggers
+            b = _Batch(make_config(n_players=3, data=gd, expert=True), 40, np.random.default_rng())
+            b.weekday()
+            assert (b.money == 1).all()
+
+
+@pytest.mark.parametrize("where,text,match", [
+    ("navi", 'on_ssr = { effect = { money = 1 } }', r'navi "みやび": on_ssr: unknown trigger'),
+    ("navi", 'on_sr = { per = "turn", effect = { money = 1 } }', r'navi "みやび": on_sr\.per = \'turn\''),
+    ("navi", 'on_sr = { per = "pull", effect = { monee = 1 } }', r'navi "みやび": on_sr\.effect\.monee: unknown icon'),
+    ("navi", 'on_n = 3', r'navi "みやび": on_n = 3, must be a table'),
+    ("event", 'on_gc = { effect = { money = 1 } }', r'event "CLIMAX: 大感謝祭": on_gc: unknown trigger'),
+])
+def test_invalid_trigger_is_a_one_line_error(tmp_path, where, text, match):
+    src = ILLU.read_text(encoding="utf-8")
+    anchor = {"navi": 'name = "みやび"\n', "event": 'name = "CLIMAX: 大感謝祭"\n'}[where]
+    assert anchor in src
+    with pytest.raises(DataError, match=match) as info:
+        load_data(_write(tmp_path, src.replace(anchor, anchor + text + "\n", 1)))
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("n_players", [2, 3])
+def test_event_round_effects_on_a_constructed_position(n_players):
+    """The deterministic-card game (👑5 a round, nobody on the rate track) with every event
+    card's round putting 課金 rates [1 money → 1 pull] and a Saturday table whose column 0 gives
+    2 pulls to each of k tied leaders in force: 21 paid pulls a slayer (6 + 5 + 5 + 5) instead
+    of 10, and 2 Saturday pulls a slayer a round instead of 0."""
+    sat = [[2, 2, 2, 2], [6, 4, 3, 2], [8, 6, 4, 3], [10, 8, 6, 5]]
+    gd = _constructed(event={"round": {"paid_rates": [[1, 1]], "saturday": sat}})
+    cfg = make_config(n_players=n_players, data=gd)
+    base = make_config(n_players=n_players, data=_deterministic_data())
+    paid, satd = SOURCES.index("paid"), SOURCES.index("saturday")
+    for c, pp, sp in ((cfg, 21, 8), (base, 10, 0)):
+        for r in (simulate_games(c, 200, rng=np.random.default_rng()),
+                  reference_games(c, 20, rng=np.random.default_rng())):
+            assert (r["pulls"][:, paid] == pp * n_players).all()
+            assert (r["pulls"][:, satd] == sp * n_players).all()
+
+
+def test_boss_round_effects_on_a_constructed_position():
+    """Seat 1 holds a boss card (🎰5) whose round effect puts rates [1 → 1] and the bag
+    [0, 0, 7] in force: after the weekday the game's rates and bag are those; the next event
+    (no round effect) puts the defaults back."""
+    from gamesim.games.gacha_game.reference import _Game
+    from gamesim.games.gacha_game.sim import _Batch
+
+    gd = _constructed(action={"pulls": 1}, bosses={"スライム": {"pulls": 5}})
+    gd2 = _constructed(action={"pulls": 1}, bosses={"スライム": {"pulls": 5}},
+                       boss_round={"スライム": {"paid_rates": [[1, 1]], "bag": [0, 0, 7]}})
+    for data, rid, bag in ((gd, 0, [0, 5, 45]), (gd2, 1, [0, 0, 7])):
+        cfg = make_config(n_players=4, data=data)
+        b_id = data.boss_names.index("スライム")
+        b = _Batch(cfg, 30, np.random.default_rng())
+        b.owner[:, b_id] = 0
+        b.nboss.reshape(30, 4)[:, 0] = 1
+        b.weekday()
+        assert (b.rid == rid).all() and (b.cfg_gc == bag[0]).all() and (b.cfg_ot == bag[1] + bag[2]).all()
+        assert (b.gcb + b.otb <= sum(bag)).all()
+        g = _Game(cfg, np.random.default_rng().random)
+        g.owner[b_id] = 0
+        g.weekday()
+        assert g.rid == rid and g.bag_cfg == bag and sum(g.inbag) <= sum(bag)
+        ev = int(data.events_of("weekly")[0])
+        b.event(np.full(30, ev))
+        g.event(ev)
+        assert (b.rid == 0).all() and (b.cfg_ot == 50).all() and g.rid == 0 and g.bag_cfg == [0, 5, 45]
+
+
+@pytest.mark.parametrize("where,text,match", [
+    ("event", 'round = { rates = [[1, 1]] }', r'event "CLIMAX: 大感謝祭": round\.rates: unknown table'),
+    ("boss", 'round = { saturdays = [] }', r'boss "スライム": round\.saturdays: unknown table'),
+    ("boss", 'round = { saturday = [[1, 2, 3, 4]] }', r'boss "スライム": round\.saturday: 1 rows, must be 4'),
+    ("event", 'round = { paid_rates = [[0, 1]] }', r'event "CLIMAX: 大感謝祭": round\.paid_rates\[0\]\[0\] = 0'),
+])
+def test_invalid_round_effect_is_a_one_line_error(tmp_path, where, text, match):
+    src = ILLU.read_text(encoding="utf-8")
+    anchor = {"boss": 'name = "スライム"\n', "event": 'name = "CLIMAX: 大感謝祭"\n'}[where]
+    assert anchor in src
+    with pytest.raises(DataError, match=match) as info:
+        load_data(_write(tmp_path, src.replace(anchor, anchor + text + "\n", 1)))
+    assert "\n" not in str(info.value)

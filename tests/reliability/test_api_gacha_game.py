@@ -62,7 +62,7 @@ SPECS: dict[str, tuple[Callable[..., Any], dict[str, Arg]]] = {
     "attack_tables": (gg.attack_tables, {"max_health": pos(int_arg(1, 10_000, 30))}),
     "last_dance_chances": (gg.last_dance_chances, {"laps": int_list(0, 10_000, 5, 3),
                                                    "bosses": int_list(0, 10_000, 5, 3),
-                                                   "rates": int_list(0, 10_000, 12, 3)}),
+                                                   "rates": int_list(0, 10_000, 12, 3), "zero_first": BOOL}),
     "paid_tables": (gg.paid_tables, {"rates": RATES, "max_money": int_arg(0, 2000, 60)}),
     "quest_move": (gg.quest_move, {"data": DATA, "pos": pos(int_arg(0, len(D.quest_stop) - 1)),
                                    "laps": pos(int_arg(0, 10_000, 5)), "steps": pos(int_arg(0, 10_000, 20))}),
@@ -75,7 +75,10 @@ SPECS: dict[str, tuple[Callable[..., Any], dict[str, Arg]]] = {
         "expert": BOOL, "doubtful": BOOL,
         "doubtful_k": Arg(st.lists(st.integers(0, 5), min_size=1, max_size=3),
                           st.sampled_from([[2.5], [True], [-1], [10**6], "34", 3])),
-        "boss_refill": BOOL,
+        "boss_refill": BOOL, "last_dance_zero_first": BOOL, "last_dance_consolete": BOOL,
+        "boss_use": Arg(st.sampled_from(["round", "once"]), st.sampled_from(["twice", 1, None, True])),
+        "boss_target": Arg(st.sampled_from(["choose", "first"]), st.sampled_from(["last", 0, None, True])),
+        "chip_triggers": BOOL,
         "data": Arg(st.sampled_from(["illustrative", D]), st.sampled_from([3, None, 2.5, ["illustrative"]])),
     }),
     "simulate_games": (gg.simulate_games, {"cfg": CONFIG, "n_games": pos(int_arg(1, MAX_GAMES, 3)), "rng": RNG}),
@@ -93,7 +96,9 @@ SPECS: dict[str, tuple[Callable[..., Any], dict[str, Arg]]] = {
                                                st.sampled_from([(2.5,), (True,), (-1,), "34"]), keyword=False),
         "navi_seat1": Arg(st.one_of(st.none(), st.integers(0, len(D.navi_names) - 1)),
                           st.sampled_from([True, 1.0, -1, len(D.navi_names), "a"]), keyword=False),
-        "boss_refill": pos(BOOL)}),
+        "boss_refill": pos(BOOL), "last_dance_zero_first": BOOL, "last_dance_consolete": BOOL,
+        "boss_use": Arg(st.sampled_from(["round", "once"]), st.sampled_from(["twice", 1, True])),
+        "boss_target": Arg(st.sampled_from(["choose", "first"]), st.sampled_from(["last", 0, True]))}),
 }
 
 

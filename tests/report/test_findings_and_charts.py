@@ -7,7 +7,7 @@ import math
 import pytest
 
 import gamesim
-from gamesim.core.present import format_interval
+from gamesim.report.present import format_interval
 from gamesim.report.charts import compare_chart, distribution_chart, estimates_chart, metric_groups
 from gamesim.report.findings import comparison_sentences, findings_markdown
 from gamesim.report.page import external_urls, finish_page

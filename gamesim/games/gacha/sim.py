@@ -21,7 +21,11 @@ Sampling (the reading of the rules is that of :mod:`gamesim.games.gacha.rules`):
 * 疑惑の運営モード removals at each bag creation: ``k`` from ``DoubtfulConfig``, the
   God Chance chips among them hypergeometric.
 * God Chance cards: ``Generator.integers(n_characters)``; the navi character is
-  card 0 (by symmetry which character is the navi does not matter).
+  card 0 (by symmetry which character is the navi does not matter). In the
+  one-draw-per-bag kernel (:func:`run_schedule` without Overdrive) the characters
+  owned are drawn by inverse CDF from their own stream (``rng.spawn(1)[0]``, made
+  before any other draw): one uniform per trial, whatever the bag loop used, so two
+  bags one chip apart give trial ``i`` the same card uniform (common random numbers).
 
 Overdrive sessions are processed breadth-first after the session that triggered
 them (all Overdrive sessions have the same size and cards are iid, so this equals
@@ -816,6 +820,11 @@ def _schedule_cycles(sessions: list[int], n_trials: int, rng: np.random.Generato
     else:
         ends_b = np.append(ends, big)
         lookup = lambda t: ends_b[np.searchsorted(ends, t + 1)]  # noqa: E731
+    # The cards of the God Chances come from their own stream, spawned before any draw: the
+    # bag loop above uses a number of uniforms that depends on the bag, so two bags one chip
+    # apart would otherwise give trial i's cards different numbers (common random numbers
+    # then narrowed bag_n 45 vs 44 on ``complete`` by 6%; with this stream, see docs/comparisons.md).
+    card_rng = rng.spawn(1)[0]
     god = np.zeros(n_trials, dtype=_I64)
     sr = np.zeros(n_trials, dtype=_I64)
     owned = np.zeros(n_trials, dtype=_I64)
@@ -861,7 +870,7 @@ def _schedule_cycles(sessions: list[int], n_trials: int, rng: np.random.Generato
         god[rows], sr[rows] = gk, sk
         start += size
     for lo in range(0, n_trials, CHUNK_SIZE):  # chunked: bounded temporaries
-        owned[lo:lo + CHUNK_SIZE] = _owned_counts(god[lo:lo + CHUNK_SIZE], rng, cfg.n_characters)
+        owned[lo:lo + CHUNK_SIZE] = _owned_counts(god[lo:lo + CHUNK_SIZE], card_rng, cfg.n_characters)
     return {"god_chances": god, "complete": owned == cfg.n_characters, "characters_owned": owned,
             "sr_drawn": sr, "pulls": np.full(n_trials, total, dtype=_I64)}
 

@@ -27,6 +27,8 @@ import numpy.typing as npt
 from gamesim.games.gacha.rules import BagConfig
 
 __all__ = [
+    "TRIGGERS",
+    "ROUND_TABLES",
     "Icon",
     "ICON_NAMES",
     "DataError",
@@ -63,6 +65,11 @@ N_ICONS = len(Icon)
 _QUEST_SQUARE_ICONS = ("pulls", "money", "quest", "rate")
 _EVENT_KINDS = ("start_dash", "weekly", "climax")
 _BOSS_PLACES = ("deck", "bottom", "aside")
+#: Tables a round-scoped effect (``round = { ... }`` on an event or boss card) may replace.
+ROUND_TABLES: tuple[str, ...] = ("paid_rates", "saturday", "bag")
+#: Chip triggers a navi or event card may carry (SR chip ●, N chip ●: はずれ but for some cards).
+TRIGGERS: tuple[str, ...] = ("on_sr", "on_n")
+_TRIGGER_PER = ("pull", "session")
 #: Largest value of one icon on a card (keeps every loop bounded).
 MAX_ICON_VALUE = 60
 
@@ -109,6 +116,23 @@ class GameData:
     rate_columns : ndarray, shape (rate_length + 1,)
     saturday : ndarray, shape (n_columns, 4)
         Pulls per leader by column and number of tied leaders (1..4).
+    navi_trigger, event_trigger : ndarray, shape (n_navi or n_event, 2, N_ICONS)
+        Chip triggers (:data:`TRIGGERS`): the effect gained when a session draws SR chips
+        (``[:, 0]``, ``on_sr``) or N chips (``[:, 1]``, ``on_n``); zeros: no trigger.
+    navi_trigger_pull, event_trigger_pull : ndarray of bool, shape (n_navi or n_event, 2)
+        True: the effect once per chip drawn (``per = "pull"``); False: once per session
+        that draws at least one (``per = "session"``).
+    paid_rate_sets : tuple of rate tuples
+        課金ガチャ rate sets; 0 = ``paid_rates``, then those of round-scoped effects.
+    saturday_sets : ndarray, shape (n_sets, n_columns, 4)
+        Saturday tables; 0 = ``saturday``, then those of round-scoped effects.
+    event_round : ndarray, shape (n_event, 2)
+        Rate set and Saturday table in force during the event's round (0 = the default).
+    boss_round : ndarray, shape (n_boss, 2)
+        Rate set and Saturday table a boss card puts in force, from its use to the round's
+        end (-1: no change).
+    boss_bag : ndarray, shape (n_boss, 3)
+        Bag a boss card puts in force when used (remade at once), ``-1`` rows: no change.
     """
 
     source: str
@@ -139,6 +163,25 @@ class GameData:
     rate_length: int
     rate_columns: npt.NDArray[np.int64]
     saturday: npt.NDArray[np.int64]
+    navi_trigger: npt.NDArray[np.int64]
+    navi_trigger_pull: npt.NDArray[np.bool_]
+    event_trigger: npt.NDArray[np.int64]
+    event_trigger_pull: npt.NDArray[np.bool_]
+    paid_rate_sets: tuple[tuple[tuple[int, int], ...], ...]
+    saturday_sets: npt.NDArray[np.int64]
+    event_round: npt.NDArray[np.int64]
+    boss_round: npt.NDArray[np.int64]
+    boss_bag: npt.NDArray[np.int64]
+
+    @property
+    def has_boss_round(self) -> bool:
+        """Whether some boss card changes a table for the rest of the round when used."""
+        return bool((self.boss_round >= 0).any() or (self.boss_bag >= 0).any())
+
+    @property
+    def has_triggers(self) -> bool:
+        """Whether some card reacts to SR or N chips (the simulator then tracks them apart)."""
+        return bool(self.navi_trigger.any() or self.event_trigger.any())
 
     @property
     def n_characters(self) -> int:
@@ -196,8 +239,78 @@ def _effect(where: str, field: str, raw: Any, allowed: tuple[str, ...] = ICON_NA
     return vec
 
 
+def _triggers(where: str, raw: dict[str, Any]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """The chip triggers ``on_sr`` / ``on_n`` of a card: effects (2, N_ICONS) and per-pull flags (2,)."""
+    eff = np.zeros((len(TRIGGERS), N_ICONS), dtype=np.int64)
+    per_pull = np.ones(len(TRIGGERS), dtype=bool)
+    for k in raw:
+        if k.startswith("on_") and k not in TRIGGERS:
+            raise _err(where, f"{k}: unknown trigger {k!r}; allowed: {', '.join(TRIGGERS)}")
+    for j, t in enumerate(TRIGGERS):
+        tr = raw.get(t)
+        if tr is None:
+            continue
+        if not isinstance(tr, dict):
+            raise _err(where, f"{t} = {tr!r}, must be a table {{ per = \"pull\" or \"session\", effect = {{ ... }} }}")
+        _keys(f"{where}: {t}", tr, {"per", "effect"})
+        per = tr.get("per", "pull")
+        if per not in _TRIGGER_PER:
+            raise _err(where, f"{t}.per = {per!r}, must be one of {', '.join(_TRIGGER_PER)}")
+        eff[j] = _effect(where, f"{t}.effect", tr.get("effect"))
+        if eff[j, Icon.START_SLAYER]:
+            raise _err(where, f"{t}.effect.start_slayer: not allowed in a trigger")
+        per_pull[j] = per == "pull"
+    return eff, per_pull
+
+
+def _bag3(where: str, field: str, b: Any) -> tuple[int, int, int]:
+    if not isinstance(b, list) or len(b) != 3:
+        raise _err(where, f"{field} = {b!r}, must be [god_chance, sr, n]")
+    bb = tuple(_int(where, f"{field}[{j}]", x, 0, 1000) for j, x in enumerate(b))
+    if sum(bb) < 1:
+        raise _err(where, f"{field} = {b!r}, must hold at least 1 chip")
+    return bb  # type: ignore[return-value]
+
+
+def _round(where: str, raw: Any) -> dict[str, Any]:
+    """A round-scoped effect ``round = { paid_rates = ..., saturday = ..., bag = ... }``, checked
+    but for the Saturday table's row count (checked against the rate track later)."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict) or not raw:
+        raise _err(where, f"round = {raw!r}, must be a table of {', '.join(ROUND_TABLES)}")
+    out: dict[str, Any] = {}
+    for k, v in raw.items():
+        if k not in ROUND_TABLES:
+            raise _err(where, f"round.{k}: unknown table {k!r}; allowed: {', '.join(ROUND_TABLES)}")
+        if k == "bag":
+            out[k] = _bag3(where, "round.bag", v)
+        elif k == "paid_rates":
+            if not isinstance(v, list) or not 1 <= len(v) <= 20:
+                raise _err(where, f"round.paid_rates = {v!r}, must be a list of 1 to 20 [money, pulls] pairs")
+            pr = []
+            for i, r in enumerate(v):
+                if not isinstance(r, list) or len(r) != 2:
+                    raise _err(where, f"round.paid_rates[{i}] = {r!r}, must be a [money, pulls] pair")
+                pr.append((_int(where, f"round.paid_rates[{i}][0]", r[0], 1, 1000),
+                           _int(where, f"round.paid_rates[{i}][1]", r[1], 1, 1000)))
+            out[k] = tuple(pr)
+        else:
+            if not isinstance(v, list) or not v:
+                raise _err(where, f"round.saturday = {v!r}, must be a list of rows of 4 pull counts")
+            rows = []
+            for j, row in enumerate(v):
+                if not isinstance(row, list) or len(row) != 4:
+                    raise _err(where, f"round.saturday[{j}] = {row!r}, must be 4 pull counts (1, 2, 3, 4 leaders)")
+                rows.append([_int(where, f"round.saturday[{j}][{c}]", x, 0, MAX_ICON_VALUE) for c, x in enumerate(row)])
+            out[k] = rows
+    return out
+
+
 def _keys(where: str, raw: dict[str, Any], allowed: set[str]) -> None:
     for k in raw:
+        if k.startswith("on_") and k not in allowed and set(TRIGGERS) <= allowed:
+            raise _err(where, f"{k}: unknown trigger {k!r}; allowed: {', '.join(TRIGGERS)}")
         if k not in allowed:
             raise _err(where, f"unknown field {k!r}; allowed: {', '.join(sorted(allowed))}")
 
@@ -281,11 +394,17 @@ def parse_data(raw: dict[str, Any], source: str = "<data>") -> GameData:
         raise _err(fname, f"{len(a_names)} action cards, must be at least 20 (4 slayers x 5 cards)")
 
     # events
-    e_names, e_kind, e_eff, e_bag = [], [], [], []
+    e_names, e_kind, e_eff, e_bag, e_trig, e_tpull, e_round = [], [], [], [], [], [], []
     for i, e in enumerate(_table_list(fname, raw, "event")):
         nm = _name(fname, f"event[{i}].name", e.get("name"))
         where = f'{fname}: event "{nm}"'
-        _keys(where, e, {"name", "kind", "effect", "bag"})
+        _keys(where, e, {"name", "kind", "effect", "bag", "round", *TRIGGERS})
+        rd = _round(where, e.get("round"))
+        if "bag" in rd and e.get("bag") is not None:
+            raise _err(where, "round.bag: give the bag once (bag or round.bag)")
+        e_round.append((where, rd))
+        tr, tp = _triggers(where, e)
+        e_trig.append(tr), e_tpull.append(tp)
         kind = e.get("kind")
         if kind not in _EVENT_KINDS:
             raise _err(where, f"kind = {kind!r}, must be one of {', '.join(_EVENT_KINDS)}")
@@ -293,14 +412,7 @@ def parse_data(raw: dict[str, Any], source: str = "<data>") -> GameData:
         if eff[Icon.START_SLAYER]:
             raise _err(where, "effect.start_slayer: not allowed on an event card")
         b = e.get("bag")
-        if b is None:
-            bb = (-1, -1, -1)
-        else:
-            if not isinstance(b, list) or len(b) != 3:
-                raise _err(where, f"bag = {b!r}, must be [god_chance, sr, n]")
-            bb = tuple(_int(where, f"bag[{j}]", x, 0, 1000) for j, x in enumerate(b))
-            if sum(bb) < 1:
-                raise _err(where, f"bag = {b!r}, must hold at least 1 chip")
+        bb = _bag3(where, "bag", b) if b is not None else rd.get("bag", (-1, -1, -1))
         e_names.append(nm), e_kind.append(kind), e_eff.append(eff), e_bag.append(bb)
     need = {"start_dash": 1, "weekly": 2, "climax": 1}
     for k, n in need.items():
@@ -308,13 +420,14 @@ def parse_data(raw: dict[str, Any], source: str = "<data>") -> GameData:
             raise _err(fname, f"{e_kind.count(k)} event cards of kind {k!r}, must be at least {n}")
 
     # bosses
-    b_names, b_health, b_eff, b_first, b_place = [], [], [], [], []
+    b_names, b_health, b_eff, b_first, b_place, b_round = [], [], [], [], [], []
     for i, b in enumerate(_table_list(fname, raw, "boss")):
         nm = _name(fname, f"boss[{i}].name", b.get("name"))
         where = f'{fname}: boss "{nm}"'
         if nm in b_names:
             raise _err(where, "duplicate name")
-        _keys(where, b, {"name", "health", "effect", "first", "place"})
+        _keys(where, b, {"name", "health", "effect", "first", "place", "round"})
+        b_round.append((where, _round(where, b.get("round"))))
         b_names.append(nm)
         b_health.append(_int(where, "health", b.get("health"), 1, 60))
         eff = _effect(where, "effect", b.get("effect"))
@@ -330,11 +443,13 @@ def parse_data(raw: dict[str, Any], source: str = "<data>") -> GameData:
         raise _err(fname, "no boss card with place = \"deck\"")
 
     # navi
-    n_names, n_char, n_wd, n_od = [], [], [], []
+    n_names, n_char, n_wd, n_od, n_trig, n_tpull = [], [], [], [], [], []
     for i, n in enumerate(_table_list(fname, raw, "navi")):
         nm = _name(fname, f"navi[{i}].name", n.get("name"))
         where = f'{fname}: navi "{nm}"'
-        _keys(where, n, {"name", "weekday", "overdrive"})
+        _keys(where, n, {"name", "weekday", "overdrive", *TRIGGERS})
+        tr, tp = _triggers(where, n)
+        n_trig.append(tr), n_tpull.append(tp)
         if nm not in chars:
             raise _err(where, f"name must be one of the characters: {', '.join(chars)}")
         if nm in n_names:
@@ -386,6 +501,28 @@ def parse_data(raw: dict[str, Any], source: str = "<data>") -> GameData:
                         for j, row in enumerate(sat)], dtype=np.int64)
     col_arr = np.array([_int(where, f"columns[{j}]", c, 0, len(sat) - 1) for j, c in enumerate(cols)], dtype=np.int64)
 
+    # round-scoped effects: rate sets and Saturday tables, 0 = the default
+    rate_sets: list[tuple[tuple[int, int], ...]] = [tuple(pr)]
+    sat_sets: list[list[list[int]]] = [sat_arr.tolist()]
+
+    def set_ids(w: str, rd: dict[str, Any], none: int) -> tuple[int, int]:
+        ids = [none, none]
+        if "paid_rates" in rd:
+            if rd["paid_rates"] not in rate_sets:
+                rate_sets.append(rd["paid_rates"])
+            ids[0] = rate_sets.index(rd["paid_rates"])
+        if "saturday" in rd:
+            if len(rd["saturday"]) != len(sat):
+                raise _err(w, f"round.saturday: {len(rd['saturday'])} rows, must be {len(sat)} (one per rate column)")
+            if rd["saturday"] not in sat_sets:
+                sat_sets.append(rd["saturday"])
+            ids[1] = sat_sets.index(rd["saturday"])
+        return ids[0], ids[1]
+
+    ev_round = [set_ids(w, rd, 0) for w, rd in e_round]
+    bs_round = [set_ids(w, rd, -1) for w, rd in b_round]
+    bs_bag = [rd.get("bag", (-1, -1, -1)) for _w, rd in b_round]
+
     return GameData(
         source=str(source), illustrative=illustrative, characters=tuple(chars), paid_rates=tuple(pr),
         start_money=start_money, bag=bag_t,  # type: ignore[arg-type]
@@ -400,6 +537,12 @@ def parse_data(raw: dict[str, Any], source: str = "<data>") -> GameData:
         quest_stop=np.array(q_stop, dtype=bool), quest_lap=np.array(q_lap, dtype=bool),
         quest_icons=np.array(q_icons, dtype=np.int64), quest_lap_pulls=np.array(q_lp, dtype=np.int64),
         rate_length=length, rate_columns=col_arr, saturday=sat_arr,
+        navi_trigger=np.array(n_trig, dtype=np.int64), navi_trigger_pull=np.array(n_tpull, dtype=bool),
+        event_trigger=np.array(e_trig, dtype=np.int64), event_trigger_pull=np.array(e_tpull, dtype=bool),
+        paid_rate_sets=tuple(rate_sets), saturday_sets=np.array(sat_sets, dtype=np.int64),
+        event_round=np.array(ev_round, dtype=np.int64).reshape(-1, 2),
+        boss_round=np.array(bs_round, dtype=np.int64).reshape(-1, 2),
+        boss_bag=np.array(bs_bag, dtype=np.int64).reshape(-1, 3),
     )
 
 

@@ -34,7 +34,7 @@ import numpy.typing as npt
 
 from .data import GameData, Icon
 
-__all__ = ["POLICIES", "PLAN_MAX_MONEY", "paid_plan_tables", "LOOKAHEAD_CAPTURE", "QUEST_TABLE_STEPS", "quest_tables", "PolicyWeights", "WEIGHTS", "SAVE_UNTIL", "effect_values", "effect_value", "buys"]
+__all__ = ["target_values", "POLICIES", "PLAN_MAX_MONEY", "paid_plan_tables", "LOOKAHEAD_CAPTURE", "QUEST_TABLE_STEPS", "quest_tables", "PolicyWeights", "WEIGHTS", "SAVE_UNTIL", "effect_values", "effect_value", "buys"]
 
 #: Policy names (task parameter ``policy``).
 POLICIES: tuple[str, ...] = ("random", "greedy_pulls", "money_then_paid", "quest_rusher", "boss_hunter", "lookahead",
@@ -116,6 +116,42 @@ def effect_value(w: PolicyWeights, icons: list[int], health: int, e_pulls: list[
         if icons[ic]:
             v += icons[ic] * (w.attack_pulls * e_pulls[k][health] + w.capture * p_cap[k][health])
     return v
+
+
+def target_values(policy: str, e_pulls: npt.NDArray[np.float64], p_cap: npt.NDArray[np.float64]
+                  ) -> npt.NDArray[np.float64]:
+    """How a policy values one attack of each kind on a raid boss of each health (its choice of
+    target when several bosses are in the area, parameter ``boss_target = "choose"``).
+
+    Parameters
+    ----------
+    policy : str
+        One of :data:`POLICIES`.
+    e_pulls, p_cap : ndarray, shape (3, max_health + 1)
+        :func:`.rules.attack_tables`.
+
+    Returns
+    -------
+    ndarray of float64, shape (3, max_health + 1)
+        ``[kind, health]``: ``attack_pulls * E[pulls] + capture * P(capture)`` with the policy's
+        weights (``lookahead``: 1 and :data:`LOOKAHEAD_CAPTURE`); zeros for ``random`` (which
+        picks a target uniformly). E.g. ``greedy_pulls`` prefers health 5 or 6 for a normal
+        attack (3.67 pulls-equivalent) to health 1 (2.0); ``boss_hunter`` (capture 6) health 1.
+
+    Raises
+    ------
+    ParamError
+        If ``policy`` is not a policy name.
+    """
+    from gamesim.core.validate import check_choice
+
+    check_choice("policy", policy, POLICIES)
+    if policy == "random":
+        return np.zeros_like(e_pulls, dtype=float)
+    if policy == "lookahead":
+        return e_pulls + LOOKAHEAD_CAPTURE * p_cap
+    w = WEIGHTS[policy]
+    return w.attack_pulls * e_pulls + w.capture * p_cap
 
 
 def buys(policy: str, money: int, min_cost: int, last_round: bool) -> bool:

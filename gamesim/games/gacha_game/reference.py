@@ -16,6 +16,7 @@ Randomness comes from ``rand``, a function returning floats uniform on [0, 1) (a
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -23,7 +24,8 @@ import numpy as np
 from gamesim.core.validate import ParamTypeError, check_int, check_rng
 
 from .data import Icon
-from .policies import LOOKAHEAD_CAPTURE, PLAN_MAX_MONEY, QUEST_TABLE_STEPS, SAVE_UNTIL, WEIGHTS, effect_value, paid_plan_tables
+from .policies import (LOOKAHEAD_CAPTURE, PLAN_MAX_MONEY, QUEST_TABLE_STEPS, SAVE_UNTIL, WEIGHTS, effect_value,
+                       paid_plan_tables, target_values)
 from .rules import (HAND_SIZE, N_ROUNDS, N_TURNS, attack_result, attack_tables, last_dance_chances,
                     paid_tables, quest_move, saturday_pulls)
 from .sim import SOURCES, GameConfig, check_game_config
@@ -42,6 +44,8 @@ class _Game:
         P = self.P = cfg.n_players
         self.C = d.n_characters
         self.alive, self.round, self.last_dance = True, 0, False
+        self.ev = 0  # the round's event card
+        self.has_trig = d.has_triggers
         self.bag_cfg = list(d.bag)
         self.inbag, self.made_gc, self.gc_drawn, self.made_total = [0, 0, 0], 0, 0, 0
         self.owned = [[False] * self.C for _ in range(P)]
@@ -61,18 +65,20 @@ class _Game:
             self.navi = ids[:P]
         self.owner = [-1] * len(d.boss_names)
         self.used = [False] * len(d.boss_names)
+        self.flip: set[int] = set()
         deck = [int(b) for b in d.boss_deck]
         self._shuffle(deck)
         self.deck = deck + [int(b) for b in d.boss_bottom]
         self.area: list[int] = []
-        self.health = 0
+        self.ahealth: list[int] = []  # health of each boss in the area
         self.reveal()
         e, p = attack_tables(int(max(d.boss_health.max(), 1)))
         self.e_pulls, self.p_cap = e.tolist(), p.tolist()
-        pp, pc = paid_tables(d.paid_rates, 400)
-        self.paid_pulls, self.paid_cost = pp.tolist(), pc.tolist()
-        self.min_cost = min(c for c, _ in d.paid_rates)
-        self.health_list = [int(h) for h in d.boss_health]
+        self.tval = [target_values(pol, e, p).tolist() for pol in cfg.policies]
+        self.rate_sets = [(pp.tolist(), pc.tolist(), min(c for c, _ in rs))
+                          for rs in d.paid_rate_sets for pp, pc in [paid_tables(rs, 400)]]
+        self.d_sat = [replace(d, saturday=t) for t in d.saturday_sets]  # a GameData per Saturday table
+        self.set_round(0, 0)
         self.action = d.action_effects.tolist()
         self.boss_eff = d.boss_effects.tolist()
         self.pulls = [0] * len(SOURCES)
@@ -80,6 +86,11 @@ class _Game:
         self.gc_src = [0] * len(SOURCES)
         self.win = [0.0] * P
         self.consolete_round = 0
+
+    def set_round(self, rid: int, sid: int) -> None:
+        """Put 課金 rate set ``rid`` and Saturday table ``sid`` in force (0: the defaults)."""
+        self.rid, self.sid = rid, sid
+        self.paid_pulls, self.paid_cost, self.min_cost = self.rate_sets[rid]
 
     def _int(self, n: int) -> int:
         return min(int(self.rand() * n), n - 1)
@@ -107,19 +118,37 @@ class _Game:
         if not self.alive or n <= 0:
             return
         self.pulls[_SRC[src]] += n
-        gc = 0
+        chips = [0, 0, 0]  # God Chance, SR, N
         for _ in range(n):
             if sum(self.inbag) == 0:
                 self.make_bag()
             i = self._draw_index(self.inbag)
             self.inbag[i] -= 1
+            chips[i] += 1
             if i == 0:
-                gc += 1
                 self.gc_drawn += 1
+        gc = chips[0]
         if sum(self.inbag) == 0 or self.gc_drawn >= self.made_gc:
             self.make_bag()
         self.gc_src[_SRC[src]] += gc
         self.god_chance(p, gc, depth)
+        if self.has_trig and self.alive and depth < _MAX_DEPTH and (chips[1] or chips[2]):
+            self.triggers(p, chips[1], chips[2], depth)
+
+    def triggers(self, p: int, sr: int, n: int, depth: int) -> None:
+        """The navi's and the round's event's ``on_sr`` / ``on_n`` effects, as one effect."""
+        d = self.d
+        icons = [0] * len(Icon)
+        cards = [(d.event_trigger[self.ev], d.event_trigger_pull[self.ev])]
+        if not self.cfg.expert:
+            cards.append((d.navi_trigger[self.navi[p]], d.navi_trigger_pull[self.navi[p]]))
+        for eff, per_pull in cards:
+            for j, count in enumerate((sr, n)):
+                times = count if per_pull[j] else int(count > 0)
+                for k in range(len(Icon)):
+                    icons[k] += times * int(eff[j][k])
+        if any(icons):
+            self.apply(p, icons, "trigger", depth + 1)
 
     def god_chance(self, p: int, gc: int, depth: int) -> None:
         if not self.alive:  # the game ended (コンスリート): nothing left to resolve or count
@@ -133,7 +162,7 @@ class _Game:
             self.owned[p][card] = True
             if not self.last_dance and not self.cfg.expert and card == self.d.navi_character[self.navi[p]]:
                 od += 1
-            if all(self.owned[p]):
+            if all(self.owned[p]) and (not self.last_dance or self.cfg.last_dance_consolete):
                 self.win[p] = 1.0
                 if not self.last_dance:
                     self.consolete_round = self.round + 1
@@ -146,18 +175,40 @@ class _Game:
     def reveal(self) -> None:
         if self.deck:
             self.area.append(self.deck.pop(0))
-            if len(self.area) == 1:
-                self.health = int(self.d.boss_health[self.area[0]])
+            self.ahealth.append(int(self.d.boss_health[self.area[-1]]))
+
+    def target(self, p: int, kind: int) -> int:
+        """Area slot slayer ``p`` hits with an attack of ``kind`` (boss_target)."""
+        if self.cfg.boss_target == "first" or len(self.area) == 1:
+            return 0
+        if self.cfg.policies[p] == "random":
+            return self._int(len(self.area))
+        vals = self.tval[p][kind]
+        best = 0
+        for i, h in enumerate(self.ahealth):
+            if vals[h] > vals[self.ahealth[best]]:
+                best = i
+        return best
+
+    def vhealth(self, p: int) -> int:
+        """Health of the boss slayer ``p`` values its attacks against (0: no boss)."""
+        if not self.area:
+            return 0
+        if self.cfg.policies[p] == "random":  # values nothing by health; draws no target
+            return self.ahealth[0]
+        return self.ahealth[self.target(p, 0)]
 
     def attack(self, p: int, kind: int, depth: int) -> None:
         if not self.alive or not self.area:
             return
+        t = self.target(p, kind)
         roll = 1 + self._int(6)
-        pulls, cap = attack_result(kind, self.health, roll)
-        self.health -= min(2 * roll if kind == 2 else roll, self.health)
+        h = self.ahealth[t]
+        pulls, cap = attack_result(kind, h, roll)
+        self.ahealth[t] = h - min(2 * roll if kind == 2 else roll, h)
         if cap:
-            self.owner[self.area.pop(0)] = p
-            self.health = self.health_list[self.area[0]] if self.area else 0
+            self.owner[self.area.pop(t)] = p
+            self.ahealth.pop(t)
             if not self.area and self.cfg.boss_refill:
                 self.reveal()
         self.session(p, pulls, "boss", depth)
@@ -186,7 +237,7 @@ class _Game:
     def value(self, seat: int, icons: list[int]) -> float:
         if self.cfg.policies[seat] == "lookahead":
             return self.lookahead(seat, icons)
-        return effect_value(WEIGHTS[self.cfg.policies[seat]], icons, self.health, self.e_pulls, self.p_cap)
+        return effect_value(WEIGHTS[self.cfg.policies[seat]], icons, self.vhealth(seat), self.e_pulls, self.p_cap)
 
     def lookahead(self, s: int, icons: list[int]) -> float:
         """Pulls-equivalent of an effect from the current state (see ``sim._Batch._lookahead``)."""
@@ -197,16 +248,19 @@ class _Game:
         cap = len(self.paid_pulls) - 1
         v += self.paid_pulls[min(self.money[s] + icons[Icon.MONEY], cap)] - self.paid_pulls[min(self.money[s], cap)]
         rates = list(self.rate)
-        now = saturday_pulls(self.d, rates)[s]
+        now = saturday_pulls(self.d_sat[self.sid], rates)[s]
         rates[s] = min(rates[s] + icons[Icon.RATE], self.d.rate_length)
-        v += saturday_pulls(self.d, rates)[s] - now
+        v += saturday_pulls(self.d_sat[self.sid], rates)[s] - now
+        h = self.vhealth(s)
         for kind, ic in enumerate((Icon.ATTACK, Icon.ATTACK_CRITICAL, Icon.ATTACK_DOUBLE)):
             if icons[ic]:
-                v += icons[ic] * (self.e_pulls[kind][self.health] + LOOKAHEAD_CAPTURE * self.p_cap[kind][self.health])
+                v += icons[ic] * (self.e_pulls[kind][h] + LOOKAHEAD_CAPTURE * self.p_cap[kind][h])
         return v
 
     # phases
     def event(self, ev: int) -> None:
+        self.ev = ev
+        self.set_round(*self.d.event_round[ev].tolist())
         bag = self.d.event_bag[ev].tolist()
         self.bag_cfg = bag if bag[0] >= 0 else list(self.d.bag)
         if bag[0] >= 0 or self.round == 0:
@@ -256,11 +310,24 @@ class _Game:
                 card = hand[slot]
                 hand[slot] = None
                 if boss >= 0:
-                    self.used[boss] = True
+                    if self.cfg.boss_use == "once":
+                        self.used[boss] = True
+                    else:  # face up until the round ends
+                        self.flip.add(boss)
                     plays.append((self.boss_eff[boss], boss, bool(d.boss_first[boss]), False))
                 else:
                     icons = self.action[card][side]
                     plays.append((icons, -1, False, icons[Icon.START_SLAYER] > 0))
+            if self.d.has_boss_round:  # ③' round-scoped effects of the boss cards used, in turn order
+                for p in self.order():
+                    b = plays[p][1]
+                    if b >= 0:
+                        r = self.d.boss_round[b].tolist()
+                        self.set_round(r[0] if r[0] >= 0 else self.rid, r[1] if r[1] >= 0 else self.sid)
+                        bag = self.d.boss_bag[b].tolist()
+                        if bag[0] >= 0 and bag != self.bag_cfg:
+                            self.bag_cfg = bag
+                            self.make_bag()
             for p in self.order():
                 if plays[p][3]:
                     self.start = p
@@ -270,8 +337,13 @@ class _Game:
                         self.apply(p, plays[p][0], "weekday")
             hands = [hands[(s - 1) % P] for s in range(P)]
 
+    def bosses_face_down(self) -> None:
+        for b in self.flip:  # the round's used boss cards are turned face down
+            self.used[b] = True
+        self.flip.clear()
+
     def saturday(self) -> None:
-        per = saturday_pulls(self.d, self.rate)
+        per = saturday_pulls(self.d_sat[self.sid], self.rate)
         for p in self.order():
             self.session(p, per[p], "saturday")
 
@@ -286,7 +358,7 @@ class _Game:
                 buy = buy and mon >= SAVE_UNTIL
             m = min(mon, len(self.paid_pulls) - 1)
             n, cost = self.paid_pulls[m], self.paid_cost[m]
-            if self.cfg.policies[p] == "paid_plan":  # one bundle, as the per-purchase plan says
+            if self.cfg.policies[p] == "paid_plan" and self.rid == 0:  # one bundle, as the plan says
                 act, cls = paid_plan_tables(self.made_cfg, self.cfg.doubtful_k, self.d.paid_rates)
                 drawn = self.made_total - sum(self.inbag)
                 c = int(cls[drawn, self.gc_drawn]) if drawn < cls.shape[0] and self.gc_drawn < cls.shape[1] else -1
@@ -309,10 +381,14 @@ class _Game:
                 break
             self.event(events[r])
             self.weekday()
+            self.bosses_face_down()
             if self.alive:
                 self.saturday()
             if self.alive:
                 self.sunday()
+        return self.end()
+
+    def end(self) -> dict[str, Any]:
         ld = self.alive
         ur0 = [sum(o) for o in self.owned]
         lead0 = [u == max(ur0) for u in ur0]
@@ -321,7 +397,7 @@ class _Game:
         if ld:
             self.last_dance = True
             bosses = [sum(1 for o in self.owner if o == s) for s in range(self.P)]
-            ch = last_dance_chances(self.laps, bosses, self.rate)
+            ch = last_dance_chances(self.laps, bosses, self.rate, zero_first=self.cfg.last_dance_zero_first)
             ld_chances = sum(ch)
             for p in self.order():
                 self.god_chance(p, ch[p], _MAX_DEPTH)

@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_int, check_int_list
+from gamesim.core.validate import ParamTypeError, check_bool, check_int, check_int_list
 from .data import GameData, Icon
 
 __all__ = [
@@ -359,13 +359,18 @@ def _paid_tables(rates: tuple[tuple[int, int], ...], max_money: int
     return pulls, cost
 
 
-def last_dance_chances(laps: Sequence[int], bosses: Sequence[int], rates: Sequence[int]) -> list[int]:
+def last_dance_chances(laps: Sequence[int], bosses: Sequence[int], rates: Sequence[int], *,
+                       zero_first: bool = True) -> list[int]:
     """God Chances each slayer gets in the ラストダンス.
 
     Parameters
     ----------
     laps, bosses, rates : sequence of int
         Per slayer: quest 周回数, boss cards held, rate-battle square.
+    zero_first : bool, default True, keyword-only
+        Whether a tie at 0 is a first place (the text: 「同率1位が複数人いた場合は、全員が…」).
+        False: a first place needs more than 0 (nobody is first in a category where nobody
+        has anything).
 
     Returns
     -------
@@ -379,13 +384,16 @@ def last_dance_chances(laps: Sequence[int], bosses: Sequence[int], rates: Sequen
     ParamError
         If an entry is outside 0..10 000, a sequence is empty or longer than 4, or the
         sequences differ in length.
+    ParamTypeError
+        If ``zero_first`` is not a bool.
 
     Notes
     -----
     ラストダンス: クエスト周回数 1位, ボスカード保有数 1位, レートバトル 1位; 「同率1位が複数人
     いた場合は、全員が「God Chance」を行います」. Read literally, a tie at 0 (nobody has a boss)
-    makes everybody first.
+    makes everybody first (``zero_first = True``, the default).
     """
+    zero_first = check_bool("zero_first", zero_first)
     laps = check_int_list("laps", laps, min=0, max=10_000, min_len=1, max_len=4)
     bosses = check_int_list("bosses", bosses, min=0, max=10_000, min_len=1, max_len=4)
     rates = check_int_list("rates", rates, min=0, max=10_000, min_len=1, max_len=4)
@@ -396,6 +404,8 @@ def last_dance_chances(laps: Sequence[int], bosses: Sequence[int], rates: Sequen
     out = [0] * len(laps)
     for seq in (laps, bosses, rates):
         top = max(seq)
+        if top == 0 and not zero_first:
+            continue
         for i, v in enumerate(seq):
             out[i] += int(v == top)
     return out

@@ -7,7 +7,9 @@ replacement; remade when empty, or after a session once every God Chance chip pu
 been drawn; 疑惑の運営モード removes ``k`` chips unseen at every creation); a session's
 God Chance chips are drawn as a hypergeometric, which is
 the distribution of drawing them one at a time. SR and N chips are both はずれ and change
-nothing in the whole game, so the simulator tracks God Chance chips and the others.
+nothing in the whole game unless a card reacts to them (chip triggers ``on_sr`` / ``on_n``);
+without such a card the simulator tracks God Chance chips and the others, with one it also
+splits a session's other chips into SR and N (a second hypergeometric).
 
 Source: ``shared/seeds/gacha_god_chance_rules_ja.txt``; reading: ``docs/rules/gacha_game.md``.
 """
@@ -28,14 +30,18 @@ from gamesim.core.validate import ParamTypeError, check_bool, check_choice, chec
 
 from .data import GameData, Icon, load_data
 from .policies import (LOOKAHEAD_CAPTURE, PLAN_MAX_MONEY, POLICIES, SAVE_UNTIL, WEIGHTS, effect_values, paid_plan_tables,
-                       quest_tables)
+                       quest_tables, target_values)
 from .rules import HAND_SIZE, MAX_QUEST_CHAIN, N_ROUNDS, N_TURNS, attack_tables, paid_tables
 
-__all__ = ["SOURCES", "GameConfig", "make_config", "simulate_games", "MAX_GAMES", "CHUNK"]
+__all__ = ["SOURCES", "BOSS_USES", "BOSS_TARGETS", "GameConfig", "make_config", "simulate_games", "MAX_GAMES", "CHUNK"]
 
 #: Where pulls come from (metric ``pulls_<source>``).
-SOURCES: tuple[str, ...] = ("weekday", "quest", "boss", "saturday", "paid", "event", "navi", "overdrive")
-_WEEKDAY, _QUEST, _BOSS, _SATURDAY, _PAID, _EVENT, _NAVI, _OVERDRIVE = range(len(SOURCES))
+SOURCES: tuple[str, ...] = ("weekday", "quest", "boss", "saturday", "paid", "event", "navi", "overdrive", "trigger")
+_WEEKDAY, _QUEST, _BOSS, _SATURDAY, _PAID, _EVENT, _NAVI, _OVERDRIVE, _TRIGGER = range(len(SOURCES))
+#: Readings of ボスカードの使用 (parameter ``boss_use``): usable until the round ends, or once.
+BOSS_USES: tuple[str, ...] = ("round", "once")
+#: Which raid boss an attack hits (parameter ``boss_target``): the attacker's choice, or the first.
+BOSS_TARGETS: tuple[str, ...] = ("choose", "first")
 #: Most games per call (memory and time bound).
 MAX_GAMES = 2_000_000
 #: Games per chunk.
@@ -59,6 +65,10 @@ class GameConfig:
     doubtful_k: tuple[int, ...] | None
     navi_seat1: int | None
     boss_refill: bool
+    last_dance_zero_first: bool = True
+    last_dance_consolete: bool = True
+    boss_use: str = "round"
+    boss_target: str = "choose"
 
     def __post_init__(self) -> None:
         # Built by make_config (which checks everything); a hand-built config gets the same
@@ -75,6 +85,10 @@ class GameConfig:
         if self.navi_seat1 is not None:
             check_int("navi_seat1", self.navi_seat1, min=0, max=len(self.data.navi_names) - 1)
         check_bool("boss_refill", self.boss_refill)
+        check_bool("last_dance_zero_first", self.last_dance_zero_first)
+        check_bool("last_dance_consolete", self.last_dance_consolete)
+        check_choice("boss_use", self.boss_use, BOSS_USES)
+        check_choice("boss_target", self.boss_target, BOSS_TARGETS)
 
 
 def check_game_config(cfg: object) -> GameConfig:
@@ -86,8 +100,10 @@ def check_game_config(cfg: object) -> GameConfig:
 
 def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat1: str | None = None,
                 expert: bool = False, doubtful: bool = False, doubtful_k: Sequence[int] = (3, 4),
-                navi_seat1: str | None = None, boss_refill: bool = True, data: str | GameData = "illustrative",
-                remove_action: str = "none", remove_boss: str = "none") -> GameConfig:
+                navi_seat1: str | None = None, boss_refill: bool = False, data: str | GameData = "illustrative",
+                remove_action: str = "none", remove_boss: str = "none",
+                last_dance_zero_first: bool = True, last_dance_consolete: bool = True,
+                boss_use: str = "round", boss_target: str = "choose", chip_triggers: bool = True) -> GameConfig:
     """Check a game set-up once.
 
     Parameters
@@ -106,8 +122,9 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
         Chips removed at each bag creation in doubtful mode, uniform over the list.
     navi_seat1 : str or None
         Give seat 1 this navi card (the others are dealt at random from the rest).
-    boss_refill : bool, default True
-        When the raid boss area empties by a capture, reveal the next deck card.
+    boss_refill : bool, default False
+        When the raid boss area empties by a capture, reveal the next deck card. False
+        (the rulebook's text): only 🐱 (ボス出現アイコン) reveals a raid boss.
     data : str or GameData, default "illustrative"
         Card lists (:func:`.data.load_data`).
     remove_action : str, default "none"
@@ -115,6 +132,24 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
         "how much does this card matter" comparisons.
     remove_boss : str, default "none"
         Take this boss card out of the raid boss deck ("none": keep all).
+    last_dance_zero_first : bool, default True
+        ラストダンス: a tie at 0 (nobody has a lap, a boss card or a rate square) is a first
+        place for everybody (the text); False: a first place needs more than 0.
+    last_dance_consolete : bool, default True
+        A slayer who completes the set during the ラストダンス wins at once (the others'
+        remaining God Chances are not performed); False: the ラストダンス is played out and
+        most UR cards win (completing ties with anyone else who completes).
+    boss_use : {"round", "once"}, default "round"
+        A captured boss card used in a weekday turn stays face up, usable in every later turn
+        of that round, and is turned face down (never usable again) when the round ends
+        ("round", the table reading of ボスカードの使用); "once": it is spent when played.
+    boss_target : {"choose", "first"}, default "choose"
+        Which raid boss of the area an attack hits: the attacker chooses ("choose": the
+        boss its policy values most for that attack, :func:`.policies.target_values`; a
+        ``random`` slayer picks uniformly), or always the first one ("first").
+    chip_triggers : bool, default True
+        Play the cards' chip triggers (``on_sr`` / ``on_n``); False: every SR and N chip is
+        はずれ, as if no card had a trigger (the comparison "what do the triggers add").
 
     Returns
     -------
@@ -139,6 +174,8 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
         if "deck" not in places:
             raise ParamError("remove_boss", remove_boss, "a boss that leaves at least one card in the deck")
         gd = replace(gd, boss_place=places)
+    if not check_bool("chip_triggers", chip_triggers) and gd.has_triggers:
+        gd = replace(gd, navi_trigger=np.zeros_like(gd.navi_trigger), event_trigger=np.zeros_like(gd.event_trigger))
     n_players = check_int("n_players", n_players, min=2, max=4)
     pol = check_choice("policy", policy, POLICIES)
     pols = [pol] * n_players
@@ -157,7 +194,11 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
     if len(gd.action_names) < HAND_SIZE * n_players:
         raise ParamError("n_players", n_players, f"at most {len(gd.action_names) // HAND_SIZE} with "
                          f"{len(gd.action_names)} action cards ({HAND_SIZE} each)")
-    return GameConfig(gd, n_players, tuple(pols), expert, ks, n1, check_bool("boss_refill", boss_refill))
+    return GameConfig(gd, n_players, tuple(pols), expert, ks, n1, check_bool("boss_refill", boss_refill),
+                      check_bool("last_dance_zero_first", last_dance_zero_first),
+                      check_bool("last_dance_consolete", last_dance_consolete),
+                      check_choice("boss_use", boss_use, BOSS_USES),
+                      check_choice("boss_target", boss_target, BOSS_TARGETS))
 
 
 def _quest_vec(d: GameData, pos: npt.NDArray[np.int64], laps: npt.NDArray[np.int64],
@@ -259,6 +300,18 @@ class _Batch:
         self.made_tot = np.zeros(G, np.int64)  # chips in the bag when it was made
         self.plan_id: npt.NDArray[np.int64] | None = None  # paid_plan: plan of the bag config, per game
         self.gc_drawn = np.zeros(G, np.int64)
+        # chip triggers: SR chips tracked apart from N chips (only when a card reacts to them)
+        self.trig = d.has_triggers
+        self.cfg_sr = np.full(G, d.bag[1], np.int64)
+        self.srb = np.zeros(G, np.int64)
+        self.unseen = np.zeros(G, np.int64)
+        self.cur_ev = np.zeros(G, np.int64)
+        # which chip kinds (SR, N) each event / navi reacts to; index -1 (no navi, expert) = none
+        self.ev_kinds = d.event_trigger.any(axis=2)
+        self.navi_kinds = np.concatenate([d.navi_trigger.any(axis=2), np.zeros((1, 2), bool)])
+        if cfg.expert:
+            self.navi_kinds[:] = False
+        self.ev_any, self.navi_any = self.ev_kinds.any(axis=1), self.navi_kinds.any(axis=1)
         # slayers, flat index game * P + seat
         self.owned = np.zeros(G * P, np.int64)  # bit c: owns UR character c
         self.full = (1 << C) - 1
@@ -282,16 +335,21 @@ class _Batch:
         self.navi_char = np.where(self.navi_f >= 0, d.navi_character[np.maximum(self.navi_f, 0)], -1)
         # bosses
         self.owner = np.full((G, B), -1, np.int64)
-        self.used = np.zeros((G, B), bool)
+        self.used = np.zeros((G, B), bool)  # turned face down: never usable again
+        self.flip = np.zeros((G, B), bool)  # boss_use "round": used this round, face down at its end
         deck = d.boss_deck
         shuffled = deck[np.argsort(rng.random((G, deck.size)), axis=1)]
         self.deck = np.concatenate([shuffled, np.tile(d.boss_bottom, (G, 1))], axis=1)
         self.deck_ptr = np.zeros(G, np.int64)
         self.area = np.full((G, B), -1, np.int64)
         self.area_len = np.zeros(G, np.int64)
-        self.health = np.zeros(G, np.int64)
+        self.ahealth = np.zeros((G, B + 1), np.int64)  # health per area slot (0: empty; last column: padding)
         self._reveal(np.arange(G))
         self.e_pulls, self.p_cap = attack_tables(int(max(d.boss_health.max(), 1)))
+        # value of an attack of each kind on a boss with each health, per seat (boss_target "choose")
+        self.tval = np.stack([target_values(pol, self.e_pulls, self.p_cap) for pol in cfg.policies])
+        self.rand_seat = np.array([pol == "random" for pol in cfg.policies])
+        self.choose = cfg.boss_target == "choose"
         # effect tables, one column per code: action card c side s -> 2c + s, boss b -> 2A + b
         A = self.A = len(d.action_names)
         self.eff_T = np.ascontiguousarray(np.concatenate([d.action_effects.reshape(2 * A, -1), d.boss_effects]).T)
@@ -303,11 +361,16 @@ class _Batch:
         self.any_T = {id(t): t.any(axis=0) for t in (self.eff_T, self.navi_wd_T, self.event_T)}
         self.nboss = np.zeros(G * P, np.int64)  # boss cards a slayer holds and has not used
         self.qtab = _quest_table(d)
-        bags = [d.bag] + [b for b in d.event_bag.tolist() if b[0] >= 0]
+        bags = [d.bag] + [b for b in d.event_bag.tolist() + d.boss_bag.tolist() if b[0] >= 0]
         self.hg = max(b[0] for b in bags)
         self.ho = max(b[1] + b[2] for b in bags)
         n_tab = (self.hg + 1) * (self.ho + 1) * (self.hg + self.ho + 1) * max(self.hg, 1)
         self.htab = _hyper_table(self.hg, self.ho) if n_tab <= _HYPER_TABLE_MAX else None
+        if self.trig:  # SR chips among the others drawn: the same table shape, SR as the "good" chips
+            self.hs = max(b[1] for b in bags)
+            self.hn = max(b[2] for b in bags)
+            n_tab = (self.hs + 1) * (self.hn + 1) * (self.hs + self.hn + 1) * max(self.hs, 1)
+            self.stab = _hyper_table(self.hs, self.hn) if n_tab <= _HYPER_TABLE_MAX else None
         # policy values per (card, side, boss health) and (boss card, health), per seat
         hs = np.arange(self.e_pulls.shape[1])
         self.card_val, self.card_side, self.boss_val = [], [], []
@@ -321,12 +384,23 @@ class _Batch:
             self.card_val.append(v.max(axis=1))
             self.boss_val.append(effect_values(WEIGHTS[pol], d.boss_effects[:, None, :], hs[None, :],
                                                self.e_pulls, self.p_cap))  # (bosses, H)
-        self.paid_pulls, self.paid_cost = paid_tables(d.paid_rates, 400)
-        self.min_cost = min(c for c, _ in d.paid_rates)
+        # 課金 rate sets and Saturday tables (0: the default; others from round-scoped effects)
+        tabs = [paid_tables(rs, 400) for rs in d.paid_rate_sets]
+        self.pp = np.stack([t[0] for t in tabs])
+        self.pc = np.stack([t[1] for t in tabs])
+        self.minc = np.array([min(c for c, _ in rs) for rs in d.paid_rate_sets], np.int64)
+        self.rid = np.zeros(G, np.int64)  # rate set in force, per game
+        self.sid = np.zeros(G, np.int64)  # Saturday table in force, per game
+        self.boss_round_any = d.has_boss_round
+        # codes (action 2c + s, boss 2A + b) of boss cards with a round-scoped effect
+        self.round_code = np.concatenate([np.zeros(2 * len(d.action_names), bool),
+                                          (d.boss_round >= 0).any(axis=1) | (d.boss_bag[:, 0] >= 0)])
+        self.sat_sets = d.saturday_sets
         if "lookahead" in cfg.policies:
             self.qbase, self.qunits = quest_tables(d)
         if "paid_plan" in cfg.policies:  # per-purchase plans, one per bag the game can make
-            self.plan_bags = list(dict.fromkeys([tuple(d.bag)] + [tuple(b) for b in d.event_bag.tolist() if b[0] >= 0]))
+            self.plan_bags = list(dict.fromkeys([tuple(d.bag)] + [tuple(b) for b in d.event_bag.tolist() + d.boss_bag.tolist()
+                                                                  if b[0] >= 0]))
             tabs = [paid_plan_tables(b, cfg.doubtful_k, d.paid_rates) for b in self.plan_bags]
             nc = max(t[0].shape[1] for t in tabs)
             dr, gg = max(t[1].shape[0] for t in tabs), max(t[1].shape[1] for t in tabs)
@@ -353,10 +427,15 @@ class _Batch:
             return
         g, o = self.cfg_gc[idx], self.cfg_ot[idx]
         self.made_gc[idx] = g
+        if self.trig:  # SR chips not yet seen drawn; others taken out unseen (see _session)
+            self.srb[idx] = self.cfg_sr[idx]
+            self.unseen[idx] = 0
         if self.cfg.doubtful_k is not None:
             ks = np.asarray(self.cfg.doubtful_k)[self.rng.integers(0, len(self.cfg.doubtful_k), idx.size)]
             r0 = self.rng.hypergeometric(g, o, ks)
             g, o = g - r0, o - (ks - r0)
+            if self.trig:
+                self.unseen[idx] = ks - r0
         self.gcb[idx] = g
         self.otb[idx] = o
         self.made_tot[idx] = g + o
@@ -365,17 +444,19 @@ class _Batch:
         self.gc_drawn[idx] = 0
 
     def _hyper(self, g: npt.NDArray[np.int64], o: npt.NDArray[np.int64],
-               t: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+               t: npt.NDArray[np.int64], sr: bool = False) -> npt.NDArray[np.int64]:
         """God Chance chips among ``t`` drawn from ``g`` God Chance and ``o`` other chips
-        (hypergeometric; inverse CDF from a table)."""
-        if self.htab is None:
+        (hypergeometric; inverse CDF from a table). ``sr``: SR chips among ``t`` others drawn
+        from ``g`` SR and ``o`` N chips."""
+        tab, hg, ho = (self.stab, self.hs, self.hn) if sr else (self.htab, self.hg, self.ho)
+        if tab is None:
             return self.rng.hypergeometric(g, o, t)
         m = int(g.max(initial=0))
         u = self.rng.random(g.size)
-        base = ((g * (self.ho + 1) + o) * (self.hg + self.ho + 1) + t) * max(self.hg, 1)
-        a = (u >= self.htab[base]).astype(np.int64)
+        base = ((g * (ho + 1) + o) * (hg + ho + 1) + t) * max(hg, 1)
+        a = (u >= tab[base]).astype(np.int64)
         for k in range(1, m):
-            a += u >= self.htab[base + k]
+            a += u >= tab[base + k]
         return a
 
     def _session(self, idx: npt.NDArray[np.int64], f: npt.NDArray[np.int64], n: npt.NDArray[np.int64],
@@ -390,9 +471,16 @@ class _Batch:
         g, o = self.gcb[idx], self.otb[idx]
         take = np.minimum(n, g + o)
         gc = self._hyper(g, o, take)
-        g -= gc
+        if self.trig:
+            # SR among the other chips drawn, sampled only where a card can react (``need``);
+            # elsewhere the draw stays unseen. The others' order in the bag is a uniform random
+            # permutation, so the seen blocks are hypergeometric draws from the chips not seen
+            # drawn (those in the bag plus the unseen ones): exact, and cheaper.
+            need = self.ev_any[self.cur_ev[idx]] | self.navi_any[self.navi_f[f]]
+            sr = self._sr(idx, need, o, take - gc)
         o -= take - gc
         drawn = self.gc_drawn[idx] + gc
+        g -= gc
         self.gcb[idx], self.otb[idx], self.gc_drawn[idx] = g, o, drawn
         left = n - take
         if left.any():  # the bag emptied mid-session: remake it and go on
@@ -403,6 +491,8 @@ class _Batch:
                 g2, o2 = self.gcb[ai], self.otb[ai]
                 t2 = np.minimum(left[sel], g2 + o2)
                 a2 = self._hyper(g2, o2, t2)
+                if self.trig:
+                    sr[sel] += self._sr(ai, need[sel], o2, t2 - a2)
                 self.gcb[ai], self.otb[ai] = g2 - a2, o2 - (t2 - a2)
                 self.gc_drawn[ai] += a2
                 gc[sel] += a2
@@ -417,6 +507,44 @@ class _Batch:
         hit = np.nonzero(gc)[0]
         if hit.size:
             self._god_chances(idx[hit], f[hit], gc[hit], depth)
+        if self.trig and depth < _MAX_DEPTH:
+            self._triggers(idx, f, np.stack([sr, n - gc - sr], axis=1), depth)
+
+    def _sr(self, idx: npt.NDArray[np.int64], need: npt.NDArray[np.bool_], o: npt.NDArray[np.int64],
+            t: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """SR chips among ``t`` other chips drawn in games ``idx`` (``o`` others in the bag before):
+        sampled where ``need``, from the chips not seen drawn; elsewhere counted unseen (0 returned)."""
+        sr = np.zeros(idx.size, np.int64)
+        ni = np.nonzero(need)[0]
+        if ni.size < idx.size:
+            mi = np.nonzero(~need)[0]
+            self.unseen[idx[mi]] += t[mi]
+        if ni.size:
+            gi = idx[ni]
+            s0 = self.srb[gi]
+            x = self._hyper(s0, o[ni] + self.unseen[gi] - s0, t[ni], True)
+            self.srb[gi] = s0 - x
+            sr[ni] = x
+        return sr
+
+    def _triggers(self, idx: npt.NDArray[np.int64], f: npt.NDArray[np.int64], chips: npt.NDArray[np.int64],
+                  depth: int) -> None:
+        """Chip triggers after a session: ``chips`` (k, 2) SR and N chips drawn by slayers ``f``;
+        the navi's and the round's event's ``on_sr`` / ``on_n`` effects, as one effect."""
+        d = self.d
+        ev = self.cur_ev[idx]
+        on = (self.ev_kinds[ev] | self.navi_kinds[self.navi_f[f]]) & (chips > 0)  # (k, 2): a trigger fires
+        hit = np.nonzero(on.any(axis=1))[0]
+        if hit.size == 0:
+            return
+        idx, f, chips, ev = idx[hit], f[hit], chips[hit], ev[hit]
+        mult = np.where(d.event_trigger_pull[ev], chips, chips > 0)
+        icons = np.einsum("kj,kjn->nk", mult, d.event_trigger[ev])
+        if not self.cfg.expert:
+            nv = self.navi_f[f]
+            mult = np.where(d.navi_trigger_pull[nv], chips, chips > 0)
+            icons += np.einsum("kj,kjn->nk", mult, d.navi_trigger[nv])
+        self._apply(idx, f, icons, _TRIGGER, depth + 1)
 
     def _god_chances(self, idx: npt.NDArray[np.int64], f: npt.NDArray[np.int64], gc: npt.NDArray[np.int64],
                      depth: int) -> None:
@@ -435,7 +563,7 @@ class _Batch:
             if overdrive:
                 od[si] += card == self.navi_char[fi]
             done = own == self.full
-            if done.any():  # コンスリート: the game ends at once
+            if done.any() and (not self.last_dance or self.cfg.last_dance_consolete):  # コンスリート: the game ends
                 dg = idx[si[done]]
                 self.win[dg, fi[done] - dg * self.P] = 1.0
                 if not self.last_dance:  # completing in the ラストダンス wins, but is not a round's コンスリート
@@ -458,8 +586,7 @@ class _Batch:
         ln = self.area_len[idx]
         self.area[idx, ln] = card
         self.area_len[idx] += 1
-        empty = ln == 0
-        self.health[idx[empty]] = self.d.boss_health[card[empty]]
+        self.ahealth[idx, ln] = self.d.boss_health[card]
 
     def _attack(self, idx: npt.NDArray[np.int64], f: npt.NDArray[np.int64], kind: int, depth: int) -> None:
         keep = self.alive[idx] & (self.area_len[idx] > 0)
@@ -467,9 +594,10 @@ class _Batch:
             idx, f = idx[keep], f[keep]
         if idx.size == 0:
             return
+        slot = self._target(idx, f - idx * self.P, kind) if self.choose else np.zeros(idx.size, np.int64)
         roll = self.rng.integers(1, 7, idx.size)
         dmg = roll * 2 if kind == 2 else roll
-        health = self.health[idx]
+        health = self.ahealth[idx, slot]
         removed = np.minimum(dmg, health)
         cap = removed >= health
         pulls = removed
@@ -477,21 +605,48 @@ class _Batch:
             six = roll == 6
             cap |= six
             pulls = np.where(six, 6, removed)
-        self.health[idx] = health - removed
+        self.ahealth[idx, slot] = health - removed
         if cap.any():
-            ci = idx[cap]
-            self.owner[ci, self.area[ci, 0]] = f[cap] - ci * self.P
+            ci, cs = idx[cap], slot[cap]
+            self.owner[ci, self.area[ci, cs]] = f[cap] - ci * self.P
             self.nboss[f[cap]] += 1
-            self.area[ci, :-1] = self.area[ci, 1:]
-            self.area[ci, -1] = -1
+            if cs.any():  # close up the area behind the captured slot
+                cols = np.arange(self.B)[None, :]
+                src = cols + (cols >= cs[:, None])
+                self.area[ci] = np.take_along_axis(np.concatenate([self.area[ci], np.full((ci.size, 1), -1)], axis=1),
+                                                   src, axis=1)
+                self.ahealth[ci, : self.B] = np.take_along_axis(self.ahealth[ci], src, axis=1)
+            else:
+                self.area[ci, :-1] = self.area[ci, 1:]
+                self.area[ci, -1] = -1
+                self.ahealth[ci, :-1] = self.ahealth[ci, 1:]
             self.area_len[ci] -= 1
-            ln = self.area_len[ci]
-            nxt = ci[ln > 0]
-            self.health[nxt] = self.d.boss_health[self.area[nxt, 0]]
-            self.health[ci[ln == 0]] = 0
             if self.cfg.boss_refill:
-                self._reveal(ci[ln == 0])
+                self._reveal(ci[self.area_len[ci] == 0])
         self._session(idx, f, pulls, _BOSS, depth)
+
+    def _target(self, idx: npt.NDArray[np.int64], seat: npt.NDArray[np.int64], kind: int) -> npt.NDArray[np.int64]:
+        """Area slot each attacker (``seat`` in games ``idx``, area not empty) hits with an attack
+        of ``kind``: the most valued by its policy (first on ties); uniform for ``random``."""
+        L = int(self.area_len[idx].max())
+        if L == 1:
+            return np.zeros(idx.size, np.int64)
+        v = self.tval[seat[:, None], kind, self.ahealth[idx, :L]]
+        rs = np.nonzero(self.rand_seat[seat])[0]
+        if rs.size:
+            v[rs] = self.rng.random((rs.size, L))
+        v[np.arange(L)[None, :] >= self.area_len[idx][:, None]] = -np.inf
+        return np.argmax(v, axis=1)
+
+    def _vhealth(self, s: int) -> npt.NDArray[np.int64]:
+        """Health of the raid boss seat ``s`` values its attacks against, per game (0: none): the
+        first one, or (boss_target "choose") the one it would hit with a normal attack."""
+        if not self.choose:
+            return self.ahealth[:, 0]
+        L = max(int(self.area_len.max()), 1)
+        h = self.ahealth[:, :L]
+        v = np.where(np.arange(L)[None, :] < self.area_len[:, None], self.tval[s, 0][h], -np.inf)
+        return h[self.rows, np.argmax(v, axis=1)]
 
     def _quest(self, idx: npt.NDArray[np.int64], f: npt.NDArray[np.int64], steps: npt.NDArray[np.int64],
                depth: int) -> None:
@@ -573,6 +728,9 @@ class _Batch:
         has = bag[:, 0] >= 0
         self.cfg_gc = np.where(has, bag[:, 0], d.bag[0])
         self.cfg_ot = np.where(has, bag[:, 1] + bag[:, 2], d.bag[1] + d.bag[2])
+        self.cfg_sr = np.where(has, bag[:, 1], d.bag[1])
+        self.cur_ev = ev
+        self.rid, self.sid = d.event_round[ev, 0], d.event_round[ev, 1]
         if "paid_plan" in self.cfg.policies:
             ids = np.array([self.plan_bags.index(tuple(b)) if b[0] >= 0 else 0 for b in d.event_bag.tolist()])
             self.plan_id = ids[ev]
@@ -592,9 +750,10 @@ class _Batch:
         pos, laps = g(self.qpos.reshape(G, P)[:, s]), g(self.laps.reshape(G, P)[:, s])
         q = np.minimum(icons[..., Icon.QUEST], self.qbase.shape[1] - 1)
         val = (icons[..., Icon.PULLS] + self.qbase[pos, q] + laps * self.qunits[pos, q]).astype(float)
-        cap = self.paid_pulls.size - 1
+        cap = self.pp.shape[1] - 1
         mon = self.money.reshape(G, P)[:, s]
-        val += self.paid_pulls[np.minimum(g(mon) + icons[..., Icon.MONEY], cap)] - g(self.paid_pulls[np.minimum(mon, cap)])
+        val += (self.pp[g(self.rid), np.minimum(g(mon) + icons[..., Icon.MONEY], cap)]
+                - g(self.pp[self.rid, np.minimum(mon, cap)]))
         rate = self.rate.reshape(G, P)
         others = np.delete(rate, s, axis=1)
         top = others.max(axis=1)
@@ -602,13 +761,13 @@ class _Batch:
         d = self.d
 
         def sat(r: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-            t, n = g(top), g(tied)
-            return np.where(r > t, d.saturday[d.rate_columns[r], 0],
-                            np.where(r == t, d.saturday[d.rate_columns[r], np.minimum(n, 3)], 0))
+            t, n, tab = g(top), g(tied), g(self.sid)
+            return np.where(r > t, self.sat_sets[tab, d.rate_columns[r], 0],
+                            np.where(r == t, self.sat_sets[tab, d.rate_columns[r], np.minimum(n, 3)], 0))
 
         r0 = g(rate[:, s])
         val += sat(np.minimum(r0 + icons[..., Icon.RATE], d.rate_length)) - sat(r0)
-        h = g(self.health)
+        h = g(self._vhealth(s))
         for k, ic in enumerate((Icon.ATTACK, Icon.ATTACK_CRITICAL, Icon.ATTACK_DOUBLE)):
             val += icons[..., ic] * (self.e_pulls[k][h] + LOOKAHEAD_CAPTURE * self.p_cap[k][h])
         return val
@@ -633,7 +792,8 @@ class _Batch:
             side = np.argmax(v, axis=2)
             cv = v.max(axis=2)
         else:
-            h = self.health[:, None]
+            vh = self._vhealth(s)
+            h = vh[:, None]
             side = self.card_side[s][hs, h]
             cv = self.card_val[s][hs, h]
         slot = np.argmax(cv, axis=1)
@@ -643,7 +803,7 @@ class _Batch:
             if pol == "lookahead":
                 bv = self._lookahead(np.broadcast_to(d.boss_effects, (G,) + d.boss_effects.shape), s)[gi]
             else:
-                bv = self.boss_val[s][:, self.health[gi]].T
+                bv = self.boss_val[s][:, vh[gi]].T
             bv = np.where((self.owner[gi] == s) & ~self.used[gi], bv, -np.inf)
             use = bv.max(axis=1) > cv.reshape(-1)[fl[gi]]
             gu = gi[use]
@@ -680,6 +840,8 @@ class _Batch:
                 if nv > 1:
                     shift = ar[None, : nv - 1] + (ar[None, : nv - 1] >= slot[:, None])
                     hands[h, :, : nv - 1] = np.take_along_axis(hs, shift, axis=1)
+            if self.boss_round_any and self.round_code[code].any():
+                self._boss_round(code)
             # ④ スタートスレイヤー changes, in the current turn order (the last one wins)
             ss = self.code_ss[code]
             if ss.any():
@@ -696,8 +858,11 @@ class _Batch:
                 self.played[gp, sp, code[gp, sp] // 2] = True
             gb, sb = np.nonzero(code >= 2 * A)
             if gb.size:
-                self.used[gb, code[gb, sb] - 2 * A] = True
-                self.nboss[gb * P + sb] -= 1
+                if self.cfg.boss_use == "once":
+                    self.used[gb, code[gb, sb] - 2 * A] = True
+                    self.nboss[gb * P + sb] -= 1
+                else:
+                    self.flip[gb, code[gb, sb] - 2 * A] = True
             # ⑤ resolve: boss cards that act first, then everyone in turn order
             first = self.code_first[code]
             code_f = code.reshape(-1)
@@ -708,12 +873,45 @@ class _Batch:
             else:
                 self._each_seat(self.eff_T, code_f, _WEEKDAY)
 
+    def _boss_round(self, code: npt.NDArray[np.int64]) -> None:
+        """Round-scoped effects of the boss cards used this turn (③'), in turn order (the last
+        one wins): the rate set, the Saturday table, the bag (remade at once if it changes)."""
+        d, A = self.d, self.A
+        for k in range(self.P):
+            c = code[self.rows, self.seat(k)]
+            gi = np.nonzero(self.alive & (c >= 2 * A))[0]
+            if gi.size == 0:
+                continue
+            b = c[gi] - 2 * A
+            r = d.boss_round[b]
+            m = r[:, 0] >= 0
+            self.rid[gi[m]] = r[m, 0]
+            m = r[:, 1] >= 0
+            self.sid[gi[m]] = r[m, 1]
+            bg = d.boss_bag[b]
+            m = bg[:, 0] >= 0
+            if m.any():
+                gm, bg = gi[m], bg[m]
+                ch = (self.cfg_gc[gm] != bg[:, 0]) | (self.cfg_sr[gm] != bg[:, 1]) | (self.cfg_ot[gm] != bg[:, 1] + bg[:, 2])
+                self.cfg_gc[gm], self.cfg_sr[gm], self.cfg_ot[gm] = bg[:, 0], bg[:, 1], bg[:, 1] + bg[:, 2]
+                if self.plan_id is not None:
+                    self.plan_id[gm] = [self.plan_bags.index(tuple(x)) for x in bg.tolist()]
+                self._make_bag(gm[ch])
+
+    def bosses_face_down(self) -> None:
+        """End of the round (boss_use "round"): boss cards used in it are turned face down."""
+        if self.flip.any():
+            self.used |= self.flip
+            self.flip[:] = False
+            usable = ~self.used
+            self.nboss = np.stack([((self.owner == s) & usable).sum(axis=1) for s in range(self.P)], axis=1).reshape(-1)
+
     def saturday(self) -> None:
         d, G, P = self.d, self.G, self.P
         rate = self.rate.reshape(G, P)
         top = rate.max(axis=1)
         lead = rate == top[:, None]
-        per = d.saturday[d.rate_columns[top], lead.sum(axis=1) - 1]
+        per = self.sat_sets[self.sid, d.rate_columns[top], lead.sum(axis=1) - 1]
         for k in range(P):
             p = self.seat(k)
             idx = np.nonzero(self.alive & lead[self.rows, p])[0]
@@ -729,19 +927,20 @@ class _Batch:
             f = self.rows * P + p
             act = self.alive & (passes < P)
             mon = self.money[f]
-            buy = act & (mon >= self.min_cost)
+            buy = act & (mon >= self.minc[self.rid])
             for s, pol in enumerate(self.cfg.policies):
                 if pol == "money_then_paid" and not last:
                     buy &= (p != s) | (mon >= SAVE_UNTIL)
-            capped = np.minimum(mon, self.paid_pulls.size - 1)
-            n, cost = self.paid_pulls[capped], self.paid_cost[capped]
+            capped = np.minimum(mon, self.pp.shape[1] - 1)
+            n, cost = self.pp[self.rid, capped], self.pc[self.rid, capped]
             for s, pol in enumerate(self.cfg.policies):
                 if pol == "paid_plan":  # one bundle per turn, from the per-purchase plan
                     gi = np.nonzero(act & (p == s))[0]
                     drawn = self.made_tot[gi] - self.gcb[gi] - self.otb[gi]
                     c = self.plan_cls[self.bag_plan[gi], drawn, self.gc_drawn[gi]]
                     a = self.plan_act[self.bag_plan[gi], np.minimum(mon[gi], PLAN_MAX_MONEY), c]
-                    planned = c >= 0  # a bag state the plan has no entry for: buy as the others do
+                    # a bag state the plan has no entry for, or other rates this round: buy as the others do
+                    planned = (c >= 0) & (self.rid[gi] == 0)
                     gp, ap = gi[planned], a[planned]
                     buy[gp] = ap >= 0
                     n[gp] = self.rate_pulls[np.maximum(ap, 0)]
@@ -762,7 +961,8 @@ class _Batch:
         firsts = np.zeros((G, P), np.int64)
         bosses = np.stack([(self.owner == s).sum(axis=1) for s in range(P)], axis=1)
         for arr in (self.laps.reshape(G, P), bosses, self.rate.reshape(G, P)):
-            firsts += arr == arr.max(axis=1, keepdims=True)
+            top = arr.max(axis=1, keepdims=True)
+            firsts += (arr == top) if self.cfg.last_dance_zero_first else (arr == top) & (top > 0)
         self.ld_chances = np.where(self.alive, firsts.sum(axis=1), 0)
         firsts_f = firsts.reshape(-1)
         for k in range(P):
@@ -777,8 +977,13 @@ class _Batch:
                 break
             self.event(events[:, r])
             self.weekday()
+            self.bosses_face_down()
             self.saturday()
             self.sunday()
+        return self.end()
+
+    def end(self) -> dict[str, Any]:
+        """The ラストダンス and the winners (most UR cards) of the games still going."""
         ld = self.alive.copy()
         ur_before = self.ur()
         leaders_before = ur_before == ur_before.max(axis=1, keepdims=True)

@@ -1,7 +1,8 @@
 """Sweepable tasks of ガッチャ ~God Chance~ as a whole game.
 
-``game``: whole 4-round games (P(コンスリート) by round, winner share by seat and navi, UR
-cards at the end, how often the ラストダンス decides, pulls per source).
+``game``: whole 4-round games (P(コンスリート) by round, winner share by seat and navi, shared
+wins and the number of winners, outright wins by seat, UR cards at the end, how often the
+ラストダンス decides, pulls per source).
 ``boss_attack``: one boss attack at a given health, with its exact values (a check of the
 simulator against the d6).
 """
@@ -19,7 +20,7 @@ from gamesim.core.registry import Metric, Param, ParamError, Task
 from .data import DataError, load_data
 from .policies import POLICIES
 from .rules import N_ROUNDS, Attack, exact_attack
-from .sim import SOURCES, GameConfig, make_config, simulate_games
+from .sim import BOSS_TARGETS, BOSS_USES, SOURCES, GameConfig, make_config, simulate_games
 
 __all__ = ["GAME_TASK", "BOSS_ATTACK_TASK", "TASKS", "config_from_params"]
 
@@ -32,6 +33,7 @@ _SOURCE_DOC = {
     "event": "pulls from event cards",
     "navi": "pulls from navi cards' weekday effects",
     "overdrive": "pulls from Overdrive effects",
+    "trigger": "pulls from chip triggers (on_sr / on_n effects of navi and event cards)",
 }
 
 
@@ -50,7 +52,10 @@ def config_from_params(params: Mapping[str, Any]) -> GameConfig:
                            doubtful=params["doubtful"], doubtful_k=params["doubtful_k"],
                            navi_seat1=params.get("navi_seat1"), boss_refill=params["boss_refill"],
                            data=params["data"], remove_action=params["remove_action"],
-                           remove_boss=params["remove_boss"])
+                           remove_boss=params["remove_boss"],
+                           last_dance_zero_first=params["last_dance_zero_first"],
+                           last_dance_consolete=params["last_dance_consolete"], boss_use=params["boss_use"],
+                           boss_target=params["boss_target"], chip_triggers=params["chip_triggers"])
     except DataError as exc:
         raise ParamError("data", params["data"], f"a valid card-list file ({exc})") from exc
 
@@ -67,6 +72,12 @@ def _game_metrics(params: Mapping[str, Any]) -> tuple[Metric, ...]:
                       doc="the ラストダンス changed who has the most UR cards (winners differ from the leaders before it)"))
     out += [Metric(f"win_seat{i}", "mean", doc=f"win share of seat {i} (seat 1 = first start slayer; ties split)")
             for i in range(1, P + 1)]
+    out.append(Metric("shared_win", "proportion", doc="the game ended with several winners (a tie for the most UR "
+                      "cards: the rulebook has no tie-break)"))
+    out += [Metric(f"n_winners_{k}", "proportion", doc=f"exactly {k} slayer{'s' if k > 1 else ''} share the win")
+            for k in range(1, P + 1)]
+    out += [Metric(f"win_outright_seat{i}", "proportion", doc=f"seat {i} is the only winner")
+            for i in range(1, P + 1)]
     if not params["expert"]:
         try:
             names = load_data(params["data"]).navi_names
@@ -80,6 +91,8 @@ def _game_metrics(params: Mapping[str, Any]) -> tuple[Metric, ...]:
     out.append(Metric("god_chances", "mean", doc="God Chances per game, all slayers: God Chance chips drawn plus "
                       "ラストダンス God Chances performed"))
     out.append(Metric("bosses", "mean", doc="boss cards captured per game"))
+    out.append(Metric("ld_god_chances", "mean", doc="God Chances given by the ラストダンス per game, all slayers "
+                      "(0 if the game ended before it)"))
     return tuple(out)
 
 
@@ -91,8 +104,13 @@ def _sim_game(params: Mapping[str, Any], n_trials: int, *, rng: np.random.Genera
     for rr in range(1, N_ROUNDS + 1):
         out[f"consolete_r{rr}"] = (r["consolete_round"] > 0) & (r["consolete_round"] <= rr)
     out["last_dance_decides"] = r["ld_decides"].astype(bool)
+    n_win = (r["win"] > 0).sum(axis=1)
+    out["shared_win"] = n_win > 1
+    for k in range(1, cfg.n_players + 1):
+        out[f"n_winners_{k}"] = n_win == k
     for i in range(cfg.n_players):
         out[f"win_seat{i + 1}"] = r["win"][:, i]
+        out[f"win_outright_seat{i + 1}"] = r["win"][:, i] == 1.0
         out[f"ur_seat{i + 1}"] = r["ur"][:, i]
     if not cfg.expert:
         for j in range(len(cfg.data.navi_names)):
@@ -102,12 +120,13 @@ def _sim_game(params: Mapping[str, Any], n_trials: int, *, rng: np.random.Genera
         out[f"pulls_{s}"] = r["pulls"][:, k]
     out["god_chances"] = r["god_chances"]
     out["bosses"] = r["bosses"]
+    out["ld_god_chances"] = r["ld_god_chances"]
     return out
 
 
 GAME_PARAMS: tuple[Param, ...] = (
     Param("data", "str", "illustrative", "card lists and tracks: \"illustrative\" (built-in, invented stand-ins) "
-          "or a path to a TOML file in the same format"),
+          "or a path to a TOML file in the same format", file=True),
     Param("n_players", "int", 4, "slayers (players), 2..4", min=2, max=4),
     Param("policy", "str", "greedy_pulls", "strategy of every slayer", choices=POLICIES),
     Param("policy_seat1", "str", None, "strategy of seat 1 (the first start slayer), if different",
@@ -122,7 +141,18 @@ GAME_PARAMS: tuple[Param, ...] = (
           "the game; \"none\" keeps all"),
     Param("remove_boss", "str", "none", "take this boss card (a name in the data) out of the raid boss deck; "
           "\"none\" keeps all"),
-    Param("boss_refill", "bool", True, "reveal the next raid boss when a capture empties the raid boss area"),
+    Param("boss_refill", "bool", False, "reveal the next raid boss when a capture empties the raid boss area "
+          "(false, the text: only 🐱 reveals a raid boss)"),
+    Param("last_dance_zero_first", "bool", True, "ラストダンス: a tie at 0 is a first place for all (true, the "
+          "text); false: a first place needs more than 0"),
+    Param("last_dance_consolete", "bool", True, "completing the set in the ラストダンス wins at once (true); "
+          "false: the ラストダンス is played out and most UR cards win"),
+    Param("boss_use", "str", "round", "a used boss card stays usable until the round ends (round) or is "
+          "spent when played (once)", choices=BOSS_USES),
+    Param("boss_target", "str", "choose", "which raid boss an attack hits: the one the attacker's policy values "
+          "most (choose) or the first in the area (first)", choices=BOSS_TARGETS),
+    Param("chip_triggers", "bool", True, "play the cards' SR / N chip triggers (on_sr, on_n); false: every SR "
+          "and N chip is はずれ"),
 )
 
 GAME_TASK = Task(

@@ -11,6 +11,14 @@ Dice are rolled one by one: a ``(dice, trials)`` array of face indices from
 dice each trial actually rolls (boons and blights change the count per trial).
 The rules applied are those of :func:`gamesim.games.godtear.rules.resolve_use`,
 written on arrays.
+
+In :func:`run_knockout`, the counted uses (``1 .. uses``) draw each die from its own
+stream: for use ``k``, the accuracy roll's die ``j`` and the damage roll's die ``j``
+each come from a child generator spawned from the trial chunk's generator (one face
+per trial of the chunk, rolled or not). One more accuracy die, or one trial knocked
+out earlier, then leaves every other die of every trial on the same number, so
+variants compared with common random numbers stay paired die by die (a boon adds
+one die: ``dice + 1`` streams are spawned per roll). The later uses (``uses_to_knockout`` only) roll as above.
 """
 
 from __future__ import annotations
@@ -154,16 +162,38 @@ def _gain(cur: npt.NDArray[np.int8], g: int) -> npt.NDArray[np.int8]:
     return np.where(cur == 0, g, np.where(cur == g, cur, 0)).astype(np.int8)
 
 
+def _roll_at(n: npt.NDArray[np.int64], die: DieSpec, gens: Sequence[np.random.Generator],
+             idx: npt.NDArray[np.intp], width: int) -> npt.NDArray[np.int64]:
+    """Totals of rolls of ``n`` dice by the trials ``idx`` of a chunk of ``width``, one stream per die position.
+
+    Die ``j`` of every trial of the chunk is drawn from ``gens[j]`` (``width`` faces, one
+    per trial, whether it rolls or not), so trial ``i``'s ``j``-th die is the same number
+    whatever the other dice, the number of dice, or which trials are still playing.
+    """
+    m = int(n.max()) if n.size else 0
+    out = np.zeros(n.shape, dtype=np.int64)
+    lut = np.asarray(die.face_values, dtype=np.int64)
+    dt = np.uint8 if die.n_faces <= 256 else np.int64
+    for j in range(m):
+        faces = gens[j].integers(0, die.n_faces, size=width, dtype=dt).take(idx)
+        out += np.take(lut, faces) * (n > j)
+    return out
+
+
 def _use(gen: np.random.Generator, die: DieSpec, skill: Skill, target: Target, idx: npt.NDArray[np.intp],
-         wounds: npt.NDArray[np.int64], tok: dict[str, npt.NDArray[np.int8]]) -> npt.NDArray[np.bool_]:
+         wounds: npt.NDArray[np.int64], tok: dict[str, npt.NDArray[np.int8]],
+         streams: tuple[Sequence[np.random.Generator], Sequence[np.random.Generator], int] | None = None,
+         ) -> npt.NDArray[np.bool_]:
     """One use of ``skill`` by the trials ``idx`` on the model whose wounds are ``wounds[idx]``.
 
     ``wounds`` is a view of one wound per trial (the chosen model); ``tok`` the token
     arrays (``acc``, ``dmg`` of the attacker, ``dodge``, ``prot`` of the target unit),
-    all updated in place. Returns the success flags of ``idx``.
+    all updated in place. Returns the success flags of ``idx``. With ``streams =
+    (accuracy_gens, damage_gens, width)`` the dice come from one stream per die position
+    (:func:`_roll_at`); otherwise from ``gen``.
     """
     n_acc = np.maximum(skill.accuracy + tok["acc"][idx].astype(np.int64), 0)
-    s = _roll_totals(n_acc, die, gen)
+    s = _roll_at(n_acc, die, streams[0], idx, streams[2]) if streams else _roll_totals(n_acc, die, gen)
     hit = s >= target.dodge + tok["dodge"][idx].astype(np.int64)
     tok["acc"][idx] = 0
     tok["dodge"][idx] = 0
@@ -180,7 +210,7 @@ def _use(gen: np.random.Generator, die: DieSpec, skill: Skill, target: Target, i
     if skill.damage is None or h.size == 0:
         return hit
     n_dmg = np.maximum(skill.damage + tok["dmg"][h].astype(np.int64), 0)
-    d = _roll_totals(n_dmg, die, gen)
+    d = _roll_at(n_dmg, die, streams[1], h, streams[2]) if streams else _roll_totals(n_dmg, die, gen)
     prot = np.maximum(target.protection + tok["prot"][h].astype(np.int64), 0)
     w = np.clip(d - prot, 0, target.health - wounds[h])
     wounds[h] += w
@@ -262,8 +292,13 @@ def run_knockout(skill: Skill, target: Target, n_trials: int, *, uses: int, max_
             idx = np.flatnonzero(wounds < target.health)
             if idx.size == 0 and k > uses:
                 break
+            streams = None
+            if k <= uses:  # the counted uses: one stream per (use, roll, die position), see the module notes
+                acc_root, dmg_root = gen.spawn(2)  # die j of a roll is always child j of its root
+                streams = (acc_root.spawn(max(skill.accuracy, 0) + 1), dmg_root.spawn(max(skill.damage or 0, 0) + 1),
+                           size)
             if idx.size:
-                _use(gen, die, skill, target, idx, wounds, tok)
+                _use(gen, die, skill, target, idx, wounds, tok, streams)
                 t[idx[wounds[idx] >= target.health]] = k
             if k == uses:
                 snap = wounds.copy()

@@ -151,7 +151,8 @@ def _exact_damage(params: Mapping[str, Any]) -> dict[str, float]:
     kw = dict(health=params.get("health"), boon=int(params["damage_token"]), die=die_from_params(params))
     pmf = wounds_pmf(int(params["damage"]), prot, **kw)
     return {"wounds:mean": float(expected_wounds(int(params["damage"]), prot, **kw)),
-            "any_wound:proportion": float(1.0 - pmf[0])}
+            "any_wound:proportion": float(1.0 - pmf[0]),
+            **{f"wounds:pmf={k}": float(q) for k, q in enumerate(pmf)}}  # for event metrics
 
 
 DAMAGE_TASK = Task(

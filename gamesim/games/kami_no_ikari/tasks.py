@@ -32,7 +32,7 @@ _RULE_KEYS = ("n_players", "board", "mate_counter", "road", "collapse_doubled", 
 GAME_PARAMS: tuple[Param, ...] = (
     Param("n_players", "int", 4, "players, 2..4 (seat 0 is the start player)", min=2, max=4),
     Param("board", "str", BUILTIN_BOARD, "board file: \"illustrative\" (built in: the text's lines + ILLUSTRATIVE "
-          "ones) or a path to a board .toml"),
+          "ones) or a path to a board .toml (relative to the scenario file)", file=True),
     Param("policy", "str", "greedy", "player at every seat (or every seat but the hero's): random, greedy, "
           "chicken:d (never raises a tower above d cards, d = 1..5), rollout:k (determinized Monte Carlo, k worlds)"),
     Param("hero", "str", None, "one player of this kind rotated round the table of `policy` players "

@@ -61,7 +61,7 @@ _PLAYERS = (
     Param("rollout_k", "int", 8, "rollout player: random playouts per action", min=1, max=MAX_ROLLOUTS),
     Param("rollout_horizon", "int", 6, "rollout player: turns per playout after the action", min=0, max=MAX_HORIZON),
     Param("weapons", "str", BUILTIN_WEAPONS, "weapon file: \"2013\" (built in, the rulebook's lists) or a path to a "
-          "TOML file in its format"),
+          "TOML file in its format (relative to the scenario file)", file=True),
 )
 _RULE_KEYS = tuple(p.name for p in BASE_RULE_PARAMS)
 
