@@ -1,0 +1,1 @@
+"""ぱんつぁーへくせん (Panzer Hexen): witches against ネウロイ, an engine-building game for 2-5 players."""
