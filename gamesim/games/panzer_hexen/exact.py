@@ -21,7 +21,7 @@ import pandas as pd
 from gamesim.core.validate import ParamTypeError, check_int
 
 from .data import CardSet, Equipment, Neuroi, Witch
-from .rules import min_mana
+from .rules import _min_mana, min_mana
 
 __all__ = ["FightCost", "fight_cost", "combat_table", "policy_efficiency"]
 
@@ -113,11 +113,18 @@ def fight_cost(witch: Witch, neuroi: Neuroi, *, striker: Equipment | None = None
 def _best_pair(cards: CardSet, witch: Witch, n: Neuroi) -> tuple[Equipment | None, Equipment | None, int]:
     strikers = [None] + [e for e in cards.equipment if e.kind == "striker"]
     guns = [None] + [e for e in cards.equipment if e.kind == "gun"]
-    best = (None, None, fight_cost(witch, n).clean)
+    ev = witch.ability == "evade"
+    best: tuple[Equipment | None, Equipment | None, int] = (None, None, -1)
+    seen: set[tuple[int, int]] = set()
     for s in strikers:
         for g in guns:
-            c = fight_cost(witch, n, striker=s, gun=g).clean
-            if c < best[2]:
+            mods = (sum(e.attack for e in (s, g) if e), sum(e.defence for e in (s, g) if e))
+            if mods in seen:  # the same modifiers as an earlier pair: the same cost
+                continue
+            seen.add(mods)
+            c = sum(_min_mana(witch.attack + mods[0], witch.defence + mods[1], witch.range, n.attack, n.defence,
+                              n.range, ev, True))
+            if best[2] < 0 or c < best[2]:
                 best = (s, g, c)
     return best
 

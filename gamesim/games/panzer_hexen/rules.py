@@ -245,6 +245,12 @@ def min_mana(w_attack: int, w_defence: int, w_range: int, n_attack: int, n_defen
     _stats(w_attack, w_defence, w_range, n_attack, n_defence, n_range)
     check_bool("evade", evade)
     check_bool("clean", clean)
+    return _min_mana(w_attack, w_defence, w_range, n_attack, n_defence, n_range, evade, clean)
+
+
+def _min_mana(w_attack: int, w_defence: int, w_range: int, n_attack: int, n_defence: int, n_range: int,
+              evade: bool, clean: bool) -> tuple[int, int]:
+    # unchecked kernel of min_mana (for the exact tables' inner loops)
     to_a = max(0, n_defence - w_attack)
     need_d = 0 if evade else max(0, n_attack - w_defence + 1)
     if w_range > n_range:
