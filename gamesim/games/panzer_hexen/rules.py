@@ -99,7 +99,7 @@ class PanzerParams:
     end_cards : int, default 10
         The text: the game ends at the end of a round in which a player has this many executed
         policies + destroyed ネウロイ. 1..60.
-    max_rounds : int, default 40
+    max_rounds : int, default 60
         Safety cap (not a rule): a game still running after this many rounds ends there
         (``truncated``). 1..500.
     teams : bool, default False
@@ -130,7 +130,7 @@ class PanzerParams:
     comms_option: CommsOption = "take_charge"
     unexecuted_events: bool = True
     end_cards: int = 10
-    max_rounds: int = 40
+    max_rounds: int = 60
     teams: bool = False
     team_score: TeamScore = "sum"
 
