@@ -34,7 +34,7 @@ from typing import Any
 
 __all__ = [
     "DataError", "Witch", "Neuroi", "Equipment", "Policy", "CardSet", "ABILITIES", "EFFECTS",
-    "DATA_DIR", "BUILTIN_DATA", "parse_cards", "load_cards",
+    "DATA_DIR", "BUILTIN_DATA", "parse_cards", "load_cards", "without",
 ]
 
 DATA_DIR: Path = Path(__file__).resolve().parent / "data"
@@ -246,7 +246,7 @@ def parse_cards(raw: Any, *, source: str = "<data>") -> CardSet:
         seen.add(n)
     prios = [w.priority for w in witches]
     if len(set(prios)) != len(prios):
-        dup = next(w for w in witches if prios.count(w.priority) > 1)
+        dup = next(w for i, w in enumerate(witches) if w.priority in prios[:i])
         raise DataError(f'{source}: witches "{dup.name}": priority = {dup.priority} used twice (優先順値 settle '
                         "collisions, so they must be distinct)")
     return CardSet(tuple(witches), tuple(neuroi), tuple(equipment), tuple(policies), source, illustrative)
@@ -289,3 +289,26 @@ def load_cards(data: str | Path = BUILTIN_DATA) -> CardSet:
     if not p.is_file():
         raise DataError(f"{p}: no such card file")
     return _load_cached(str(p.resolve()), p.stat().st_mtime)
+
+
+def without(cards: CardSet, name: str) -> CardSet:
+    """The card set less the ネウロイ or policy card called ``name`` (a study's removed card).
+
+    Raises
+    ------
+    DataError
+        If no ネウロイ or policy card has that name, or removing it would leave a list empty.
+    """
+    if not isinstance(cards, CardSet):
+        from gamesim.core.validate import ParamTypeError
+
+        raise ParamTypeError("cards", cards, "a CardSet")
+    if not isinstance(name, str) or name not in cards.card_names():
+        raise DataError(f"{cards.source}: no ネウロイ or policy card {name!r} to remove")
+    neuroi = tuple(c for c in cards.neuroi if c.name != name)
+    equipment = tuple(c for c in cards.equipment if c.name != name)
+    policies = tuple(c for c in cards.policies if c.name != name)
+    if not neuroi or not policies or not any(e.kind == "striker" for e in equipment) \
+            or not any(e.kind == "gun" for e in equipment):
+        raise DataError(f"{cards.source}: removing {name!r} would leave a card list empty")
+    return CardSet(cards.witches, neuroi, equipment, policies, cards.source, cards.illustrative)
