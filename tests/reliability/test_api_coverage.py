@@ -32,7 +32,7 @@ import gamesim.games.ice_cream_turret as ic
 import gamesim.games.qftnw as q
 from gamesim.core.registry import ParamError
 
-GAMES = ["godtear", "qftnw", "dqz", "gacha", "gacha_game", "ice_cream_turret", "mech_arena"]
+GAMES = ["godtear", "qftnw", "dqz", "gacha", "gacha_game", "ice_cream_turret", "mech_arena", "panzer_hexen"]
 HERE = Path(__file__).parent
 
 #: Exported callables that need no argument test of their own, and why.
@@ -48,6 +48,13 @@ EXEMPT: dict[str, str] = {
     "gacha.PurchasePlan": "result record returned by best_purchase_plan (run_purchase_plan checks its type)",
     "gacha_game.GameData": "compiled card lists, built only by parse_data / load_data (which validate)",
     "ice_cream_turret.Resolution": "result record returned by resolve (is_game_over checks its type)",
+    "panzer_hexen.CardSet": "validated card lists, built by parse_cards / load_cards / without (which validate)",
+    "panzer_hexen.Witch": "card record, built by parse_cards (which validates the fields)",
+    "panzer_hexen.Neuroi": "card record, built by parse_cards (which validates the fields)",
+    "panzer_hexen.Equipment": "card record, built by parse_cards (which validates the fields)",
+    "panzer_hexen.Policy": "card record, built by parse_cards (which validates the fields)",
+    "panzer_hexen.Fight": "result record returned by fight",
+    "panzer_hexen.FightCost": "result record returned by fight_cost",
 }
 
 
@@ -65,7 +72,8 @@ def _public_callables(game: str) -> list[str]:
 def test_every_public_callable_has_a_strict_api_test(game: str) -> None:
     text = (HERE / f"test_api_{game}.py").read_text(encoding="utf-8") + Path(__file__).read_text(encoding="utf-8")
     prefix = {"godtear": "gt", "qftnw": "q", "dqz": "dqz", "gacha": "gacha", "gacha_game": "gg",
-              "ice_cream_turret": "ic", "mech_arena": "mech"}[game]
+              "ice_cream_turret": "ic", "mech_arena": "mech",
+              "panzer_hexen": "ph"}[game]
     missing = []
     for name in _public_callables(game):
         if f"{game}.{name}" in EXEMPT:

@@ -20,7 +20,7 @@ from gamesim.core.registry import Game, register_game
 
 from .data import CardSet, DataError, Equipment, Neuroi, Policy, Witch, load_cards, parse_cards, without
 from .exact import FightCost, combat_table, fight_cost, policy_efficiency
-from .policies import POLICY_NAMES, pick_uniform
+from .policies import POLICY_NAMES
 from .reference import reference_game, reference_simulate
 from .rules import ACTION_NAMES, Action, Fight, PanzerParams, ambush_hit, ambush_mana, fight, min_mana, policy_cost
 from .sim import simulate
@@ -28,7 +28,7 @@ from .tasks import TASKS
 
 __all__ = [
     "GAME", "TASKS", "CardSet", "DataError", "Equipment", "Neuroi", "Policy", "Witch", "load_cards", "parse_cards",
-    "without", "FightCost", "combat_table", "fight_cost", "policy_efficiency", "POLICY_NAMES", "pick_uniform",
+    "without", "FightCost", "combat_table", "fight_cost", "policy_efficiency", "POLICY_NAMES",
     "reference_game", "reference_simulate", "ACTION_NAMES", "Action", "Fight", "PanzerParams", "ambush_hit",
     "ambush_mana", "fight", "min_mana", "policy_cost", "simulate",
 ]
