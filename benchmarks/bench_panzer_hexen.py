@@ -14,7 +14,7 @@ bonuses, 通信 take_charge, unexecuted events), the same algorithm on every sid
 (d) bare random numbers: ``Generator.random`` producing as many uniforms as (b) consumed, the
     floor of any sampler.
 
-Times are CPU seconds of this process (``time.process_time``), best of 5 runs (of 1 with
+Times are CPU seconds of this process (``time.process_time``), best of 3 runs (of 1 with
 ``--quick``); all sides single-threaded. The scalar loop draws its set-up by Fisher-Yates where the
 engine sorts uniform keys: the same game in distribution, checked below by comparing mean lengths.
 """
@@ -401,9 +401,9 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small workload, one run each")
     a = ap.parse_args(argv)
-    n = 2_000 if a.quick else 20_000
-    n_py = 200 if a.quick else 2_000
-    repeat = 1 if a.quick else 5
+    n = 2_000 if a.quick else 10_000
+    n_py = 200 if a.quick else 1_000
+    repeat = 1 if a.quick else 3
     p = PanzerParams(n_players=3)
     print(f"panzer_hexen, {n} games (plain Python: {n_py}) of 3 random players; {platform.processor() or platform.machine()}")
     res: dict = {}

@@ -50,11 +50,12 @@ def check_setup(p: PanzerParams, cards: CardSet) -> None:
 
 
 def _by_kind(fn: Any, b: Batch, gi: I64, s: I64, kinds: I64, names: Sequence[str], rng: np.random.Generator) -> I64:
+    # kinds[s] indexes POLICY_NAMES; the rollout player makes its in-action choices greedily
     out = np.full(gi.size, -1, np.int64)
     k = kinds[s]
     for j in np.unique(k):
         m = k == j
-        name = names[j] if names[j] != "rollout" else "greedy"
+        name = POLICY_NAMES[j] if POLICY_NAMES[j] != "rollout" else "greedy"
         out[m] = fn(b, gi[m], s[m], name, rng)
     return out
 

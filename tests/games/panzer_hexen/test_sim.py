@@ -24,7 +24,7 @@ def _z(a: np.ndarray, b: np.ndarray) -> float:
     return float((a.mean() - b.mean()) / se)
 
 
-def _compare(p: PanzerParams, pol: str, n_ref: int, n_sim: int) -> None:
+def _compare(p: PanzerParams, pol: str | list[str], n_ref: int, n_sim: int) -> None:
     r = reference_simulate(p, n_ref, rng=np.random.default_rng(), policies=pol)
     s = simulate(p, n_sim, rng=np.random.default_rng(), policies=pol)
     checks = {"rounds": (r["rounds"], s["rounds"]), "truncated": (r["truncated"], s["truncated"])}
@@ -144,3 +144,15 @@ def test_sortie_spends_the_least_mana_and_equipment_becomes_broken() -> None:
     assert not b.tired[0, 0] and b.broken[0, 1]
     b.do_rest(g, s, np.array([False]))  # then the equipment
     assert not b.broken[0, 1]
+
+
+def test_rollout_seat_plays_whole_games() -> None:
+    p = PanzerParams(n_players=2, max_rounds=30)
+    r = simulate(p, 6, rng=np.random.default_rng(), policies=["rollout", "greedy"], rollout_k=2, rollout_horizon=2)
+    assert (r["actions"].sum(axis=2) == r["rounds"][:, None]).all()
+    np.testing.assert_allclose(r["score"].sum(axis=1), 1.0)
+
+
+def test_mixed_players_agree_with_reference() -> None:
+    # seats with different players: each seat's in-action choices follow its own player
+    _compare(PanzerParams(n_players=2), ["greedy", "random"], 60, 1500)
