@@ -122,6 +122,7 @@ class Batch:
         self.counters = np.zeros((G, NP), np.int64)
         self.broken = np.zeros((G, NP), bool)
         self.eff = np.zeros((G, P, len(EFFECTS)), np.int64)
+        self.n_done = np.zeros((G, P), np.int64)  # executed policies + destroyed ネウロイ, kept up to date
         rows = np.arange(G)[:, None]
         k_n = P * p.start_neuroi
         self.n_loc[rows, n_perm[:, :k_n]] = IN_PLAY
@@ -186,9 +187,9 @@ class Batch:
         return np.maximum(0, c - self.eff[gi, s, E_DISC][:, None])
 
     def cards(self) -> I64:
-        """Executed policies + destroyed ネウロイ per seat, (G, P)."""
-        seats = np.arange(self.P)
-        return ((self.p_by[:, :, None] == seats).sum(axis=1) + (self.n_by[:, :, None] == seats).sum(axis=1))
+        """Executed policies + destroyed ネウロイ per seat, (G, P) (a count kept by the actions: the
+        end test reads it every round)."""
+        return self.n_done.copy()
 
     def gain_mana(self, gi: I64, s: I64, amount: I64 | int) -> None:
         """魔力 from an action: nothing while 消耗; +1 for the ``mana_plus`` ability."""
@@ -210,6 +211,7 @@ class Batch:
         np.add.at(self.voice, (g[other], own[other]), self.counters[g[other], c[other]])
         self.p_loc[g, c] = DONE
         self.p_by[g, c] = s
+        self.n_done[g, s] += 1
         self.counters[g, c] = 0
         self.broken[g, c] = False
         e = self.t.p_eff[c]
@@ -255,6 +257,7 @@ class Batch:
             self.broken[g[u], e[u]] = True
         self.n_loc[g[dd], n[dd]] = DONE
         self.n_by[g[dd], n[dd]] = ss[dd]
+        self.n_done[g[dd], ss[dd]] += 1
         self.tired[g[hh], ss[hh]] = True
         destroyed[f], hit[f] = dd, hh
         return destroyed, hit
@@ -354,9 +357,11 @@ class Batch:
         p = self.p
         if p.counter_gain == 0:
             return
-        grow = (self.p_loc[gi] == IN_PLAY) & (self.p_owner[gi] >= 0)
-        self.counters[gi] = np.where(grow, np.minimum(p.max_counters, self.counters[gi] + p.counter_gain),
-                                     self.counters[gi])
+        live = np.zeros(self.G, bool)
+        live[gi] = True
+        grow = (self.p_loc == IN_PLAY) & (self.p_owner >= 0) & live[:, None]
+        self.counters += grow * p.counter_gain
+        np.minimum(self.counters, np.where(grow, p.max_counters, self.counters), out=self.counters)
 
     def vp(self) -> tuple[I64, I64, I64]:
         """VP per seat from ネウロイ, equipment and other policies, each (G, P)."""
@@ -375,6 +380,6 @@ class Batch:
         c.p, c.t, c.P, c.NN, c.NP = self.p, self.t, self.P, self.NN, self.NP
         c.G = int(idx.size)
         for k in ("witch", "prio", "w_att", "w_def", "w_rng", "abil", "voice", "mana", "tired", "n_loc", "n_by",
-                  "p_loc", "p_owner", "p_by", "counters", "broken", "eff", "deck", "dptr", "dlen"):
+                  "p_loc", "p_owner", "p_by", "counters", "broken", "eff", "deck", "dptr", "dlen", "n_done"):
             setattr(c, k, getattr(self, k)[idx].copy())
         return c

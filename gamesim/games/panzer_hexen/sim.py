@@ -132,7 +132,7 @@ def play_rounds(b: Batch, names: Sequence[str], rng: np.random.Generator, *, rou
             b.event_comms(gi, lap[gi], _by_kind(choose_deck, b, gi, lap[gi], kinds, names, rng))
         b.end_of_round(live)
         n_rounds[live] += 1
-        over[live] |= (b.cards()[live] >= p.end_cards).any(axis=1)
+        over[live] |= (b.n_done[live] >= p.end_cards).any(axis=1)
     return {"rounds": n_rounds, "over": over, "actions": acts, "bonuses": bonuses, "lost": lost}
 
 
