@@ -30,3 +30,19 @@ def test_findings_name_the_unbalanced_witches_and_say_illustrative() -> None:
 def test_findings_refuse_a_non_table() -> None:
     with pytest.raises(ParamError):
         findings({"part": []})
+
+
+@pytest.mark.slow
+def test_benchmark_smoke() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    out = subprocess.run([sys.executable, str(root / "benchmarks" / "bench_panzer_hexen.py"), "--quick"],
+                         capture_output=True, text=True, timeout=300, cwd=root)
+    assert out.returncode == 0, out.stderr
+    assert "vectorized (numpy)" in out.stdout and "plain Python" in out.stdout and "games/s" in out.stdout
+    lengths = [float(x) for x in out.stdout.split("mean rounds:")[1].split("\n")[0].replace(",", " ").split()
+               if x.replace(".", "").isdigit()]
+    assert len(lengths) >= 2 and max(lengths) - min(lengths) < 3  # the same game (2,000 / 200 games)
