@@ -32,6 +32,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from gamesim.core.validate import ParamTypeError
+
 __all__ = [
     "DataError", "Witch", "Neuroi", "Equipment", "Policy", "CardSet", "ABILITIES", "EFFECTS",
     "DATA_DIR", "BUILTIN_DATA", "parse_cards", "load_cards", "without",
@@ -282,8 +284,6 @@ def load_cards(data: str | Path = BUILTIN_DATA) -> CardSet:
         If the file is missing, not TOML, or fails validation (see :func:`parse_cards`).
     """
     if not isinstance(data, (str, Path)) or (isinstance(data, str) and not data):
-        from gamesim.core.validate import ParamTypeError
-
         raise ParamTypeError("data", data, f'"{BUILTIN_DATA}" or a path to a .toml card file')
     p = DATA_DIR / "illustrative.toml" if data == BUILTIN_DATA else Path(data)
     if not p.is_file():
@@ -300,8 +300,6 @@ def without(cards: CardSet, name: str) -> CardSet:
         If no ネウロイ or policy card has that name, or removing it would leave a list empty.
     """
     if not isinstance(cards, CardSet):
-        from gamesim.core.validate import ParamTypeError
-
         raise ParamTypeError("cards", cards, "a CardSet")
     if not isinstance(name, str) or name not in cards.card_names():
         raise DataError(f"{cards.source}: no ネウロイ or policy card {name!r} to remove")

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Literal
 
+from gamesim.core.registry import ParamError
 from gamesim.core.validate import check_bool, check_choice, check_int
 
 __all__ = [
@@ -155,8 +156,6 @@ class PanzerParams:
         check_bool("teams", self.teams)
         check_choice("team_score", self.team_score, ("sum", "min"))
         if self.teams and self.n_players != 4:
-            from gamesim.core.registry import ParamError
-
             raise ParamError("teams", self.teams, "false unless n_players = 4 (2VS2 is a 4-player variant)")
 
 

@@ -25,7 +25,7 @@ import numpy.typing as npt
 from gamesim.core.registry import ParamError
 from gamesim.core.validate import ParamTypeError, check_choice, check_int, check_rng
 
-from .data import BUILTIN_DATA, CardSet, load_cards
+from .data import BUILTIN_DATA, CardSet, DataError, load_cards
 from .engine import Batch, Tables, tables_for
 from .policies import POLICY_NAMES, choose_action, choose_card, choose_deck, choose_target
 from .rules import BONUS_ACTIONS, Action, PanzerParams
@@ -216,8 +216,6 @@ def simulate(params: PanzerParams, n_games: int, *, rng: Any = None, cards: Card
     check_int("n_games", n_games, min=1, max=MAX_GAMES)
     gen = check_rng(rng)
     if isinstance(cards, str):
-        from .data import DataError
-
         try:
             cards = load_cards(cards)
         except DataError as exc:
