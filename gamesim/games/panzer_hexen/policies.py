@@ -10,12 +10,19 @@
     会議, whichever closes the smaller gap (魔力 to the cheapest clean win vs 発言力 to the cheapest
     policy); the deck with more cards left. Ties: lowest id.
 
-Both spend, in a fight, the least 魔力 for a clean win if they hold it (else none), use their best
-usable striker and gun, and defend against an unexecuted-通信 ambush when they can. The
-``rollout`` player is in :mod:`.sim` (it needs the simulator).
+``rollout``
+    For each of the six actions, ``k`` random playouts of ``horizon`` rounds from a copy of the
+    game; the action with the best mean (own VP − best other VP); inside an action it chooses as
+    ``greedy``.
+
+All spend, in a fight, the least 魔力 for a clean win if they hold it (else none), use their best
+usable striker and gun, and defend against an unexecuted-通信 ambush when they can.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -25,7 +32,9 @@ from gamesim.core.validate import check_choice
 from .engine import BIG, IN_PLAY, Batch
 from .rules import Action
 
-__all__ = ["POLICY_NAMES", "pick_uniform", "choose_action", "choose_card", "choose_target", "choose_deck"]
+__all__ = [
+    "POLICY_NAMES", "pick_uniform", "choose_action", "choose_card", "choose_target", "choose_deck", "rollout_choice",
+]
 
 I64 = npt.NDArray[np.int64]
 POLICY_NAMES: tuple[str, ...] = ("random", "greedy", "rollout")
@@ -99,3 +108,27 @@ def choose_deck(b: Batch, gi: I64, s: I64, kind: str, rng: np.random.Generator) 
         d = pick_uniform(left > 0, rng.random(gi.size))
         return np.maximum(d, 0)
     return np.where(left[:, 1] > left[:, 0], 1, 0).astype(np.int64)
+
+
+def rollout_choice(b: Batch, gi: I64, seat: int, play: Callable[..., Any], rng: np.random.Generator,
+                   k: int, horizon: int) -> I64:
+    """The rollout player: for each of the six actions, ``k`` playouts of ``horizon`` rounds with
+    random players everywhere (the seat's first action fixed); the action with the best mean
+    (own VP − best other VP). The playouts see the shuffled decks' order only through play.
+    ``play`` is :func:`.sim.play_rounds` (passed in, so this module does not import the simulator)."""
+    P = b.P
+    best = np.full(gi.size, -np.inf)
+    out = np.zeros(gi.size, np.int64)
+    idx = np.repeat(gi, k)
+    for a in range(6):
+        c = b.take(idx)
+        fc = np.full((idx.size, P), -1, np.int64)
+        fc[:, seat] = a
+        play(c, ["random"] * P, rng, rounds=max(1, horizon), first_choice=fc)
+        vn, ve, vo = c.vp()
+        vp = vn + ve + vo
+        others = np.delete(vp, seat, axis=1).max(axis=1)
+        val = (vp[:, seat] - others).reshape(gi.size, k).mean(axis=1)
+        better = val > best
+        best[better], out[better] = val[better], a
+    return out

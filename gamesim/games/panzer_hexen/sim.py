@@ -27,7 +27,7 @@ from gamesim.core.validate import ParamTypeError, check_choice, check_int, check
 
 from .data import BUILTIN_DATA, CardSet, DataError, load_cards
 from .engine import Batch, Tables, tables_for
-from .policies import POLICY_NAMES, choose_action, choose_card, choose_deck, choose_target
+from .policies import POLICY_NAMES, choose_action, choose_card, choose_deck, choose_target, rollout_choice
 from .rules import BONUS_ACTIONS, Action, PanzerParams
 
 __all__ = ["simulate", "check_setup", "MAX_GAMES"]
@@ -85,7 +85,7 @@ def play_rounds(b: Batch, names: Sequence[str], rng: np.random.Generator, *, rou
         for seat in range(P):
             ss = np.full(live.size, seat)
             if names[seat] == "rollout" and not (rnd == 0 and first_choice is not None):
-                choice[live, seat] = _rollout_choice(b, live, seat, names, rng, *rollout)
+                choice[live, seat] = rollout_choice(b, live, seat, play_rounds, rng, *rollout)
             else:
                 choice[live, seat] = choose_action(b, live, ss, "greedy" if names[seat] == "rollout" else names[seat],
                                                    rng)
@@ -134,29 +134,6 @@ def play_rounds(b: Batch, names: Sequence[str], rng: np.random.Generator, *, rou
         n_rounds[live] += 1
         over[live] |= (b.n_done[live] >= p.end_cards).any(axis=1)
     return {"rounds": n_rounds, "over": over, "actions": acts, "bonuses": bonuses, "lost": lost}
-
-
-def _rollout_choice(b: Batch, gi: I64, seat: int, names: Sequence[str], rng: np.random.Generator,
-                    k: int, horizon: int) -> I64:
-    """The rollout player: for each of the six actions, ``k`` playouts of ``horizon`` rounds with
-    random players everywhere (the seat's first action fixed); the action with the best mean
-    (own VP − best other VP). The playouts see the shuffled decks' order only through play."""
-    P = b.P
-    best = np.full(gi.size, -np.inf)
-    out = np.zeros(gi.size, np.int64)
-    idx = np.repeat(gi, k)
-    for a in range(6):
-        c = b.take(idx)
-        fc = np.full((idx.size, P), -1, np.int64)
-        fc[:, seat] = a
-        play_rounds(c, ["random"] * P, rng, rounds=max(1, horizon), first_choice=fc)
-        vn, ve, vo = c.vp()
-        vp = vn + ve + vo
-        others = np.delete(vp, seat, axis=1).max(axis=1)
-        val = (vp[:, seat] - others).reshape(gi.size, k).mean(axis=1)
-        better = val > best
-        best[better], out[better] = val[better], a
-    return out
 
 
 def _setup(p: PanzerParams, t: Tables, n: int, rng: np.random.Generator, seat0: int) -> Batch:
