@@ -33,7 +33,7 @@ import gamesim.games.kami_no_ikari as ki
 import gamesim.games.qftnw as q
 from gamesim.core.registry import ParamError
 
-GAMES = ["godtear", "qftnw", "dqz", "gacha", "gacha_game", "ice_cream_turret", "mech_arena", "kami_no_ikari"]
+GAMES = ["godtear", "qftnw", "dqz", "gacha", "gacha_game", "ice_cream_turret", "mech_arena", "kami_no_ikari", "panzer_hexen"]
 HERE = Path(__file__).parent
 
 #: Exported callables that need no argument test of their own, and why.
@@ -52,6 +52,13 @@ EXEMPT: dict[str, str] = {
     "kami_no_ikari.KamiState": "state record built by initial_state, draw and apply_action (which validate); "
                                "every function taking a state checks its type",
     "kami_no_ikari.Board": "board record built only by parse_board / load_board (which validate)",
+    "panzer_hexen.CardSet": "validated card lists, built by parse_cards / load_cards / without (which validate)",
+    "panzer_hexen.Witch": "card record, built by parse_cards (which validates the fields)",
+    "panzer_hexen.Neuroi": "card record, built by parse_cards (which validates the fields)",
+    "panzer_hexen.Equipment": "card record, built by parse_cards (which validates the fields)",
+    "panzer_hexen.Policy": "card record, built by parse_cards (which validates the fields)",
+    "panzer_hexen.Fight": "result record returned by fight",
+    "panzer_hexen.FightCost": "result record returned by fight_cost",
 }
 
 
@@ -69,7 +76,8 @@ def _public_callables(game: str) -> list[str]:
 def test_every_public_callable_has_a_strict_api_test(game: str) -> None:
     text = (HERE / f"test_api_{game}.py").read_text(encoding="utf-8") + Path(__file__).read_text(encoding="utf-8")
     prefix = {"godtear": "gt", "qftnw": "q", "dqz": "dqz", "gacha": "gacha", "gacha_game": "gg",
-              "ice_cream_turret": "ic", "mech_arena": "mech", "kami_no_ikari": "ki"}[game]
+              "ice_cream_turret": "ic", "mech_arena": "mech", "kami_no_ikari": "ki",
+              "panzer_hexen": "ph"}[game]
     missing = []
     for name in _public_callables(game):
         if f"{game}.{name}" in EXEMPT:
