@@ -560,6 +560,9 @@ class Results:
                     rec[k] = _show(d[k])
             rec["difference [95% CI]"] = format_interval(d["estimate"], d["ci_low"], d["ci_high"], digits=digits,
                                                          n=int(d["n"]))
+            if pd.notna(d.get("p_holm")) and pd.notna(d.get("family_size")) and int(d["family_size"]) > 1:
+                rec["Holm-adjusted"] = (f"{'different' if bool(d['different']) else 'not different'} "
+                                        f"(p = {float(d['p_holm']):.2g}, {int(d['family_size'])} in family)")
             r = g[g["statistic"] == "ratio"]
             rec["ratio [95% CI]"] = (
                 format_interval(r.iloc[0]["estimate"], r.iloc[0]["ci_low"], r.iloc[0]["ci_high"], digits=digits)
@@ -580,7 +583,7 @@ class Results:
         return out.fillna("–")
 
     #: Columns of :meth:`compare` that are results, not the compared cell's dimensions.
-    COMPARE_VALUE_COLUMNS = ("difference [95% CI]", "ratio [95% CI]", "n", "exact", "corr.",
+    COMPARE_VALUE_COLUMNS = ("difference [95% CI]", "Holm-adjusted", "ratio [95% CI]", "n", "exact", "corr.",
                              "half-width paired / indep.")
 
     def distribution(self, metric: str, *, part: str | None = None, cell: int | None = None,

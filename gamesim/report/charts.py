@@ -200,9 +200,14 @@ def compare_chart(results: Any, part: str, *, columns: int = 2) -> Any:
         raise KeyError(f"no comparisons for part {part!r}")
     dims = [d for d in results.dims(part) if d in c.columns and d != str(c["dimension"].iloc[0])]
     dims = [d for d in dims if c[d].map(_key).nunique() > 1]
+    all_pairs = c["baseline"].map(_key).nunique() > 1  # [compare] pairs = "all": name both sides
+
+    def pair(r: pd.Series) -> str:
+        return f"{_key(r['variant'])} − {_key(r['baseline'])}" if all_pairs else _key(r["variant"])
+
     df = pd.DataFrame({
         "metric": c["metric"].astype(str).to_numpy(),
-        "setting": [" | ".join([_key(r["variant"])] + [_key(r[d]) for d in dims]) for _, r in c.iterrows()],
+        "setting": [" | ".join([pair(r)] + [_key(r[d]) for d in dims]) for _, r in c.iterrows()],
         "estimate": c["estimate"].astype(float).to_numpy(),
         "ci_low": _finite(c["ci_low"]), "ci_high": _finite(c["ci_high"]),
         "exact": _finite(c["exact"]), "n": c["n"].astype(int).to_numpy(),
@@ -216,7 +221,7 @@ def compare_chart(results: Any, part: str, *, columns: int = 2) -> Any:
     pad = 0.05 * (hi - lo) if hi > lo else 1.0  # all zero: a readable axis around 0
     xs = alt.Scale(domain=[float(lo - pad), float(hi + pad)]) if hi <= lo else alt.Scale(zero=True, nice=True)
     order = list(pd.unique(df["setting"]))
-    base = alt.Chart(df).encode(y=alt.Y("setting:N", sort=order, title=" | ".join(["variant"] + dims),
+    base = alt.Chart(df).encode(y=alt.Y("setting:N", sort=order, title=" | ".join(["variant − baseline" if all_pairs else "variant"] + dims),
                                         axis=alt.Axis(labelLimit=200)))
     tip = [alt.Tooltip("setting:N"), alt.Tooltip("shown:N", title="difference [95% CI]"),
            alt.Tooltip("verdict:N"), alt.Tooltip("n:Q", format=","), alt.Tooltip("exact:Q", format=".4f")]

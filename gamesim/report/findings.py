@@ -103,7 +103,7 @@ def comparison_sentences(results: Any, part: str) -> list[str]:
     def one(r: pd.Series) -> str:
         return format_interval(float(abs(r["estimate"])), *sorted((abs(r["ci_low"]), abs(r["ci_high"]))))
 
-    for _, gv in c.groupby(c["variant"].map(_key), sort=False):
+    for _, gv in c.groupby([c["baseline"].map(_key), c["variant"].map(_key)], sort=False):
         first = gv.iloc[0]
         dim = str(first["dimension"])
         base = f"*{_txt(first['baseline'])}*" if dim == "case" else f"{safe_markdown(dim)} = {_txt(first['baseline'])}"

@@ -154,7 +154,9 @@ def _rules_section(sc: Any, h: list[str]) -> None:
         c = sc.compare
         what = (f"case `{_md_value(c.baseline)}`" if c.dimension == "case"
                 else f"`{c.dimension} = {_md_value(c.baseline)}`")
-        lines.append(f"- Comparison: every variant against the baseline {what}"
+        lines.append((f"- Comparison: every pair of {'cases' if c.dimension == 'case' else f'`{c.dimension}` values'}"
+                      " (Holm-adjusted over the family)" if c.pairs == "all" else
+                      f"- Comparison: every variant against the baseline {what}")
                      + (", with common random numbers (compared cells share their random numbers)"
                         if c.crn else ", with independent random numbers") + ".")
     _md("\n".join(lines))
@@ -217,8 +219,12 @@ def _part_section(results: Results, part: str, h: list[str]) -> None:
     if not comp.empty and part in set(comp["part"]):
         c0 = comp[comp["part"] == part].iloc[0]
         compared = list(pd.unique(comp.loc[comp["part"] == part, "metric"]))
-        _md(f"{h[2]} Comparison with the baseline "
-            f"({safe_markdown(str(c0['dimension']))} = {_md_value(c0['baseline'])})\n\n"
+        bases = pd.unique(comp.loc[comp["part"] == part, "baseline"].map(str))
+        heading = (f"Comparison of every pair ({safe_markdown(str(c0['dimension']))}; decisions Holm-adjusted "
+                   "over the family in the appendix tables)" if len(bases) > 1 else
+                   f"Comparison with the baseline ({safe_markdown(str(c0['dimension']))} = "
+                   f"{_md_value(c0['baseline'])})")
+        _md(f"{h[2]} {heading}\n\n"
             "Differences are *variant − baseline*; intervals use the pairing of trials "
             + ("(common random numbers: trial *i* of both cells used the same random numbers)."
                if bool(c0["crn"]) else "(trials matched by index; the cells used independent random numbers).")
