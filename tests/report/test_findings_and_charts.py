@@ -90,3 +90,22 @@ def test_finished_page_loads_nothing_from_the_network():
     assert external_urls(out) == [] and "mathjax" not in out.lower()
     assert '<nav class="gamesim-toc">' in out and 'href="#A"' in out and 'href="#B"' in out
     assert out.index("<main>") < out.index("<nav class=\"gamesim-toc\">") < out.index("<h1")
+
+
+def test_all_pairs_give_one_sentence_and_one_chart_row_per_pair(tmp_path):
+    """[compare] pairs = "all": each pair is stated on its own, never merged with another pair of the same variant."""
+    scenario = {
+        "name": "all_pairs_check", "game": "godtear", "seed": 11, "n_trials": 400, "chunk_size": 400,
+        "parts": [{"name": "p", "task": "knockout",
+                   "cases": [{"name": "a", "accuracy": 2}, {"name": "b", "accuracy": 4}, {"name": "c", "accuracy": 6}]}],
+        "compare": {"baseline": "a", "pairs": "all", "metrics": ["knockout"]},
+    }
+    r = gamesim.sweep(scenario, progress=False, cache_root=tmp_path)
+    comp = r.comparisons[r.comparisons["statistic"] == "difference"]
+    pairs = {(b, v) for b, v in zip(comp["baseline"], comp["variant"])}
+    assert len(pairs) == 3
+    sentences = comparison_sentences(r, "p")
+    assert sorted(s.split(":")[0] for s in sentences) == sorted(f"*{v}* against *{b}*" for b, v in pairs)
+    rows = {d["setting"] for d in next(iter(compare_chart(r, "p").to_dict()["datasets"].values()))}
+    assert rows == {f"{v} − {b}" for b, v in pairs}
+    assert "Holm-adjusted" in r.compare("knockout").columns
