@@ -25,12 +25,22 @@ import numpy.typing as npt
 import pandas as pd
 from scipy import stats as sps
 
-from gamesim.core.stats import CONFIDENCE, Estimate, mean_estimate, proportion_estimate
+from gamesim.core.stats import (
+    CONFIDENCE,
+    Estimate,
+    mean_estimate_from_moments,
+    proportion_estimate,
+)
+from gamesim.core.summary import PairMoments, pair_moments
 
 __all__ = [
     "paired_difference",
+    "paired_difference_from_moments",
     "paired_ratio",
+    "paired_ratio_from_moments",
     "unpaired_half_width",
+    "unpaired_half_width_from_moments",
+    "distribution_table_from_counts",
     "wilson_interval",
     "distribution_table",
     "MAX_DISTINCT_VALUES",
@@ -82,24 +92,59 @@ def paired_difference(
         Unequal lengths, fewer than 2 pairs, ``nan`` values, or an unknown kind.
     """
     a, b = _pair(variant, baseline)
-    n = a.size
-    with np.errstate(invalid="ignore", divide="ignore"):
-        corr = float(np.corrcoef(a, b)[0, 1]) if a.std() > 0 and b.std() > 0 else math.nan
-    d = a - b
-    se = float(d.std(ddof=1) / math.sqrt(n))
+    return paired_difference_from_moments(pair_moments(a, b), kind=kind, confidence=confidence)
+
+
+def _corr(pm: PairMoments) -> float:
+    """Pearson correlation of the pairs (``nan`` when one sample is constant), as ``np.corrcoef``."""
+    if pm.x.constant or pm.y.constant:
+        return math.nan
+    vx, vy = pm.x.var(), pm.y.var()
+    if not (vx > 0 and vy > 0):
+        return math.nan
+    return float(min(1.0, max(-1.0, pm.cov() / math.sqrt(vx) / math.sqrt(vy))))
+
+
+def paired_difference_from_moments(
+    pm: PairMoments, *, kind: str, confidence: float = CONFIDENCE
+) -> tuple[Estimate, float]:
+    """:func:`paired_difference` from the pairs' sufficient statistics.
+
+    Parameters
+    ----------
+    pm : gamesim.core.summary.PairMoments
+        Moments of both samples and of the differences, the cross product and,
+        for 0/1 values, the paired 2x2 table (merged chunk by chunk by a sweep).
+    kind : {"proportion", "mean"}
+    confidence : float, default 0.95
+
+    Returns
+    -------
+    (Estimate, float)
+        As :func:`paired_difference`.
+
+    Raises
+    ------
+    ValueError
+        Fewer than 2 pairs, censored values, an unknown kind, or ``kind="proportion"``
+        on values other than 0/1.
+    """
+    n = pm.n
+    if pm.has_nan:
+        raise ValueError("paired samples contain nan (censored trials); compare their quantiles instead")
+    if n < 2:
+        raise ValueError(f"a paired comparison needs at least 2 pairs, got {n}")
+    corr = _corr(pm)
+    se = pm.d.std(ddof=1) / math.sqrt(n)
     if kind == "mean":
-        est = mean_estimate(d, confidence=confidence)
-        return est, corr
+        return mean_estimate_from_moments(pm.d, confidence=confidence), corr
     if kind != "proportion":
         raise ValueError(f"kind = {kind!r}, must be 'proportion' or 'mean'")
-    ia, ib = a.astype(bool), b.astype(bool)
-    both = int(np.sum(ia & ib))
-    only_a = int(np.sum(ia & ~ib))
-    only_b = int(np.sum(~ia & ib))
-    neither = n - both - only_a - only_b
-    pa_, pb_ = proportion_estimate(int(ia.sum()), n, confidence=confidence), proportion_estimate(
-        int(ib.sum()), n, confidence=confidence
-    )
+    if pm.table is None:
+        raise ValueError("kind = 'proportion' needs 0/1 values")
+    both, only_a, only_b, neither = pm.table
+    pa_ = proportion_estimate(both + only_a, n, confidence=confidence)
+    pb_ = proportion_estimate(both + only_b, n, confidence=confidence)
     den = (both + only_a) * (neither + only_b) * (both + only_b) * (neither + only_a)
     phi = (both * neither - only_a * only_b) / math.sqrt(den) if den > 0 else 0.0
     p1, l1, u1 = pa_.estimate, pa_.ci_low, pa_.ci_high
@@ -134,14 +179,20 @@ def paired_ratio(
         As :func:`paired_difference`.
     """
     a, b = _pair(variant, baseline)
-    if (a < 0).any() or (b < 0).any():
+    return paired_ratio_from_moments(pair_moments(a, b), confidence=confidence)
+
+
+def paired_ratio_from_moments(pm: PairMoments, *, confidence: float = CONFIDENCE) -> Estimate | None:
+    """:func:`paired_ratio` from the pairs' sufficient statistics (see :func:`paired_difference_from_moments`)."""
+    if pm.has_nan or pm.n < 2:
+        raise ValueError("a paired ratio needs at least 2 pairs without nan")
+    if pm.x.vmin < 0 or pm.y.vmin < 0:
         return None
-    ma, mb = float(a.mean()), float(b.mean())
+    ma, mb = pm.x.mean(), pm.y.mean()
     if ma <= 0 or mb <= 0:
         return None
-    n = a.size
-    cov = np.cov(a, b, ddof=1)
-    var_log = (cov[0, 0] / ma**2 + cov[1, 1] / mb**2 - 2 * cov[0, 1] / (ma * mb)) / n
+    n = pm.n
+    var_log = (pm.x.var() / ma**2 + pm.y.var() / mb**2 - 2 * pm.cov() / (ma * mb)) / n
     se_log = math.sqrt(max(var_log, 0.0))
     z = float(sps.norm.ppf(0.5 + confidence / 2))
     r = ma / mb
@@ -156,13 +207,19 @@ def unpaired_half_width(variant: npt.ArrayLike, baseline: npt.ArrayLike, *, kind
     cost without common random numbers. Used to report how much the pairing
     narrows the interval.
     """
+    a, b = _pair(variant, baseline)
+    return unpaired_half_width_from_moments(pair_moments(a, b), kind=kind)
+
+
+def unpaired_half_width_from_moments(pm: PairMoments, *, kind: str) -> float:
+    """:func:`unpaired_half_width` from the pairs' sufficient statistics."""
     from gamesim.core.stats import difference_estimate
 
-    a, b = _pair(variant, baseline)
     if kind == "proportion":
-        ea, eb = proportion_estimate(int(a.sum()), a.size), proportion_estimate(int(b.sum()), b.size)
+        ea = proportion_estimate(int(round(pm.x.total)), pm.n)
+        eb = proportion_estimate(int(round(pm.y.total)), pm.n)
     else:
-        ea, eb = mean_estimate(a), mean_estimate(b)
+        ea, eb = mean_estimate_from_moments(pm.x), mean_estimate_from_moments(pm.y)
     return difference_estimate(ea, eb).half_width
 
 
@@ -228,6 +285,33 @@ def distribution_table(values: npt.ArrayLike, *, max_distinct: int = MAX_DISTINC
     if finite.size and (not np.all(np.isfinite(finite)) or not np.all(finite == np.round(finite))):
         return None
     vals, counts = np.unique(finite, return_counts=True)
+    return distribution_table_from_counts(vals, counts, n, max_distinct=max_distinct)
+
+
+def distribution_table_from_counts(
+    values: npt.ArrayLike, counts: npt.ArrayLike, n: int, *, max_distinct: int = MAX_DISTINCT_VALUES
+) -> pd.DataFrame | None:
+    """:func:`distribution_table` from value counts (e.g. merged chunk by chunk by a sweep).
+
+    Parameters
+    ----------
+    values : array_like, shape (k,)
+        The distinct finite values, sorted ascending.
+    counts : array_like of int, shape (k,)
+        How often each occurred.
+    n : int
+        Trials, censored ones (``nan``) included: ``n - sum(counts)`` are censored.
+    max_distinct : int, default 200
+
+    Returns
+    -------
+    pandas.DataFrame or None
+        As :func:`distribution_table`.
+    """
+    vals = np.asarray(values, dtype=np.float64)
+    counts = np.asarray(counts, dtype=np.int64)
+    if vals.size and (not np.all(np.isfinite(vals)) or not np.all(vals == np.round(vals))):
+        return None
     if vals.size > max_distinct or vals.size == 0:
         return None
     censored = n - int(counts.sum())

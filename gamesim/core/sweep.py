@@ -17,6 +17,13 @@ With a precision target the sweep runs in rounds: after each round, every cell
 whose 95% interval for the target metric is wider than asked gets more chunks
 (estimated from the ``1/sqrt(n)`` law), up to ``max_trials`` per cell. The
 decision depends only on the chunks' contents, so it too is reproducible.
+
+Chunks are summarised where they are computed: the worker returns the chunk's
+file content and, per metric, mergeable sufficient statistics and value counts
+(:mod:`gamesim.core.summary`); the main process writes the file, merges the
+summaries and computes every estimate from them, so it never holds a whole cell.
+Paired comparisons stream the two cells' chunk files side by side, one chunk
+at a time.
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -44,17 +51,32 @@ import pyarrow.parquet as pq
 from tqdm.auto import tqdm
 
 from gamesim import __version__
-from gamesim.core.analysis import distribution_table, paired_difference, paired_ratio, unpaired_half_width
-from gamesim.core.registry import Metric, get_game
+from gamesim.core.analysis import (
+    distribution_table_from_counts,
+    paired_difference_from_moments,
+    paired_ratio_from_moments,
+    unpaired_half_width_from_moments,
+)
+from gamesim.core.chunks import CHUNK_META, encode_chunk, run_chunk, run_chunk_summary, summarize_chunk
+from gamesim.core.registry import Metric
 from gamesim.core.results import atomic_write
-from gamesim.core.rng import child_seed, root_seed_sequence
+from gamesim.core.rng import root_seed_sequence
 from gamesim.core.scenario import Scenario, param_columns
 from gamesim.core.stats import (
     Estimate,
-    mean_estimate,
+    mean_estimate_from_moments,
     proportion_estimate,
-    quantile_estimate,
+    quantile_estimate_from_order_statistics,
     trials_for_half_width,
+)
+from gamesim.core.summary import (
+    CellAccumulator,
+    ColumnSummary,
+    PairMoments,
+    merge_pairs,
+    order_statistic,
+    pair_moments,
+    summarize_column,
 )
 
 __all__ = [
@@ -66,6 +88,8 @@ __all__ = [
     "compute_backend",
     "run_sweep",
     "summarize_metric",
+    "summary_estimates",
+    "cell_pair_moments",
     "run_chunk",
     "crn_dimension",
     "comparison_table",
@@ -121,48 +145,6 @@ class SweepResult:
     seconds: float
     comparisons: pd.DataFrame = field(default_factory=pd.DataFrame)
     distributions: pd.DataFrame = field(default_factory=pd.DataFrame)
-
-
-def run_chunk(
-    game: str,
-    task: str,
-    params: Mapping[str, Any],
-    n_trials: int,
-    entropy: int,
-    key: tuple[int, ...],
-    tag: tuple[int, ...] | None = None,
-) -> tuple[tuple[int, ...], dict[str, npt.NDArray[Any]]]:
-    """Run one chunk of trials (the unit of work sent to joblib workers).
-
-    Parameters
-    ----------
-    game, task : str
-        Registered game and task names (looked up in the worker).
-    params : Mapping
-        The cell's resolved parameters.
-    n_trials : int
-        Trials in this chunk.
-    entropy : int
-        Root seed entropy of the run.
-    key : tuple of int
-        Spawn key ``(part, seed group, chunk)``; the chunk's generator is
-        ``default_rng(SeedSequence(entropy, spawn_key=key))``. The seed group is
-        the cell index, or, with common random numbers, an index shared by the
-        cells being compared (:meth:`gamesim.core.scenario.Part.seed_groups`).
-    tag : tuple of int, optional
-        Returned instead of ``key`` (the sweep passes the chunk's file key
-        ``(part, cell, chunk)``).
-
-    Returns
-    -------
-    (tuple of int, dict of str to ndarray)
-        ``tag`` (or ``key``) and the per-trial metric values, each of shape
-        ``(n_trials,)``.
-    """
-    t = get_game(game).tasks[task]
-    rng = np.random.default_rng(child_seed(entropy, key))
-    out = t.simulate(dict(params), n_trials, rng=rng)
-    return (key if tag is None else tag), {k: np.asarray(v) for k, v in out.items()}
 
 
 def _warn(msg: str) -> None:
@@ -228,7 +210,7 @@ class ChunkStore:
     """
 
     _NAME = re.compile(r"p(\d+)-c(\d+)-k(\d+)\.parquet$")
-    _META = b"gamesim_chunk"
+    _META = CHUNK_META
     _SAVE_EVERY_S = 2.0
 
     def __init__(self, root: Path):
@@ -240,6 +222,7 @@ class ChunkStore:
         self._info: dict[str, Any] = {}
         self._entries: dict[str, dict[str, Any]] = {}
         self._ok: dict[tuple[int, ...], int] = {}  # verified this run: key -> rows
+        self._cells: dict[tuple[int, int], CellAccumulator] = {}  # merged chunk summaries per (part, cell)
         self._dirty = False
         self._saved_at = 0.0
 
@@ -371,19 +354,25 @@ class ChunkStore:
         if entry is None:  # written before the manifest was saved (e.g. killed): record it now
             self._entries[f.name] = {"rows": n_rows, "sha256": digest}
             self._dirty = True
+        # a chunk from an earlier run: summarise it here, one chunk at a time
+        self._cell(key).add(key[2], summarize_chunk({c: table.column(c).to_numpy() for c in table.column_names}))
         return None
 
+    def _cell(self, key: tuple[int, ...]) -> CellAccumulator:
+        return self._cells.setdefault((key[0], key[1]), CellAccumulator())
+
     def write(self, key: tuple[int, ...], arrays: Mapping[str, npt.NDArray[Any]]) -> None:
-        """Write chunk ``key`` atomically, with its entropy, key and row count, and record its hash."""
-        cols = {k: np.asarray(v) for k, v in arrays.items()}
-        rows = len(next(iter(cols.values()))) if cols else 0
-        meta = {"entropy": str(self.entropy), "key": list(key), "rows": rows}
-        table = pa.table(cols).replace_schema_metadata({self._META: json.dumps(meta).encode()})
+        """Write chunk ``key`` atomically, with its entropy, key and row count, and record its hash and summary."""
+        blob, rows = encode_chunk(arrays, int(self.entropy or 0), key)
+        self.write_blob(key, blob, rows, summarize_chunk(arrays))
+
+    def write_blob(
+        self, key: tuple[int, ...], blob: bytes, rows: int, summaries: Mapping[str, ColumnSummary]
+    ) -> None:
+        """Write a chunk file made by a worker (:func:`gamesim.core.chunks.encode_chunk`) and record its summary."""
         final = self.path(key)
-        sink = pa.BufferOutputStream()
-        pq.write_table(table, sink, write_page_checksum=True)
-        blob = sink.getvalue().to_pybytes()
         atomic_write(final, lambda fh: fh.write(blob))
+        self._cell(key).add(key[2], dict(summaries))
         self._entries[final.name] = {"rows": rows, "sha256": hashlib.sha256(blob).hexdigest()}
         self._ok[key] = rows
         self._dirty = True
@@ -398,8 +387,29 @@ class ChunkStore:
                 ks.append(int(m.group(3)))
         return sorted(ks)
 
+    def cell_summary(self, part: int, cell: int, n_chunks: int) -> dict[str, ColumnSummary]:
+        """The merged per-metric summaries of chunks ``0 .. n_chunks-1`` of a cell (all verified or written)."""
+        return self._cells.setdefault((part, cell), CellAccumulator()).result(n_chunks)
+
+    def read_chunk(self, key: tuple[int, ...], columns: list[str] | None = None) -> dict[str, npt.NDArray[Any]]:
+        """One chunk's per-trial values (``columns`` only, if given).
+
+        Raises
+        ------
+        ChunkError
+            If the chunk file cannot be read (the message names it).
+        """
+        f = self.path(key)
+        try:
+            table = pq.read_table(f, columns=columns)
+        except Exception as exc:  # noqa: BLE001
+            raise ChunkError(f"{f}: unreadable chunk ({str(exc).splitlines()[0] if str(exc) else exc!r}); "
+                             "run the same command again to recompute it") from None
+        return {name: table.column(name).to_numpy() for name in table.column_names}
+
     def read_cell(self, part: int, cell: int, n_chunks: int) -> dict[str, npt.NDArray[Any]]:
-        """Concatenate chunks ``0 .. n_chunks-1`` of a cell, per metric column.
+        """Concatenate chunks ``0 .. n_chunks-1`` of a cell, per metric column (the whole cell in memory:
+        for inspection and tests; the sweep itself works from :meth:`cell_summary`).
 
         Raises
         ------
@@ -482,26 +492,105 @@ def summarize_metric(metric: Metric, values: npt.NDArray[Any]) -> dict[str, Esti
     -------
     dict of str to Estimate
         Keyed by statistic: ``"proportion"``, or ``"mean"`` (left out when some
-        values are censored) plus ``"q50"``, ``"q90"``... for each quantile.
+        values are censored) plus ``"q50"``, ``"q90"``... for each quantile. The
+        same as :func:`summary_estimates` of the values' summary (what a sweep
+        computes from its merged chunk summaries).
+    """
+    a = np.asarray(values)
+    ordered: list[npt.NDArray[np.float64]] = []
+
+    def order_stat(k: int) -> float:
+        if not ordered:
+            ordered.append(np.sort(np.where(np.isnan(a), np.inf, a.astype(np.float64))))
+        return float(ordered[0][k])
+
+    return summary_estimates(metric, summarize_column(a), order_stat)
+
+
+def summary_estimates(
+    metric: Metric, s: ColumnSummary, order_stat: Callable[[int], float] | None = None
+) -> dict[str, Estimate]:
+    """Estimates of one metric from its (merged) :class:`~gamesim.core.summary.ColumnSummary`.
+
+    Parameters
+    ----------
+    metric : Metric
+        Declares the kind and quantiles.
+    s : ColumnSummary
+        The cell's summary (counts, moments, value counts).
+    order_stat : callable, optional
+        ``order_stat(k)``: the ``k``-th smallest value (``nan`` as ``+inf``), used for
+        quantiles when ``s`` has no value counts (too many distinct values); the
+        sweep streams it from the chunk files.
+
+    Returns
+    -------
+    dict of str to Estimate
+        As :func:`summarize_metric`.
+
+    Raises
+    ------
+    ValueError
+        If a quantile is asked of a summary without value counts and no ``order_stat``.
     """
     out: dict[str, Estimate] = {}
     if metric.kind == "proportion":
-        x = np.asarray(values, dtype=bool)
-        out["proportion"] = proportion_estimate(int(x.sum()), x.size)
-    else:
-        x = np.asarray(values, dtype=np.float64)
-        if not np.isnan(x).any():
-            # a metric may declare the range of its values (used only for all-equal samples)
-            out["mean"] = mean_estimate(x, bounds=metric.bounds)
-    for q in metric.quantiles:
-        out[f"q{round(q * 100):d}"] = quantile_estimate(values, q)
+        out["proportion"] = proportion_estimate(s.n_true, s.n)
+    elif s.n_nan == 0:
+        # a metric may declare the range of its values (used only for all-equal samples)
+        out["mean"] = mean_estimate_from_moments(s.moments, bounds=metric.bounds)
+    if metric.quantiles:
+        stat: Callable[[int], float]
+        if s.values is not None:
+            def stat(k: int) -> float:  # the value counts answer exactly
+                return order_statistic(s, k)
+        elif order_stat is not None:
+            stat = order_stat
+        else:
+            raise ValueError(f"{metric.name}: quantiles need value counts or the values")
+        for q in metric.quantiles:
+            out[f"q{round(q * 100):d}"] = quantile_estimate_from_order_statistics(s.n, q, stat)
     return out
 
 
-def _primary(metric: Metric, values: npt.NDArray[Any]) -> Estimate:
+def _primary(metric: Metric, s: ColumnSummary) -> Estimate:
     """The estimate a precision target applies to (proportion, or mean)."""
-    stats = summarize_metric(Metric(metric.name, metric.kind, bounds=metric.bounds), values)
-    return next(iter(stats.values())) if stats else Estimate(len(values), math.nan, math.nan, -math.inf, math.inf)
+    stats = summary_estimates(Metric(metric.name, metric.kind, bounds=metric.bounds), s)
+    return next(iter(stats.values())) if stats else Estimate(s.n, math.nan, math.nan, -math.inf, math.inf)
+
+
+def _disk_order_statistic(store: ChunkStore, part: int, cell: int, n_chunks: int, column: str) -> Callable[[int], float]:
+    """``k -> k``-th smallest value of a cell's column, streamed from its chunk files (``nan`` as ``+inf``).
+
+    For columns with too many distinct values to count: an exact radix selection on
+    the values' order-preserving 64-bit keys, 16 bits per pass over the chunks, one
+    chunk in memory at a time.
+    """
+    sign = np.uint64(1 << 63)
+
+    def keys(k: int) -> npt.NDArray[np.uint64]:
+        x = store.read_chunk((part, cell, k), [column])[column].astype(np.float64)
+        bits = np.where(np.isnan(x), np.inf, x).view(np.uint64)
+        return np.where(bits & sign, ~bits, bits | sign)
+
+    def select(rank: int) -> float:
+        prefix, left = 0, rank
+        for shift in (48, 32, 16, 0):
+            hist = np.zeros(1 << 16, dtype=np.int64)
+            for k in range(n_chunks):
+                kk = keys(k)
+                if shift < 48:
+                    kk = kk[(kk >> np.uint64(shift + 16)) == np.uint64(prefix)]
+                hist += np.bincount(((kk >> np.uint64(shift)) & np.uint64(0xFFFF)).astype(np.int64), minlength=1 << 16)
+            cum = np.cumsum(hist)
+            b = int(np.searchsorted(cum, left, side="right"))
+            left -= int(cum[b - 1]) if b else 0
+            prefix = (prefix << 16) | b
+        key = np.array([prefix], dtype=np.uint64)
+        bits = np.where(key & sign, key & ~sign, ~key)
+        return float(bits.view(np.float64)[0])
+
+    return select
 
 
 def _chunk_sizes(total: int, size: int) -> list[int]:
@@ -585,7 +674,8 @@ def run_sweep(
     bar = tqdm(total=0, desc=scenario.name, unit="chunk", disable=not progress, leave=True, delay=0.5)
     try:
         ctx = contextlib.nullcontext() if backend is None else compute_backend(backend, n_jobs, scheduler)
-        with ctx:
+        with ctx, contextlib.ExitStack() as stack:
+            parallel: joblib.Parallel | None = None
             while True:
                 jobs = [
                     (p, c, k, n)
@@ -596,16 +686,17 @@ def run_sweep(
                 bar.total += len(jobs)
                 bar.refresh()
                 if jobs:
-                    parallel = joblib.Parallel(return_as="generator_unordered")
+                    if parallel is None:  # one pool of workers for every round of the run
+                        parallel = stack.enter_context(joblib.Parallel(return_as="generator_unordered"))
                     tasks = (
-                        joblib.delayed(run_chunk)(
+                        joblib.delayed(run_chunk_summary)(
                             game, scenario.parts[p].task.name, cells[p][c], n, entropy, (p, groups[p][c], k),
-                            tag=(p, c, k),
+                            (p, c, k),
                         )
                         for p, c, k, n in jobs
                     )
-                    for key, arrays in parallel(tasks):
-                        store.write(key, arrays)
+                    for key, blob, rows, summaries in parallel(tasks):
+                        store.write_blob(key, blob, rows, summaries)
                         ran += 1
                         bar.update()
                 if not _top_up(scenario, cells, planned, store):
@@ -658,7 +749,7 @@ def _top_up(
             have = sum(sizes)
             if have >= prec.max_trials:
                 continue
-            est = _primary(metric, store.read_cell(p, c, len(sizes))[metric.name])
+            est = _primary(metric, store.cell_summary(p, c, len(sizes))[metric.name])
             if _target_met(est, prec.half_width):
                 continue
             want = min(prec.max_trials, max(have + 1, MIN_TARGET_TRIALS,
@@ -699,7 +790,8 @@ def _tidy(
         labels = part.labels()
         groups = part.seed_groups(crn)
         for c, cell in enumerate(cells[p]):
-            data = store.read_cell(p, c, len(planned[(p, c)]))
+            n_chunks = len(planned[(p, c)])
+            data = store.cell_summary(p, c, n_chunks)
             exact = dict(part.task.exact(cell)) if part.task.exact is not None else {}
             base = {"scenario": scenario.name, "part": part.name, "task": part.task.name, "cell": c}
             if part.cases:
@@ -707,7 +799,8 @@ def _tidy(
             base.update(param_columns(cell))
             prec = scenario.precision
             for metric in part.task.metrics_for(cell):
-                for i, (stat, est) in enumerate(summarize_metric(metric, data[metric.name]).items()):
+                order_stat = _disk_order_statistic(store, p, c, n_chunks, metric.name)
+                for i, (stat, est) in enumerate(summary_estimates(metric, data[metric.name], order_stat).items()):
                     targeted = prec is not None and metric.name == prec.metric and i == 0
                     rows.append(
                         {
@@ -721,8 +814,9 @@ def _tidy(
                             "target_met": _target_met(est, prec.half_width) if targeted else None,
                         }
                     )
-                if scenario.distributions and metric.kind == "mean":
-                    dist = distribution_table(data[metric.name])
+                col = data[metric.name]
+                if scenario.distributions and metric.kind == "mean" and col.values is not None:
+                    dist = distribution_table_from_counts(col.values, col.counts, col.n)
                     if dist is not None:
                         dists.append(dist.assign(part=part.name, cell=c, metric=metric.name))
     df = pd.DataFrame(rows)
@@ -790,17 +884,16 @@ def comparison_table(
             b = base_of[tuple(lab[d] for d in others)]
             if b == c:
                 continue
-            data_v = store.read_cell(p, c, len(planned[(p, c)]))
-            data_b = store.read_cell(p, b, len(planned[(p, b)]))
-            for metric in part.task.metrics_for(cells[p][c]):
-                if cmp_.metrics is not None and metric.name not in cmp_.metrics:
-                    continue
-                if metric.name not in data_b:
-                    continue
-                m = min(len(data_v[metric.name]), len(data_b[metric.name]))
-                x = np.asarray(data_v[metric.name][:m], dtype=np.float64)
-                y = np.asarray(data_b[metric.name][:m], dtype=np.float64)
-                if m < 2 or np.isnan(x).any() or np.isnan(y).any():
+            names_b = set(store.cell_summary(p, b, len(planned[(p, b)])))
+            compared = [
+                metric for metric in part.task.metrics_for(cells[p][c])
+                if (cmp_.metrics is None or metric.name in cmp_.metrics) and metric.name in names_b
+            ]
+            pairs = cell_pair_moments(store, (p, c), (p, b), planned[(p, c)], planned[(p, b)],
+                                      [m.name for m in compared])
+            for metric in compared:
+                pm = pairs[metric.name]
+                if pm.n < 2 or pm.has_nan:
                     continue
                 stat = "proportion" if metric.kind == "proportion" else "mean"
                 ex = table[(table["part"] == part.name) & (table["metric"] == metric.name) & (table["statistic"] == stat)]
@@ -808,7 +901,7 @@ def comparison_table(
                 ex_b = ex.loc[ex["cell"] == b, "exact"]
                 exact_v = float(ex_v.iloc[0]) if len(ex_v) else math.nan
                 exact_b = float(ex_b.iloc[0]) if len(ex_b) else math.nan
-                diff, corr = paired_difference(x, y, kind=metric.kind)
+                diff, corr = paired_difference_from_moments(pm, kind=metric.kind)
                 common = {
                     "scenario": scenario.name,
                     "part": part.name,
@@ -824,13 +917,76 @@ def comparison_table(
                 }
                 rows.append({**common, "statistic": "difference", **diff.as_dict(),
                              "exact": exact_v - exact_b,
-                             "unpaired_half_width": unpaired_half_width(x, y, kind=metric.kind)})
-                ratio = paired_ratio(x, y)
+                             "unpaired_half_width": unpaired_half_width_from_moments(pm, kind=metric.kind)})
+                ratio = paired_ratio_from_moments(pm)
                 if ratio is not None:
                     rows.append({**common, "statistic": "ratio", **ratio.as_dict(),
                                  "exact": exact_v / exact_b if exact_b > 0 else math.nan,
                                  "unpaired_half_width": math.nan})
     return pd.DataFrame(rows)
+
+
+def cell_pair_moments(
+    store: ChunkStore,
+    variant: tuple[int, int],
+    baseline: tuple[int, int],
+    sizes_v: list[int],
+    sizes_b: list[int],
+    columns: list[str],
+) -> dict[str, PairMoments]:
+    """Paired statistics of two cells over the trials both have: trial ``i`` with trial ``i``.
+
+    Streams the two cells' chunk files side by side (one chunk of each in memory at
+    a time, only ``columns`` read) and merges each aligned stretch's
+    :func:`~gamesim.core.summary.pair_moments` in trial order.
+
+    Parameters
+    ----------
+    store : ChunkStore
+        The run's chunks.
+    variant, baseline : (int, int)
+        ``(part, cell)`` of the two cells.
+    sizes_v, sizes_b : list of int
+        Their planned chunk sizes (chunks ``0..len-1`` are on disk).
+    columns : list of str
+        Metric names to pair.
+
+    Returns
+    -------
+    dict of str to PairMoments
+        Per column, over ``min(sum(sizes_v), sum(sizes_b))`` pairs.
+
+    Raises
+    ------
+    ChunkError
+        If a chunk file cannot be read.
+    """
+    empty = pair_moments(np.zeros(0), np.zeros(0))
+    out = {name: empty for name in columns}
+    if not columns:
+        return out
+    m = min(sum(sizes_v), sum(sizes_b))
+
+    def stream(cell: tuple[int, int], sizes: list[int]) -> Iterator[dict[str, npt.NDArray[Any]]]:
+        for k in range(len(sizes)):
+            yield store.read_chunk((cell[0], cell[1], k), columns)
+
+    it_v, it_b = stream(variant, sizes_v), stream(baseline, sizes_b)
+    buf_v: dict[str, npt.NDArray[Any]] = {}
+    buf_b: dict[str, npt.NDArray[Any]] = {}
+    done = 0
+    while done < m:
+        if not buf_v or len(buf_v[columns[0]]) == 0:
+            buf_v = next(it_v)
+        if not buf_b or len(buf_b[columns[0]]) == 0:
+            buf_b = next(it_b)
+        take = min(len(buf_v[columns[0]]), len(buf_b[columns[0]]), m - done)
+        for name in columns:
+            out[name] = merge_pairs(out[name], pair_moments(buf_v[name][:take], buf_b[name][:take]))
+        buf_v = {k: v[take:] for k, v in buf_v.items()}
+        buf_b = {k: v[take:] for k, v in buf_b.items()}
+        done += take
+    return out
 
 
 def _same(a: Any, b: Any) -> bool:
