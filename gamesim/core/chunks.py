@@ -80,10 +80,23 @@ def encode_chunk(arrays: Mapping[str, npt.NDArray[Any]], entropy: int, key: tupl
     cols = {k: np.asarray(v) for k, v in arrays.items()}
     rows = len(next(iter(cols.values()))) if cols else 0
     meta = {"entropy": str(entropy), "key": list(key), "rows": rows}
-    table = pa.table(cols).replace_schema_metadata({CHUNK_META: json.dumps(meta).encode()})
+    table = pa.Table.from_arrays([_arrow(v) for v in cols.values()], names=list(cols))
+    table = table.replace_schema_metadata({CHUNK_META: json.dumps(meta).encode()})
     sink = pa.BufferOutputStream()
     pq.write_table(table, sink, write_page_checksum=True)
     return sink.getvalue().to_pybytes(), rows
+
+
+def _arrow(v: npt.NDArray[Any]) -> Any:
+    """A numpy column as an Arrow array, from its buffer (``pa.array`` would import pandas in the worker)."""
+    import pyarrow as pa
+
+    a = np.ascontiguousarray(v.ravel())
+    if a.dtype.kind == "b":
+        return pa.Array.from_buffers(pa.bool_(), a.size, [None, pa.py_buffer(np.packbits(a, bitorder="little"))])
+    if a.dtype.kind in "iuf" and a.dtype.byteorder in "=|":
+        return pa.Array.from_buffers(pa.from_numpy_dtype(a.dtype), a.size, [None, pa.py_buffer(a)])
+    return pa.array(a)
 
 
 def summarize_chunk(arrays: Mapping[str, npt.NDArray[Any]]) -> dict[str, ColumnSummary]:
