@@ -331,3 +331,20 @@ def test_streamed_comparisons_match_the_whole_cells_and_any_n_jobs(write_scenari
         assert r["se"] == pytest.approx(d.std(ddof=1) / math.sqrt(x.size), rel=1e-12)
         if x.std() > 0 and y.std() > 0:
             assert r["correlation"] == pytest.approx(np.corrcoef(x, y)[0, 1], rel=1e-10)
+
+
+def test_quantiles_from_order_statistics_are_numpys_and_scipys():
+    from scipy import stats as sps
+
+    from gamesim.core.stats import quantile_estimate
+
+    rng = np.random.default_rng()
+    for n in [1, 2, 3, 7, 20, 101, 1000]:
+        for q in (0.01, 0.1, 0.3, 0.5, 0.9, 0.99):
+            a = rng.integers(0, 6, n).astype(np.float64)
+            a[rng.random(n) < 0.1] = np.nan
+            b = np.where(np.isnan(a), np.inf, a)
+            ci = sps.quantile_test(b, p=q).confidence_interval(confidence_level=0.95)
+            e = quantile_estimate(a, q)
+            assert e.estimate == float(np.quantile(b, q, method="inverted_cdf"))
+            np.testing.assert_array_equal([e.ci_low, e.ci_high], [float(ci.low), float(ci.high)])
