@@ -78,7 +78,7 @@ print(json.dumps({"rss_after_imports_mb": rss0 / 1024, "peak_rss_mb": peak / 102
 
 
 def _sweep(tree: Path, scenario_text: str, tmp: Path, tag: str, n_jobs: int) -> dict[str, float]:
-    scen = tmp / f"{tag}.toml"
+    scen = tmp / "bench.toml"  # one name: the scenario's name (from the file) is in the table
     scen.write_text(scenario_text, encoding="utf-8")
     proc = subprocess.run(
         [sys.executable, "-c", RUN, str(scen), str(tmp / f"{tag}-cache"), str(n_jobs), str(tmp / f"{tag}.pkl")],
