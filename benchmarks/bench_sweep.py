@@ -1,35 +1,40 @@
-"""Time one gacha sweep through each joblib backend, in one run.
+"""Sweeps: memory of the main process per cell size, and 1 worker against N.
 
 Usage::
 
-    .venv/bin/python benchmarks/bench_sweep.py [--quick] [--n-jobs 2]
+    .venv/bin/python benchmarks/bench_sweep.py memory [--trials 100000 1000000 10000000] [--ref cf70cb8]
+    .venv/bin/python benchmarks/bench_sweep.py parallel [--games 400000] [--n-jobs 2] [--repeat 3]
 
-Runs the same scenario (fresh chunk cache each time) with ``n_jobs=1``, loky
-with ``--n-jobs`` workers, a Dask ``LocalCluster`` of ``--n-jobs`` workers with
-gamesim's fix (``MALLOC_TRIM_THRESHOLD_`` left unset in workers) and the same
-cluster with Dask's default nanny environment (``MALLOC_TRIM_THRESHOLD_=65536``).
-Prints the backend start-up time and the sweep time (trials per second, ratio
-to loky), and checks that all four tables are identical.
+``memory``: one cell of the gacha ``schedule`` task (4 metrics; chunks of
+100,000 trials) swept in a fresh interpreter per size, ``n_jobs=1`` (the
+chunks are simulated in the main process too, so the figure includes one
+chunk's simulation), printing the process's peak resident set size
+(``ru_maxrss``) and its ratio to the smallest size. With ``--ref`` the same
+sweep also runs on that older commit (exported with ``git archive``) for
+comparison.
+
+``parallel``: 6 cells x ``--games`` Quest for the New World games (edition x
+advanced rules; chunks of 10,000) with ``n_jobs=1`` and with ``--n-jobs``
+loky workers, each in a fresh interpreter with a fresh chunk cache (so worker
+start-up is counted), best wall time of ``--repeat``; prints the wall times,
+the main process's CPU time, the speed-up and whether the tables are
+identical. Note the machine's load (``/proc/loadavg``, printed) next to the
+figures: on a shared machine the speed-up measures the load too.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
+import json
 import os
+import subprocess
+import sys
 import tempfile
-import time
 from pathlib import Path
-
-import pandas as pd
-
-from gamesim.core.scenario import load_scenario
-from gamesim.core.sweep import compute_backend, run_sweep
 
 ROOT = Path(__file__).resolve().parent.parent
 
-SCENARIO = """
-notebook = "{nb}"
+MEMORY = """
 game = "gacha"
 seed = 2026
 n_trials = {n}
@@ -37,68 +42,117 @@ chunk_size = {chunk}
 [[parts]]
 name = "completion"
 task = "schedule"
-grid = {{ session_size = [1, 10], total_pulls = [100, 300] }}
+grid = {{ session_size = [10], total_pulls = [120] }}
+"""
+
+PARALLEL = """
+game = "qftnw"
+seed = 2026
+n_trials = {n}
+chunk_size = {chunk}
+[[parts]]
+name = "editions"
+task = "game"
+grid = {{ edition = ["original", "spa", "v2"], advanced = [false, true] }}
+"""
+
+RUN = r"""
+import json, resource, sys, time
+from pathlib import Path
+import gamesim
+assert Path(gamesim.__file__).resolve().is_relative_to(Path.cwd().resolve()), gamesim.__file__
+from gamesim.core.scenario import load_scenario
+from gamesim.core.sweep import run_sweep
+path, cache, n_jobs, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+sc = load_scenario(path)
+rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+t0, c0 = time.perf_counter(), time.process_time()
+res = run_sweep(sc, n_jobs=n_jobs, cache_root=cache, progress=False)
+wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+children = resource.getrusage(resource.RUSAGE_CHILDREN)
+res.table.drop(columns=["scenario_hash", "gamesim_version"]).to_pickle(out)
+print(json.dumps({"rss_after_imports_mb": rss0 / 1024, "peak_rss_mb": peak / 1024, "wall_s": wall,
+                  "main_cpu_s": cpu, "chunks": res.chunks_run}))
 """
 
 
-@contextlib.contextmanager
-def dask_default_malloc():
-    """Workers inherit MALLOC_TRIM_THRESHOLD_=65536, as Dask's nanny default would set."""
-    old = os.environ.get("MALLOC_TRIM_THRESHOLD_")
-    os.environ["MALLOC_TRIM_THRESHOLD_"] = "65536"
-    try:
-        yield
-    finally:
-        if old is None:
-            os.environ.pop("MALLOC_TRIM_THRESHOLD_")
-        else:
-            os.environ["MALLOC_TRIM_THRESHOLD_"] = old
+def _sweep(tree: Path, scenario_text: str, tmp: Path, tag: str, n_jobs: int) -> dict[str, float]:
+    scen = tmp / "bench.toml"  # one name: the scenario's name (from the file) is in the table
+    scen.write_text(scenario_text, encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-c", RUN, str(scen), str(tmp / f"{tag}-cache"), str(n_jobs), str(tmp / f"{tag}.pkl")],
+        cwd=tree, check=True, capture_output=True, text=True,
+    )
+    subprocess.run(["rm", "-rf", str(tmp / f"{tag}-cache")], check=True)
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _export(ref: str, tmp: Path) -> Path:
+    tree = tmp / f"tree-{ref}"
+    tree.mkdir()
+    archive = subprocess.run(["git", "archive", ref], cwd=ROOT, check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    return tree
+
+
+def _load() -> str:
+    return Path("/proc/loadavg").read_text().split(" ")[:3].__str__() if Path("/proc/loadavg").exists() else "?"
+
+
+def memory(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory(prefix="bench_sweep-") as t:
+        tmp = Path(t)
+        trees = {"this checkout": ROOT}
+        if args.ref:
+            trees[args.ref] = _export(args.ref, tmp)
+        print(f"one cell of gacha schedule (4 metrics), chunks of {args.chunk:,}, n_jobs=1; "
+              f"cpus {len(os.sched_getaffinity(0))}, load {_load()}")
+        print(f"{'code':<16} {'trials':>12} {'peak RSS MB':>12} {'vs smallest':>12} {'wall s':>8}")
+        for label, tree in trees.items():
+            first = None
+            for n in args.trials:
+                r = _sweep(tree, MEMORY.format(n=n, chunk=min(args.chunk, n)), tmp, f"m{n}", 1)
+                first = first or r["peak_rss_mb"]
+                print(f"{label:<16} {n:>12,} {r['peak_rss_mb']:12.0f} {r['peak_rss_mb'] / first:11.2f}x "
+                      f"{r['wall_s']:8.1f}", flush=True)
+
+
+def parallel(args: argparse.Namespace) -> None:
+    import pandas as pd
+
+    with tempfile.TemporaryDirectory(prefix="bench_sweep-") as t:
+        tmp = Path(t)
+        text = PARALLEL.format(n=args.games, chunk=args.chunk)
+        print(f"6 cells x {args.games:,} QftNW games (chunks of {args.chunk:,}); cpus {len(os.sched_getaffinity(0))}, "
+              f"load before {_load()}")
+        best: dict[int, dict[str, float]] = {}
+        for _ in range(args.repeat):
+            for n_jobs in (1, args.n_jobs):
+                r = _sweep(ROOT, text, tmp, f"p{n_jobs}", n_jobs)
+                if n_jobs not in best or r["wall_s"] < best[n_jobs]["wall_s"]:
+                    best[n_jobs] = r
+        same = pd.read_pickle(tmp / "p1.pkl").equals(pd.read_pickle(tmp / f"p{args.n_jobs}.pkl"))
+        print(f"{'n_jobs':>6} {'wall s':>8} {'main CPU s':>11} {'speed-up':>9}")
+        for n_jobs, r in best.items():
+            print(f"{n_jobs:>6} {r['wall_s']:8.2f} {r['main_cpu_s']:11.2f} {best[1]['wall_s'] / r['wall_s']:8.2f}x")
+        print(f"identical tables: {same}; load after {_load()}")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="small workload (seconds)")
-    ap.add_argument("--n-jobs", type=int, default=2)
+    sub = ap.add_subparsers(dest="what", required=True)
+    m = sub.add_parser("memory")
+    m.add_argument("--trials", type=int, nargs="+", default=[100_000, 1_000_000, 10_000_000])
+    m.add_argument("--chunk", type=int, default=100_000)
+    m.add_argument("--ref", default=None, help="also measure this older commit (e.g. cf70cb8)")
+    p = sub.add_parser("parallel")
+    p.add_argument("--games", type=int, default=400_000)
+    p.add_argument("--chunk", type=int, default=10_000)
+    p.add_argument("--n-jobs", type=int, default=2)
+    p.add_argument("--repeat", type=int, default=1)
     args = ap.parse_args()
-    n, chunk = (4000, 1000) if args.quick else (600_000, 50_000)
-
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "bench.toml"
-        path.write_text(SCENARIO.format(nb=(ROOT / "notebooks/gacha_god_chance.ipynb").as_posix(), n=n, chunk=chunk))
-        sc = load_scenario(path)
-        trials = n * 4
-        runs = {
-            "n_jobs=1 (sequential)": dict(n_jobs=1, backend="loky"),
-            f"loky, n_jobs={args.n_jobs}": dict(n_jobs=args.n_jobs, backend="loky"),
-            f"dask LocalCluster {args.n_jobs} workers (gamesim: MALLOC_TRIM unset)": dict(
-                n_jobs=args.n_jobs, backend="dask"
-            ),
-            f"dask LocalCluster {args.n_jobs} workers (dask default MALLOC_TRIM=65536)": dict(
-                n_jobs=args.n_jobs, backend="dask", keep_default=True
-            ),
-        }
-        tables: dict[str, pd.DataFrame] = {}
-        times: dict[str, float] = {}
-        startup: dict[str, float] = {}
-        for i, (label, kw) in enumerate(runs.items()):
-            keep = kw.pop("keep_default", False)
-            ctx = dask_default_malloc() if keep else contextlib.nullcontext()
-            with ctx:
-                t0 = time.perf_counter()
-                with compute_backend(kw["backend"], kw["n_jobs"]):
-                    t1 = time.perf_counter()
-                    res = run_sweep(sc, backend=None, cache_root=Path(tmp) / f"c{i}", progress=False)
-                    times[label] = time.perf_counter() - t1
-                startup[label] = t1 - t0
-            tables[label] = res.table
-        base = f"loky, n_jobs={args.n_jobs}"
-        print(f"workload: 4 cells x {n:,} trials (chunks of {chunk:,}), gacha schedule task")
-        print(f"{'backend':<72} {'start s':>7} {'sweep s':>8} {'trials/s':>10} {'time vs loky':>12}")
-        for label, t in times.items():
-            print(f"{label:<72} {startup[label]:7.2f} {t:8.2f} {trials / t:10,.0f} {t / times[base]:11.2f}x")
-        first = next(iter(tables.values()))
-        same = all(tables[k].equals(first) for k in tables)
-        print(f"identical tables across backends: {same}")
+    memory(args) if args.what == "memory" else parallel(args)
 
 
 if __name__ == "__main__":

@@ -109,7 +109,8 @@ def _resolve_scenario(arg: str) -> Path:
 
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--n-jobs", type=int, default=1, metavar="N", help="parallel workers (default 1)")
+    common.add_argument("--n-jobs", type=int, default=None, metavar="N",
+                        help="parallel workers (default: the CPU cores available to this process)")
     common.add_argument(
         "--backend", choices=("loky", "threading", "dask"), default="loky", help="joblib backend (default loky)"
     )
@@ -416,7 +417,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return error("interrupted; run the same command again", EXIT_INTERRUPTED)
         finally:
             _restore_sigterm(previous_sigint)
-    if args.n_jobs < 1:
+    if args.n_jobs is not None and args.n_jobs < 1:
         return error(f"--n-jobs = {args.n_jobs}, must be >= 1", EXIT_USAGE)
     if args.seed is not None and args.seed < 0:
         return error(f"--seed = {args.seed}, must be a non-negative integer", EXIT_USAGE)
@@ -426,6 +427,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return error(f"--out {args.out} is a folder; give a results file such as {args.out / 'results.parquet'}",
                      EXIT_USAGE)
     cpus = _cpu_count()
+    if args.n_jobs is None:
+        args.n_jobs = cpus
     if args.scheduler is None and args.n_jobs > cpus:  # local workers only: more than the cores just thrash
         print(f"gamesim: note: --n-jobs {args.n_jobs} is more than the {cpus} CPU cores here; using {cpus}",
               file=sys.stderr)

@@ -34,20 +34,25 @@ from gamesim.core.stats import (
     CONFIDENCE,
     Estimate,
     dkw_half_width,
-    mean_estimate,
+    mean_estimate_from_moments,
     paired_mean_ratio,
     paired_proportion_difference,
     paired_proportion_ratio,
     proportion_estimate,
     wilson_bounds,
 )
+from gamesim.core.summary import Moments, PairMoments, pair_moments
 
 __all__ = [
     "paired_difference",
+    "paired_difference_from_moments",
     "paired_ratio",
+    "paired_ratio_from_moments",
     "paired_table",
     "rank_cases",
     "unpaired_half_width",
+    "unpaired_half_width_from_moments",
+    "distribution_table_from_counts",
     "wilson_interval",
     "distribution_table",
     "MAX_DISTINCT_VALUES",
@@ -100,17 +105,57 @@ def paired_difference(
         Unequal lengths, fewer than 2 pairs, ``nan`` values, or an unknown kind.
     """
     a, b = _pair(variant, baseline)
-    n = a.size
-    with np.errstate(invalid="ignore", divide="ignore"):
-        corr = float(np.corrcoef(a, b)[0, 1]) if a.std() > 0 and b.std() > 0 else math.nan
-    d = a - b
-    se = float(d.std(ddof=1) / math.sqrt(n))
+    return paired_difference_from_moments(pair_moments(a, b), kind=kind, confidence=confidence)
+
+
+def _corr(pm: PairMoments) -> float:
+    """Pearson correlation of the pairs (``nan`` when one sample is constant), as ``np.corrcoef``."""
+    if pm.x.constant or pm.y.constant:
+        return math.nan
+    vx, vy = pm.x.var(), pm.y.var()
+    if not (vx > 0 and vy > 0):
+        return math.nan
+    return float(min(1.0, max(-1.0, pm.cov() / math.sqrt(vx) / math.sqrt(vy))))
+
+
+def paired_difference_from_moments(
+    pm: PairMoments, *, kind: str, confidence: float = CONFIDENCE
+) -> tuple[Estimate, float]:
+    """:func:`paired_difference` from the pairs' sufficient statistics.
+
+    Parameters
+    ----------
+    pm : gamesim.core.summary.PairMoments
+        Moments of both samples and of the differences, the cross product and,
+        for 0/1 values, the paired 2x2 table (merged chunk by chunk by a sweep).
+    kind : {"proportion", "mean"}
+    confidence : float, default 0.95
+
+    Returns
+    -------
+    (Estimate, float)
+        As :func:`paired_difference`.
+
+    Raises
+    ------
+    ValueError
+        Fewer than 2 pairs, censored values, an unknown kind, or ``kind="proportion"``
+        on values other than 0/1.
+    """
+    n = pm.n
+    if pm.has_nan:
+        raise ValueError("paired samples contain nan (censored trials); compare their quantiles instead")
+    if n < 2:
+        raise ValueError(f"a paired comparison needs at least 2 pairs, got {n}")
+    corr = _corr(pm)
+    se = pm.d.std(ddof=1) / math.sqrt(n)
     if kind == "mean":
-        est = mean_estimate(d, confidence=confidence)
-        return est, corr
+        return mean_estimate_from_moments(pm.d, confidence=confidence), corr
     if kind != "proportion":
         raise ValueError(f"kind = {kind!r}, must be 'proportion' or 'mean'")
-    est = paired_proportion_difference(*paired_table(a, b), confidence=confidence)
+    if pm.table is None:
+        raise ValueError("kind = 'proportion' needs 0/1 values")
+    est = paired_proportion_difference(*pm.table, confidence=confidence)
     return Estimate(est.n, est.estimate, se, est.ci_low, est.ci_high), corr
 
 
@@ -163,15 +208,55 @@ def paired_ratio(
         As :func:`paired_difference`, or an unknown kind.
     """
     a, b = _pair(variant, baseline)
-    if (a < 0).any() or (b < 0).any():
+    return paired_ratio_from_moments(pair_moments(a, b), kind=kind, confidence=confidence)
+
+
+def paired_ratio_from_moments(
+    pm: PairMoments, *, kind: str = "mean", confidence: float = CONFIDENCE
+) -> tuple[Estimate, str] | None:
+    """:func:`paired_ratio` from the pairs' sufficient statistics (see :func:`paired_difference_from_moments`).
+
+    Parameters
+    ----------
+    pm : gamesim.core.summary.PairMoments
+        The pairs' moments and, for 0/1 values, their 2x2 table.
+    kind : {"mean", "proportion"}, default "mean"
+    confidence : float, default 0.95
+
+    Returns
+    -------
+    (Estimate, str) or None
+        As :func:`paired_ratio`.
+
+    Raises
+    ------
+    ValueError
+        Fewer than 2 pairs, censored values, an unknown kind, or ``kind="proportion"``
+        on values other than 0/1.
+    """
+    if pm.has_nan or pm.n < 2:
+        raise ValueError("a paired ratio needs at least 2 pairs without nan")
+    if pm.x.vmin < 0 or pm.y.vmin < 0:
         return None
     if kind == "proportion":
-        return paired_proportion_ratio(*paired_table(a, b), confidence=confidence)
+        if pm.table is None:
+            raise ValueError("kind = 'proportion' needs 0/1 values")
+        return paired_proportion_ratio(*pm.table, confidence=confidence)
     if kind != "mean":
         raise ValueError(f"kind = {kind!r}, must be 'proportion' or 'mean'")
+    n = pm.n
     return paired_mean_ratio(
-        a.size, float(a.sum()), float(b.sum()), float(a @ a), float(b @ b), float(a @ b), confidence=confidence
+        n, float(pm.x.total), float(pm.y.total), _sum_sq(pm.x), _sum_sq(pm.y),
+        float(pm.sxy) if pm.x.exact and pm.y.exact else pm.comoment() + pm.x.total * pm.y.total / n,
+        confidence=confidence,
     )
+
+
+def _sum_sq(m: Moments) -> float:
+    """``sum(x**2)`` of a sample from its moments (exact integers where the sample is integral)."""
+    if m.exact:
+        return float(m.s2)  # type: ignore[arg-type]
+    return m.m2 + m.total * m.total / m.n
 
 
 def unpaired_half_width(variant: npt.ArrayLike, baseline: npt.ArrayLike, *, kind: str) -> float:
@@ -182,13 +267,19 @@ def unpaired_half_width(variant: npt.ArrayLike, baseline: npt.ArrayLike, *, kind
     cost without common random numbers. Used to report how much the pairing
     narrows the interval.
     """
+    a, b = _pair(variant, baseline)
+    return unpaired_half_width_from_moments(pair_moments(a, b), kind=kind)
+
+
+def unpaired_half_width_from_moments(pm: PairMoments, *, kind: str) -> float:
+    """:func:`unpaired_half_width` from the pairs' sufficient statistics."""
     from gamesim.core.stats import difference_estimate
 
-    a, b = _pair(variant, baseline)
     if kind == "proportion":
-        ea, eb = proportion_estimate(int(a.sum()), a.size), proportion_estimate(int(b.sum()), b.size)
+        ea = proportion_estimate(int(round(pm.x.total)), pm.n)
+        eb = proportion_estimate(int(round(pm.y.total)), pm.n)
     else:
-        ea, eb = mean_estimate(a), mean_estimate(b)
+        ea, eb = mean_estimate_from_moments(pm.x), mean_estimate_from_moments(pm.y)
     return difference_estimate(ea, eb).half_width
 
 
@@ -266,6 +357,46 @@ def distribution_table(
     if finite.size and (not np.all(np.isfinite(finite)) or not np.all(finite == np.round(finite))):
         return None
     vals, counts = np.unique(finite, return_counts=True)
+    return distribution_table_from_counts(
+        vals, counts, n, max_distinct=max_distinct, support=support, confidence=confidence
+    )
+
+
+def distribution_table_from_counts(
+    values: npt.ArrayLike,
+    counts: npt.ArrayLike,
+    n: int,
+    *,
+    max_distinct: int = MAX_DISTINCT_VALUES,
+    support: tuple[float, float] | None = None,
+    confidence: float = CONFIDENCE,
+) -> pd.DataFrame | None:
+    """:func:`distribution_table` from value counts (e.g. merged chunk by chunk by a sweep).
+
+    Parameters
+    ----------
+    values : array_like, shape (k,)
+        The distinct finite values, sorted ascending.
+    counts : array_like of int, shape (k,)
+        How often each occurred.
+    n : int
+        Trials, censored ones (``nan``) included: ``n - sum(counts)`` are censored.
+    max_distinct : int, default 200
+    support : (float, float), optional
+        As :func:`distribution_table`: rows for the whole finite integer support.
+    confidence : float, default 0.95
+
+    Returns
+    -------
+    pandas.DataFrame or None
+        As :func:`distribution_table`.
+    """
+    vals = np.asarray(values, dtype=np.float64)
+    counts = np.asarray(counts, dtype=np.int64)
+    if n == 0:
+        return None
+    if vals.size and (not np.all(np.isfinite(vals)) or not np.all(vals == np.round(vals))):
+        return None
     full = False
     if support is not None:
         lo_s, hi_s = float(support[0]), float(support[1])

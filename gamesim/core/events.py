@@ -9,7 +9,7 @@ An *event* is a boolean derived from one metric's per-trial values:
 Its name is usable wherever a metric name is (results tables, ``[compare]``,
 ``[precision]``, ``[target]`` constraints, the Python API). The event is computed
 from the per-trial array right after the task runs (:func:`add_events`, called
-by :func:`gamesim.core.sweep.run_chunk`), before anything is summarised, so it
+by :func:`gamesim.core.chunks.run_chunk`, in the sweep worker), before the chunk is summarised, so it
 is a metric like any other from then on: a proportion with a Wilson interval,
 paired 2x2 tables for comparisons, exact values where the task gives its
 metric's probability mass function (exact keys ``"<metric>:pmf=<k>"``).

@@ -11,18 +11,23 @@ means, and distribution-free order-statistic intervals for quantiles
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 import numpy as np
 import numpy.typing as npt
 from scipy import stats as sps
 
+from gamesim.core.summary import Moments
+
 __all__ = [
     "CONFIDENCE",
     "Estimate",
     "proportion_estimate",
     "mean_estimate",
+    "mean_estimate_from_moments",
     "quantile_estimate",
+    "quantile_estimate_from_order_statistics",
     "trials_for_half_width",
     "difference_estimate",
     "tango_interval",
@@ -156,10 +161,57 @@ def mean_estimate(
     if not lo_b <= hi_b:
         raise ValueError(f"bounds = {bounds!r}, must be (lo, hi) with lo <= hi")
     m = float(a.mean())
-    se = float(a.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
-    if n == 1 or se == 0.0 or bool(np.all(a == a[0])):
-        lo, hi = _constant_sample_interval(float(a[0]), n, confidence, lo_b, hi_b)
-        return Estimate(n, m, se if n > 1 else math.nan, lo, hi)
+    sd = float(a.std(ddof=1)) if n > 1 else math.nan
+    constant = n == 1 or sd == 0.0 or bool(np.all(a == a[0]))
+    return _mean_interval(n, m, sd, float(a[0]) if constant else None, confidence, lo_b, hi_b)
+
+
+def mean_estimate_from_moments(
+    m: Moments,
+    *,
+    confidence: float = CONFIDENCE,
+    bounds: tuple[float, float] = (-math.inf, math.inf),
+) -> Estimate:
+    """:func:`mean_estimate` from a sample's sufficient statistics instead of its values.
+
+    Parameters
+    ----------
+    m : gamesim.core.summary.Moments
+        ``n``, sums (exact for integer data) and range of the sample (merged chunk
+        by chunk by a sweep).
+    confidence, bounds
+        As :func:`mean_estimate`.
+
+    Returns
+    -------
+    Estimate
+        The same interval as :func:`mean_estimate` on the values. For integer data
+        the mean is the same float; the standard error is the correctly rounded
+        one (numpy's two-pass ``std`` may differ from it in the last bits).
+
+    Raises
+    ------
+    ValueError
+        If ``m.n == 0``, or ``bounds`` is not ``lo <= hi``.
+    """
+    if m.n == 0:
+        raise ValueError("mean of an empty sample")
+    lo_b, hi_b = (float(b) for b in bounds)
+    if not lo_b <= hi_b:
+        raise ValueError(f"bounds = {bounds!r}, must be (lo, hi) with lo <= hi")
+    sd = m.std(ddof=1) if m.n > 1 else math.nan
+    constant = m.n == 1 or sd == 0.0 or m.constant
+    return _mean_interval(m.n, m.mean(), sd, m.vmin if constant else None, confidence, lo_b, hi_b)
+
+
+def _mean_interval(
+    n: int, m: float, sd: float, constant_value: float | None, confidence: float, lo_b: float, hi_b: float
+) -> Estimate:
+    """The mean's estimate from ``n``, mean and standard deviation (``constant_value``: all values equal it)."""
+    se = sd / math.sqrt(n) if n > 1 else math.nan
+    if constant_value is not None:
+        lo, hi = _constant_sample_interval(constant_value, n, confidence, lo_b, hi_b)
+        return Estimate(n, m, se, lo, hi)
     lo, hi = sps.t.interval(confidence, n - 1, loc=m, scale=se)
     return Estimate(n, m, se, float(lo), float(hi))
 
@@ -208,10 +260,56 @@ def quantile_estimate(x: npt.ArrayLike, q: float, *, confidence: float = CONFIDE
         raise ValueError("quantile of an empty sample")
     if not 0.0 < q < 1.0:
         raise ValueError(f"q = {q}, must be in (0, 1)")
-    a = np.where(np.isnan(a), np.inf, a)
-    est = float(np.quantile(a, q, method="inverted_cdf"))
-    ci = sps.quantile_test(a, p=q).confidence_interval(confidence_level=confidence)
-    return Estimate(int(a.size), est, math.nan, float(ci.low), float(ci.high))
+    a = np.sort(np.where(np.isnan(a), np.inf, a))
+    return quantile_estimate_from_order_statistics(int(a.size), q, lambda k: float(a[k]), confidence=confidence)
+
+
+def quantile_estimate_from_order_statistics(
+    n: int, q: float, order_statistic: Callable[[int], float], *, confidence: float = CONFIDENCE
+) -> Estimate:
+    """:func:`quantile_estimate` from a function giving the sample's order statistics.
+
+    Parameters
+    ----------
+    n : int
+        Sample size, ``>= 1``.
+    q : float
+        Quantile level in ``(0, 1)``.
+    order_statistic : callable
+        ``order_statistic(k)`` is the ``k``-th smallest value (0-based, ``nan``
+        counted as ``+inf``); called for at most three ``k``. A sweep passes one
+        that reads the merged value counts
+        (:func:`gamesim.core.summary.order_statistic`).
+    confidence : float, default 0.95
+
+    Returns
+    -------
+    Estimate
+        The inverted-CDF sample quantile (numpy's ``method="inverted_cdf"``) and
+        the order-statistic interval of ``scipy.stats.quantile_test`` (the same
+        indices, from the binomial distribution of ``n`` and ``q``); a bound is
+        ``nan`` where ``n`` is too small for it.
+
+    Raises
+    ------
+    ValueError
+        If ``n < 1`` or ``q`` is not in ``(0, 1)``.
+    """
+    if n < 1:
+        raise ValueError("quantile of an empty sample")
+    if not 0.0 < q < 1.0:
+        raise ValueError(f"q = {q}, must be in (0, 1)")
+    index = float(n) * float(q) - 1.0  # numpy's virtual index for inverted_cdf
+    below = math.floor(index)
+    k = max(0, int(below if index - below == 0 else below + 1))
+    est = order_statistic(min(k, n - 1))
+    bd = sps.binom(n, q)
+    alpha = (1 - confidence) / 2
+    low_index = int(bd.ppf(alpha)) - 1
+    high_index = int(bd.isf(alpha))
+    low = order_statistic(low_index) if low_index >= 0 else math.nan
+    high = order_statistic(high_index) if high_index < n else math.nan
+    return Estimate(n, float(est), math.nan, float(low), float(high))
 
 
 def trials_for_half_width(current: Estimate, target: float) -> int:

@@ -20,6 +20,15 @@ once (enough trials for the half-width by the pilot's variance, and for about
 fresh chunks, and the cell's results come from the second stage alone, so the
 interval keeps its fixed-``n`` coverage (docs/reliability.md). The plan
 depends only on the chunks' contents, so it too is reproducible.
+
+Chunks are summarised where they are computed: the worker runs the chunk, adds
+its event metrics (:mod:`gamesim.core.events`), and returns the chunk's file
+content and, per metric, mergeable sufficient statistics and value counts
+(:mod:`gamesim.core.summary`); the main process writes the file, merges the
+summaries and computes every estimate from them, so it never holds a whole cell.
+The pilot's merged summary plans the second stage; the second stage's chunks
+have their own merged summary, which the results come from. Paired comparisons
+stream the two cells' chunk files side by side, one chunk at a time.
 """
 
 from __future__ import annotations
@@ -33,7 +42,7 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -49,26 +58,36 @@ from tqdm.auto import tqdm
 from gamesim import __version__
 from gamesim.core.analysis import (
     _COMPARISON_FIXED,
-    distribution_table,
-    paired_difference,
-    paired_ratio,
+    _sum_sq,
+    distribution_table_from_counts,
+    paired_difference_from_moments,
+    paired_ratio_from_moments,
     rank_cases,
-    unpaired_half_width,
+    unpaired_half_width_from_moments,
 )
-from gamesim.core.events import add_events
-from gamesim.core.registry import Metric, get_game
+from gamesim.core.chunks import CHUNK_META, encode_chunk, run_chunk, run_chunk_summary, summarize_chunk
+from gamesim.core.registry import Metric
 from gamesim.core.results import atomic_write
-from gamesim.core.rng import child_seed, root_seed_sequence
+from gamesim.core.rng import root_seed_sequence
 from gamesim.core.scenario import Scenario, param_columns
 from gamesim.core.stats import (
     CONFIDENCE,
     Estimate,
     holm_adjust,
+    mean_estimate_from_moments,
     paired_difference_p_value,
-    mean_estimate,
     proportion_estimate,
-    quantile_estimate,
+    quantile_estimate_from_order_statistics,
     two_stage_trials,
+)
+from gamesim.core.summary import (
+    CellAccumulator,
+    ColumnSummary,
+    PairMoments,
+    merge_pairs,
+    order_statistic,
+    pair_moments,
+    summarize_column,
 )
 
 __all__ = [
@@ -80,6 +99,8 @@ __all__ = [
     "compute_backend",
     "run_sweep",
     "summarize_metric",
+    "summary_estimates",
+    "cell_pair_moments",
     "run_chunk",
     "crn_dimension",
     "comparison_table",
@@ -140,54 +161,6 @@ class SweepResult:
     comparisons: pd.DataFrame = field(default_factory=pd.DataFrame)
     distributions: pd.DataFrame = field(default_factory=pd.DataFrame)
     rankings: pd.DataFrame = field(default_factory=pd.DataFrame)
-
-
-def run_chunk(
-    game: str,
-    task: str,
-    params: Mapping[str, Any],
-    n_trials: int,
-    entropy: int,
-    key: tuple[int, ...],
-    tag: tuple[int, ...] | None = None,
-    events: tuple[str, ...] = (),
-) -> tuple[tuple[int, ...], dict[str, npt.NDArray[Any]]]:
-    """Run one chunk of trials (the unit of work sent to joblib workers).
-
-    Parameters
-    ----------
-    game, task : str
-        Registered game and task names (looked up in the worker).
-    params : Mapping
-        The cell's resolved parameters.
-    n_trials : int
-        Trials in this chunk.
-    entropy : int
-        Root seed entropy of the run.
-    key : tuple of int
-        Spawn key ``(part, seed group, chunk)``; the chunk's generator is
-        ``default_rng(SeedSequence(entropy, spawn_key=key))``. The seed group is
-        the cell index, or, with common random numbers, an index shared by the
-        cells being compared (:meth:`gamesim.core.scenario.Part.seed_groups`).
-    tag : tuple of int, optional
-        Returned instead of ``key`` (the sweep passes the chunk's file key
-        ``(part, cell, chunk)``).
-    events : tuple of str, default ()
-        Event metrics (``"at_least(wounds, 2)"``...; :mod:`gamesim.core.events`)
-        added as boolean arrays right after the task runs.
-
-    Returns
-    -------
-    (tuple of int, dict of str to ndarray)
-        ``tag`` (or ``key``) and the per-trial metric values, each of shape
-        ``(n_trials,)``.
-    """
-    t = get_game(game).tasks[task]
-    rng = np.random.default_rng(child_seed(entropy, key))
-    out = t.simulate(dict(params), n_trials, rng=rng)
-    if events:  # derived per-trial booleans, before anything is summarised
-        out = add_events(out, events)
-    return (key if tag is None else tag), {k: np.asarray(v) for k, v in out.items()}
 
 
 def _warn(msg: str) -> None:
@@ -253,7 +226,7 @@ class ChunkStore:
     """
 
     _NAME = re.compile(r"p(\d+)-c(\d+)-k(\d+)\.parquet$")
-    _META = b"gamesim_chunk"
+    _META = CHUNK_META
     _SAVE_EVERY_S = 2.0
 
     def __init__(self, root: Path):
@@ -265,6 +238,9 @@ class ChunkStore:
         self._info: dict[str, Any] = {}
         self._entries: dict[str, dict[str, Any]] = {}
         self._ok: dict[tuple[int, ...], int] = {}  # verified this run: key -> rows
+        self._cells: dict[tuple[int, int], CellAccumulator] = {}  # merged chunk summaries per (part, cell)
+        #: per part, the first chunk of a second stage (two-stage precision rule): its value counts are kept apart
+        self.splits: dict[int, int] = {}
         self._dirty = False
         self._saved_at = 0.0
 
@@ -396,19 +372,25 @@ class ChunkStore:
         if entry is None:  # written before the manifest was saved (e.g. killed): record it now
             self._entries[f.name] = {"rows": n_rows, "sha256": digest}
             self._dirty = True
+        # a chunk from an earlier run: summarise it here, one chunk at a time
+        self._cell(key).add(key[2], summarize_chunk({c: table.column(c).to_numpy() for c in table.column_names}))
         return None
 
+    def _cell(self, key: tuple[int, ...]) -> CellAccumulator:
+        return self._cells.setdefault((key[0], key[1]), CellAccumulator(self.splits.get(key[0], 0)))
+
     def write(self, key: tuple[int, ...], arrays: Mapping[str, npt.NDArray[Any]]) -> None:
-        """Write chunk ``key`` atomically, with its entropy, key and row count, and record its hash."""
-        cols = {k: np.asarray(v) for k, v in arrays.items()}
-        rows = len(next(iter(cols.values()))) if cols else 0
-        meta = {"entropy": str(self.entropy), "key": list(key), "rows": rows}
-        table = pa.table(cols).replace_schema_metadata({self._META: json.dumps(meta).encode()})
+        """Write chunk ``key`` atomically, with its entropy, key and row count, and record its hash and summary."""
+        blob, rows = encode_chunk(arrays, int(self.entropy or 0), key)
+        self.write_blob(key, blob, rows, summarize_chunk(arrays))
+
+    def write_blob(
+        self, key: tuple[int, ...], blob: bytes, rows: int, summaries: Mapping[str, ColumnSummary]
+    ) -> None:
+        """Write a chunk file made by a worker (:func:`gamesim.core.chunks.encode_chunk`) and record its summary."""
         final = self.path(key)
-        sink = pa.BufferOutputStream()
-        pq.write_table(table, sink, write_page_checksum=True)
-        blob = sink.getvalue().to_pybytes()
         atomic_write(final, lambda fh: fh.write(blob))
+        self._cell(key).add(key[2], dict(summaries))
         self._entries[final.name] = {"rows": rows, "sha256": hashlib.sha256(blob).hexdigest()}
         self._ok[key] = rows
         self._dirty = True
@@ -423,8 +405,35 @@ class ChunkStore:
                 ks.append(int(m.group(3)))
         return sorted(ks)
 
-    def read_cell(self, part: int, cell: int, n_chunks: int) -> dict[str, npt.NDArray[Any]]:
-        """Concatenate chunks ``0 .. n_chunks-1`` of a cell, per metric column.
+    def cell_summary(self, part: int, cell: int, n_chunks: int, first: int = 0) -> dict[str, ColumnSummary]:
+        """The merged per-metric summaries of chunks ``first .. n_chunks-1`` of a cell (all of ``0 .. n_chunks-1``
+        verified or written; ``first`` is 0 or the part's entry in :attr:`splits`)."""
+        return self._cell((part, cell, 0)).result(n_chunks, first)
+
+    def read_chunk(self, key: tuple[int, ...], columns: list[str] | None = None) -> dict[str, npt.NDArray[Any]]:
+        """One chunk's per-trial values (``columns`` only, if given).
+
+        Raises
+        ------
+        ChunkError
+            If the chunk file cannot be read (the message names it).
+        """
+        f = self.path(key)
+        try:
+            table = pq.read_table(f, columns=columns)
+        except Exception as exc:  # noqa: BLE001
+            raise ChunkError(f"{f}: unreadable chunk ({str(exc).splitlines()[0] if str(exc) else exc!r}); "
+                             "run the same command again to recompute it") from None
+        return {name: table.column(name).to_numpy() for name in table.column_names}
+
+    def read_cell(
+        self, part: int, cell: int, n_chunks: int, columns: list[str] | None = None
+    ) -> dict[str, npt.NDArray[Any]]:
+        """Concatenate chunks ``0 .. n_chunks-1`` of a cell, per metric column (``columns`` only, if given).
+
+        The whole cell in memory: for inspection and tests. The sweep itself works
+        from :meth:`cell_summary`, and reads one column of a pilot only where that
+        column has too many distinct values for the summary to count them.
 
         Raises
         ------
@@ -436,7 +445,7 @@ class ChunkStore:
         for k in range(n_chunks):
             f = self.path((part, cell, k))
             try:
-                tables.append(pq.read_table(f).replace_schema_metadata(None))
+                tables.append(pq.read_table(f, columns=columns).replace_schema_metadata(None))
             except Exception as exc:  # noqa: BLE001
                 raise ChunkError(f"{f}: unreadable chunk ({str(exc).splitlines()[0] if str(exc) else exc!r}); "
                                  "run the same command again to recompute it") from None
@@ -507,26 +516,103 @@ def summarize_metric(metric: Metric, values: npt.NDArray[Any]) -> dict[str, Esti
     -------
     dict of str to Estimate
         Keyed by statistic: ``"proportion"``, or ``"mean"`` (left out when some
-        values are censored) plus ``"q50"``, ``"q90"``... for each quantile.
+        values are censored) plus ``"q50"``, ``"q90"``... for each quantile. The
+        same as :func:`summary_estimates` of the values' summary (what a sweep
+        computes from its merged chunk summaries).
+    """
+    a = np.asarray(values)
+    ordered: list[npt.NDArray[np.float64]] = []
+
+    def order_stat(k: int) -> float:
+        if not ordered:
+            ordered.append(np.sort(np.where(np.isnan(a), np.inf, a.astype(np.float64))))
+        return float(ordered[0][k])
+
+    return summary_estimates(metric, summarize_column(a), order_stat)
+
+
+def summary_estimates(
+    metric: Metric, s: ColumnSummary, order_stat: Callable[[int], float] | None = None
+) -> dict[str, Estimate]:
+    """Estimates of one metric from its (merged) :class:`~gamesim.core.summary.ColumnSummary`.
+
+    Parameters
+    ----------
+    metric : Metric
+        Declares the kind and quantiles.
+    s : ColumnSummary
+        The cell's summary (counts, moments, value counts).
+    order_stat : callable, optional
+        ``order_stat(k)``: the ``k``-th smallest value (``nan`` as ``+inf``), used for
+        quantiles when ``s`` has no value counts (too many distinct values); the
+        sweep streams it from the chunk files.
+
+    Returns
+    -------
+    dict of str to Estimate
+        As :func:`summarize_metric`.
+
+    Raises
+    ------
+    ValueError
+        If a quantile is asked of a summary without value counts and no ``order_stat``.
     """
     out: dict[str, Estimate] = {}
     if metric.kind == "proportion":
-        x = np.asarray(values, dtype=bool)
-        out["proportion"] = proportion_estimate(int(x.sum()), x.size)
-    else:
-        x = np.asarray(values, dtype=np.float64)
-        if not np.isnan(x).any():
-            # a metric may declare the range of its values (used only for all-equal samples)
-            out["mean"] = mean_estimate(x, bounds=metric.bounds)
-    for q in metric.quantiles:
-        out[f"q{round(q * 100):d}"] = quantile_estimate(values, q)
+        out["proportion"] = proportion_estimate(s.n_true, s.n)
+    elif s.n_nan == 0:
+        # a metric may declare the range of its values (used only for all-equal samples)
+        out["mean"] = mean_estimate_from_moments(s.moments, bounds=metric.bounds)
+    if metric.quantiles:
+        stat: Callable[[int], float]
+        if s.values is not None:
+            def stat(k: int) -> float:  # the value counts answer exactly
+                return order_statistic(s, k)
+        elif order_stat is not None:
+            stat = order_stat
+        else:
+            raise ValueError(f"{metric.name}: quantiles need value counts or the values")
+        for q in metric.quantiles:
+            out[f"q{round(q * 100):d}"] = quantile_estimate_from_order_statistics(s.n, q, stat)
     return out
 
 
-def _primary(metric: Metric, values: npt.NDArray[Any]) -> Estimate:
-    """The estimate a precision target applies to (proportion, or mean)."""
-    stats = summarize_metric(Metric(metric.name, metric.kind, bounds=metric.bounds), values)
-    return next(iter(stats.values())) if stats else Estimate(len(values), math.nan, math.nan, -math.inf, math.inf)
+def _disk_order_statistic(
+    store: ChunkStore, part: int, cell: int, n_chunks: int, column: str, first: int = 0
+) -> Callable[[int], float]:
+    """``k -> k``-th smallest value of a cell's column, streamed from its chunk files (``nan`` as ``+inf``).
+
+    Over chunks ``first .. n_chunks-1`` (``first``: the second stage's first chunk, or 0).
+
+    For columns with too many distinct values to count: an exact radix selection on
+    the values' order-preserving 64-bit keys, 16 bits per pass over the chunks, one
+    chunk in memory at a time.
+    """
+    sign = np.uint64(1 << 63)
+
+    def keys(k: int) -> npt.NDArray[np.uint64]:
+        x = store.read_chunk((part, cell, k), [column])[column].astype(np.float64)
+        bits = np.where(np.isnan(x), np.inf, x).view(np.uint64)
+        return np.where(bits & sign, ~bits, bits | sign)
+
+    def select(rank: int) -> float:
+        prefix, left = 0, rank
+        for shift in (48, 32, 16, 0):
+            hist = np.zeros(1 << 16, dtype=np.int64)
+            for k in range(first, n_chunks):
+                kk = keys(k)
+                if shift < 48:
+                    kk = kk[(kk >> np.uint64(shift + 16)) == np.uint64(prefix)]
+                hist += np.bincount(((kk >> np.uint64(shift)) & np.uint64(0xFFFF)).astype(np.int64), minlength=1 << 16)
+            cum = np.cumsum(hist)
+            b = int(np.searchsorted(cum, left, side="right"))
+            left -= int(cum[b - 1]) if b else 0
+            prefix = (prefix << 16) | b
+        key = np.array([prefix], dtype=np.uint64)
+        bits = np.where(key & sign, key & ~sign, ~key)
+        return float(bits.view(np.float64)[0])
+
+    return select
 
 
 def _chunk_sizes(total: int, size: int) -> list[int]:
@@ -606,11 +692,14 @@ def run_sweep(
         for p, part in enumerate(scenario.parts)
         for c in range(len(cells[p]))
     }
+    if scenario.precision is not None:  # the second stage's value counts are kept apart from the pilot's
+        store.splits = {p: len(_chunk_sizes(part.n_trials, scenario.chunk_size)) for p, part in enumerate(scenario.parts)}
     ran = 0
     bar = tqdm(total=0, desc=scenario.name, unit="chunk", disable=not progress, leave=True, delay=0.5)
     try:
         ctx = contextlib.nullcontext() if backend is None else compute_backend(backend, n_jobs, scheduler)
-        with ctx:
+        with ctx, contextlib.ExitStack() as stack:
+            parallel: joblib.Parallel | None = None
             while True:
                 jobs = [
                     (p, c, k, n)
@@ -621,16 +710,17 @@ def run_sweep(
                 bar.total += len(jobs)
                 bar.refresh()
                 if jobs:
-                    parallel = joblib.Parallel(return_as="generator_unordered")
+                    if parallel is None:  # one pool of workers for every round of the run
+                        parallel = stack.enter_context(joblib.Parallel(return_as="generator_unordered"))
                     tasks = (
-                        joblib.delayed(run_chunk)(
+                        joblib.delayed(run_chunk_summary)(
                             game, scenario.parts[p].task.name, cells[p][c], n, entropy, (p, groups[p][c], k),
-                            tag=(p, c, k), events=getattr(scenario.parts[p].task, "events", ()),
+                            (p, c, k), events=getattr(scenario.parts[p].task, "events", ()),
                         )
                         for p, c, k, n in jobs
                     )
-                    for key, arrays in parallel(tasks):
-                        store.write(key, arrays)
+                    for key, blob, rows, summaries in parallel(tasks):
+                        store.write_blob(key, blob, rows, summaries)
                         ran += 1
                         bar.update()
                 if not _top_up(scenario, cells, planned, store):
@@ -665,18 +755,24 @@ def _target_met(est: Estimate, half_width: float) -> bool:
     return bool(est.n >= MIN_TARGET_TRIALS and math.isfinite(hw) and hw <= half_width)
 
 
-def _plan_stage_two(metric: Metric, values: npt.NDArray[Any], half_width: float, cap: int) -> int:
-    """Second-stage trials for one cell, from its pilot values (:func:`two_stage_trials`)."""
-    n0 = len(values)
+def _plan_stage_two(
+    metric: Metric, store: ChunkStore, part: int, cell: int, n_chunks: int, half_width: float, cap: int
+) -> int:
+    """Second-stage trials for one cell, from its pilot's merged summary (:func:`two_stage_trials`)."""
+    s = store.cell_summary(part, cell, n_chunks)[metric.name]
+    n0 = s.n
     if metric.kind == "proportion":
-        k = int(np.asarray(values, dtype=bool).sum())
+        k = s.n_true
         p = k / n0
         return two_stage_trials(n0, math.sqrt(p * (1 - p)), min(k, n0 - k), half_width, cap=cap)
-    x = np.asarray(values, dtype=np.float64)
-    if np.isnan(x).any():
+    if s.n_nan:
         return cap
-    _, counts = np.unique(x, return_counts=True)
-    return two_stage_trials(n0, float(x.std(ddof=1)), n0 - int(counts.max()), half_width, cap=cap)
+    if s.counts is not None:
+        top = int(s.counts.max())
+    else:  # too many distinct values to count in the summary: count the pilot's column, read from disk
+        x = store.read_cell(part, cell, n_chunks, [metric.name])[metric.name]
+        top = int(np.unique(x, return_counts=True)[1].max())
+    return two_stage_trials(n0, s.moments.std(ddof=1), n0 - top, half_width, cap=cap)
 
 
 def _top_up(
@@ -705,8 +801,7 @@ def _top_up(
             n0 = part.n_trials
             if sum(sizes) > n0 or n0 < 2:  # the plan is made once, from the pilot only
                 continue
-            n2 = _plan_stage_two(metric, store.read_cell(p, c, len(sizes))[metric.name], prec.half_width,
-                                 prec.max_trials)
+            n2 = _plan_stage_two(metric, store, p, c, len(sizes), prec.half_width, prec.max_trials)
             if n2 < 2:
                 continue
             sizes.extend(_chunk_sizes(n2, scenario.chunk_size))
@@ -714,15 +809,14 @@ def _top_up(
     return more
 
 
-def _estimation_data(
-    scenario: Scenario, p: int, c: int, planned: dict[tuple[int, int], list[int]], store: ChunkStore
-) -> dict[str, npt.NDArray[Any]]:
-    """The per-trial values a cell's results come from: the second stage alone where one ran."""
-    data = store.read_cell(p, c, len(planned[(p, c)]))
+def _estimation_first_chunk(
+    scenario: Scenario, p: int, c: int, planned: dict[tuple[int, int], list[int]]
+) -> int:
+    """The first chunk a cell's results come from: the second stage's where one ran, else 0."""
     n0 = scenario.parts[p].n_trials
     if scenario.precision is not None and sum(planned[(p, c)]) > n0:
-        return {k: v[n0:] for k, v in data.items()}
-    return data
+        return len(_chunk_sizes(n0, scenario.chunk_size))
+    return 0
 
 
 _FIXED_COLUMNS = frozenset(
@@ -763,7 +857,9 @@ def _tidy(
         labels = part.labels()
         groups = part.seed_groups(crn)
         for c, cell in enumerate(cells[p]):
-            data = _estimation_data(scenario, p, c, planned, store)
+            n_chunks = len(planned[(p, c)])
+            first = _estimation_first_chunk(scenario, p, c, planned)
+            data = store.cell_summary(p, c, n_chunks, first)
             exact = dict(part.task.exact(cell)) if part.task.exact is not None else {}
             base = {"scenario": scenario.name, "part": part.name, "task": part.task.name, "cell": c}
             if part.cases:
@@ -771,7 +867,8 @@ def _tidy(
             base.update(param_columns(cell))
             prec = scenario.precision
             for metric in part.task.metrics_for(cell):
-                for i, (stat, est) in enumerate(summarize_metric(metric, data[metric.name]).items()):
+                order_stat = _disk_order_statistic(store, p, c, n_chunks, metric.name, first)
+                for i, (stat, est) in enumerate(summary_estimates(metric, data[metric.name], order_stat).items()):
                     targeted = prec is not None and metric.name == prec.metric and i == 0
                     rows.append(
                         {
@@ -785,8 +882,10 @@ def _tidy(
                             "target_met": _target_met(est, prec.half_width) if targeted else None,
                         }
                     )
-                if scenario.distributions and metric.kind == "mean":
-                    dist = distribution_table(data[metric.name], support=_support(metric, exact))
+                col = data[metric.name]
+                if scenario.distributions and metric.kind == "mean" and col.values is not None:
+                    dist = distribution_table_from_counts(col.values, col.counts, col.n,
+                                                          support=_support(metric, exact))
                     if dist is not None:
                         dists.append(dist.assign(part=part.name, cell=c, metric=metric.name))
     df = pd.DataFrame(rows)
@@ -866,17 +965,18 @@ def comparison_table(
         m_family = k * (k - 1) // 2 if all_pairs else k - 1
         for b, c in pairs:
             lab, base_lab = labels[c], labels[b]
-            data_v = _estimation_data(scenario, p, c, planned, store)
-            data_b = _estimation_data(scenario, p, b, planned, store)
-            for metric in part.task.metrics_for(cells[p][c]):
-                if cmp_.metrics is not None and metric.name not in cmp_.metrics:
-                    continue
-                if metric.name not in data_b:
-                    continue
-                m = min(len(data_v[metric.name]), len(data_b[metric.name]))
-                x = np.asarray(data_v[metric.name][:m], dtype=np.float64)
-                y = np.asarray(data_b[metric.name][:m], dtype=np.float64)
-                if m < 2 or np.isnan(x).any() or np.isnan(y).any():
+            first_v = _estimation_first_chunk(scenario, p, c, planned)
+            first_b = _estimation_first_chunk(scenario, p, b, planned)
+            names_b = set(store.cell_summary(p, b, len(planned[(p, b)]), first_b))
+            compared = [
+                metric for metric in part.task.metrics_for(cells[p][c])
+                if (cmp_.metrics is None or metric.name in cmp_.metrics) and metric.name in names_b
+            ]
+            pairs_m = cell_pair_moments(store, (p, c), (p, b), planned[(p, c)], planned[(p, b)],
+                                        [m.name for m in compared], first=(first_v, first_b))
+            for metric in compared:
+                pm = pairs_m[metric.name]
+                if pm.n < 2 or pm.has_nan:
                     continue
                 stat = "proportion" if metric.kind == "proportion" else "mean"
                 ex = table[(table["part"] == part.name) & (table["metric"] == metric.name) & (table["statistic"] == stat)]
@@ -884,12 +984,12 @@ def comparison_table(
                 ex_b = ex.loc[ex["cell"] == b, "exact"]
                 exact_v = float(ex_v.iloc[0]) if len(ex_v) else math.nan
                 exact_b = float(ex_b.iloc[0]) if len(ex_b) else math.nan
-                diff, corr = paired_difference(x, y, kind=metric.kind)
-                adj, _ = paired_difference(x, y, kind=metric.kind, confidence=1 - (1 - CONFIDENCE) / m_family)
-                dd = x - y
+                diff, corr = paired_difference_from_moments(pm, kind=metric.kind)
+                adj, _ = paired_difference_from_moments(pm, kind=metric.kind,
+                                                        confidence=1 - (1 - CONFIDENCE) / m_family)
+                _, n10, n01, _ = pm.table if pm.table is not None else (0, 0, 0, 0)
                 p_value = paired_difference_p_value(
-                    metric.kind, n=m, n10=int(np.sum((x > 0) & (y <= 0))), n01=int(np.sum((x <= 0) & (y > 0))),
-                    sum_d=float(dd.sum()), sumsq_d=float(dd @ dd))
+                    metric.kind, n=pm.n, n10=n10, n01=n01, sum_d=float(pm.d.total), sumsq_d=_sum_sq(pm.d))
                 common = {
                     "scenario": scenario.name,
                     "part": part.name,
@@ -905,11 +1005,11 @@ def comparison_table(
                 }
                 rows.append({**common, "statistic": "difference", **diff.as_dict(),
                              "exact": exact_v - exact_b,
-                             "unpaired_half_width": unpaired_half_width(x, y, kind=metric.kind),
+                             "unpaired_half_width": unpaired_half_width_from_moments(pm, kind=metric.kind),
                              "p_value": p_value, "family_size": m_family,
                              "ci_low_adj": adj.ci_low, "ci_high_adj": adj.ci_high})
                 rows[-1]["note"] = ""
-                ratio = paired_ratio(x, y, kind=metric.kind)
+                ratio = paired_ratio_from_moments(pm, kind=metric.kind)
                 if ratio is not None:  # a baseline that never happened gives a "not estimable" row, not a gap
                     rows.append({**common, "statistic": "ratio", **ratio[0].as_dict(), "note": ratio[1],
                                  "exact": exact_v / exact_b if exact_b > 0 else math.nan,
@@ -925,6 +1025,74 @@ def comparison_table(
         out.loc[idx, "p_holm"] = holm_adjust(out.loc[idx, "p_value"].to_numpy())
     out["different"] = pd.Series(pd.NA, index=out.index, dtype="boolean")
     out.loc[diff, "different"] = out.loc[diff, "p_holm"] < 1 - CONFIDENCE
+    return out
+
+
+def cell_pair_moments(
+    store: ChunkStore,
+    variant: tuple[int, int],
+    baseline: tuple[int, int],
+    sizes_v: list[int],
+    sizes_b: list[int],
+    columns: list[str],
+    *,
+    first: tuple[int, int] = (0, 0),
+) -> dict[str, PairMoments]:
+    """Paired statistics of two cells over the trials both have: trial ``i`` with trial ``i``.
+
+    Streams the two cells' chunk files side by side (one chunk of each in memory at
+    a time, only ``columns`` read) and merges each aligned stretch's
+    :func:`~gamesim.core.summary.pair_moments` in trial order.
+
+    Parameters
+    ----------
+    store : ChunkStore
+        The run's chunks.
+    variant, baseline : (int, int)
+        ``(part, cell)`` of the two cells.
+    sizes_v, sizes_b : list of int
+        Their planned chunk sizes (chunks ``0..len-1`` are on disk).
+    columns : list of str
+        Metric names to pair.
+    first : (int, int), default (0, 0)
+        First chunk of each cell that is paired (a second stage's first chunk):
+        trial ``i`` after it in one cell is paired with trial ``i`` after it in the other.
+
+    Returns
+    -------
+    dict of str to PairMoments
+        Per column, over ``min(sum(sizes_v[first_v:]), sum(sizes_b[first_b:]))`` pairs.
+
+    Raises
+    ------
+    ChunkError
+        If a chunk file cannot be read.
+    """
+    empty = pair_moments(np.zeros(0), np.zeros(0))
+    out = {name: empty for name in columns}
+    if not columns:
+        return out
+    m = min(sum(sizes_v[first[0]:]), sum(sizes_b[first[1]:]))
+
+    def stream(cell: tuple[int, int], sizes: list[int], start: int) -> Iterator[dict[str, npt.NDArray[Any]]]:
+        for k in range(start, len(sizes)):
+            yield store.read_chunk((cell[0], cell[1], k), columns)
+
+    it_v, it_b = stream(variant, sizes_v, first[0]), stream(baseline, sizes_b, first[1])
+    buf_v: dict[str, npt.NDArray[Any]] = {}
+    buf_b: dict[str, npt.NDArray[Any]] = {}
+    done = 0
+    while done < m:
+        if not buf_v or len(buf_v[columns[0]]) == 0:
+            buf_v = next(it_v)
+        if not buf_b or len(buf_b[columns[0]]) == 0:
+            buf_b = next(it_b)
+        take = min(len(buf_v[columns[0]]), len(buf_b[columns[0]]), m - done)
+        for name in columns:
+            out[name] = merge_pairs(out[name], pair_moments(buf_v[name][:take], buf_b[name][:take]))
+        buf_v = {k: v[take:] for k, v in buf_v.items()}
+        buf_b = {k: v[take:] for k, v in buf_b.items()}
+        done += take
     return out
 
 

@@ -179,3 +179,200 @@ def test_cli_on_a_running_dask_scheduler_matches_local(write_scenario, tmp_path)
     b, meta = load_results(tmp_path / "dask.parquet")
     assert meta["backend"] == "dask" and meta["scheduler"] is not None
     pd.testing.assert_frame_equal(a, b)
+
+
+# -- chunk summaries: merged per-chunk summaries equal the summary of the concatenation ---------------------------
+
+
+def _chunks(rng, kind, n=(700, 1000, 333, 1)):
+    """Random chunks of one metric's values: ints, bools, floats with censored nan, continuous floats."""
+    out = []
+    for m in n:
+        if kind == "int":
+            out.append(rng.poisson(3.0, m) - (rng.random(m) < 0.1) * 7)
+        elif kind == "bool":
+            out.append(rng.random(m) < 0.3)
+        elif kind == "censored":
+            out.append(np.where(rng.random(m) < 0.15, np.nan, rng.integers(1, 40, m).astype(np.float64)))
+        else:
+            out.append(rng.normal(5.0, 2.0, m))
+    return out
+
+
+@pytest.mark.parametrize("kind", ["int", "bool", "censored", "float"])
+def test_merged_chunk_summaries_equal_the_summary_of_the_concatenation(kind):
+    from gamesim.core.registry import Metric
+    from gamesim.core.stats import mean_estimate, quantile_estimate
+    from gamesim.core.summary import CellAccumulator, merge_columns, order_statistic, summarize_column
+    from gamesim.core.sweep import summary_estimates
+
+    rng = np.random.default_rng()
+    # continuous values: each chunk keeps its value counts, the cell has too many to keep
+    parts = _chunks(rng, kind, (3000, 2500, 333, 1) if kind == "float" else (700, 1000, 333, 1))
+    assert kind != "float" or summarize_column(parts[0]).values is not None
+    whole = np.concatenate(parts)
+    merged = merge_columns(summarize_column(p) for p in parts)
+    direct = summarize_column(whole)
+    acc = CellAccumulator()
+    for k in (2, 0, 3, 1):  # chunks arrive in any order
+        acc.add(k, {"x": summarize_column(parts[k])})
+    arrived = acc.result(4)["x"]
+    for s in (merged, arrived):
+        assert (s.n, s.n_nan, s.n_true) == (direct.n, direct.n_nan, direct.n_true)
+        if kind == "float":
+            assert s.values is None and direct.values is None  # too many distinct values to count
+            assert s.moments.mean() == pytest.approx(whole.mean(), rel=1e-13)
+            assert s.moments.var() == pytest.approx(whole.var(ddof=1), rel=1e-12)
+        else:
+            np.testing.assert_array_equal(s.values, direct.values)
+            np.testing.assert_array_equal(s.counts, direct.counts)
+            assert (s.moments.s1, s.moments.s2) == (direct.moments.s1, direct.moments.s2)
+            fin = whole[~np.isnan(whole.astype(np.float64))]
+            assert s.moments.mean() == fin.astype(np.float64).mean()  # bit-identical to numpy for integer data
+            assert s.moments.var() == pytest.approx(fin.astype(np.float64).var(ddof=1), rel=1e-14)
+            ordered = np.sort(np.where(np.isnan(whole.astype(np.float64)), np.inf, whole))
+            for k in rng.integers(0, whole.size, 25):
+                assert order_statistic(s, int(k)) == ordered[k]
+    metric = Metric("x", "proportion" if kind == "bool" else "mean", quantiles=() if kind == "bool" else (0.1, 0.5, 0.9))
+    got = summary_estimates(metric, arrived, lambda k: float(np.sort(np.where(np.isnan(whole), np.inf, whole))[k]))
+    if kind == "bool":
+        assert got["proportion"].estimate == whole.mean() and got["proportion"].n == whole.size
+        return
+    if kind != "censored":
+        ref = mean_estimate(whole)
+        assert got["mean"].n == ref.n and got["mean"].estimate == pytest.approx(ref.estimate, rel=1e-14, abs=0)
+        assert got["mean"].se == pytest.approx(ref.se, rel=1e-12)
+        assert got["mean"].ci_low == pytest.approx(ref.ci_low, rel=1e-12)
+    else:
+        assert "mean" not in got  # censored trials: no mean
+    for q in (0.1, 0.5, 0.9):
+        assert got[f"q{round(q * 100)}"] == quantile_estimate(whole, q)  # order statistics: exactly equal
+
+
+@pytest.mark.parametrize("kind", ["int", "bool", "censored"])
+def test_second_stage_summary_is_the_summary_of_the_second_stage_alone(kind):
+    """Two-stage rule: the pilot's chunks plan, the cell's results come from the chunks after them."""
+    from gamesim.core.summary import CellAccumulator, summarize_column
+
+    rng = np.random.default_rng()
+    parts = _chunks(rng, kind, (700, 300, 1000, 333, 1))
+    acc = CellAccumulator(split=2)  # chunks 0, 1: the pilot
+    for k in (3, 0, 4, 2, 1):
+        acc.add(k, {"x": summarize_column(parts[k])})
+    for first, want in ((0, np.concatenate(parts)), (2, np.concatenate(parts[2:]))):
+        got, direct = acc.result(5, first)["x"], summarize_column(want)
+        assert (got.n, got.n_nan, got.n_true) == (direct.n, direct.n_nan, direct.n_true)
+        np.testing.assert_array_equal(got.values, direct.values)
+        np.testing.assert_array_equal(got.counts, direct.counts)
+        assert (got.moments.s1, got.moments.s2) == (direct.moments.s1, direct.moments.s2)
+    early = CellAccumulator(split=2)  # before the second stage exists, the plan sees the pilot alone
+    for k in (1, 0):
+        early.add(k, {"x": summarize_column(parts[k])})
+    pilot = early.result(2)["x"]
+    direct = summarize_column(np.concatenate(parts[:2]))
+    np.testing.assert_array_equal(pilot.counts, direct.counts)
+    with pytest.raises(ValueError, match="first = 1"):
+        acc.result(5, 1)
+
+
+def test_quantiles_of_continuous_values_stream_exactly_from_the_chunk_files(tmp_path):
+    from gamesim.core.sweep import ChunkStore, _disk_order_statistic
+
+    rng = np.random.default_rng()
+    store = ChunkStore(tmp_path)
+    store.open(5, {})
+    parts = [rng.standard_cauchy(m) for m in (900, 400, 1300)]
+    parts[1][::7] = np.nan  # censored: ordered as +inf
+    parts[2][:5] = -0.0
+    for k, p in enumerate(parts):
+        store.write((0, 0, k), {"x": p})
+    select = _disk_order_statistic(store, 0, 0, 3, "x")
+    ordered = np.sort(np.where(np.isnan(np.concatenate(parts)), np.inf, np.concatenate(parts)))
+    for k in [0, 1, ordered.size - 1, *rng.integers(0, ordered.size, 6).tolist()]:
+        assert select(int(k)) == ordered[k]
+
+
+@pytest.mark.parametrize("kind", ["int", "bool", "float"])
+def test_merged_pair_statistics_equal_those_of_the_concatenated_pairs(kind):
+    from gamesim.core.analysis import paired_difference_from_moments
+    from gamesim.core.summary import merge_pairs, pair_moments
+
+    rng = np.random.default_rng()
+    xs, ys = _chunks(rng, kind), _chunks(rng, kind)
+    pm = pair_moments(xs[0], ys[0])
+    for x, y in zip(xs[1:], ys[1:], strict=True):
+        pm = merge_pairs(pm, pair_moments(x, y))
+    x, y = np.concatenate(xs).astype(np.float64), np.concatenate(ys).astype(np.float64)
+    d = x - y
+    assert pm.n == x.size
+    assert pm.d.mean() == pytest.approx(d.mean(), rel=1e-13, abs=1e-15)
+    assert pm.d.var() == pytest.approx(d.var(ddof=1), rel=1e-12)
+    assert pm.cov() == pytest.approx(np.cov(x, y)[0, 1], rel=1e-10, abs=1e-12)
+    est, corr = paired_difference_from_moments(pm, kind="proportion" if kind == "bool" else "mean")
+    assert est.estimate == pytest.approx(d.mean(), rel=1e-13, abs=1e-15)
+    assert est.se == pytest.approx(d.std(ddof=1) / math.sqrt(x.size), rel=1e-12)
+    assert corr == pytest.approx(np.corrcoef(x, y)[0, 1], rel=1e-10, abs=1e-12)
+    if kind == "bool":
+        a, b = x.astype(bool), y.astype(bool)
+        assert pm.table == (int((a & b).sum()), int((a & ~b).sum()), int((~a & b).sum()), int((~a & ~b).sum()))
+    if kind == "int":
+        assert pm.x.exact and pm.d.exact and pm.d.s1 == int(d.sum()) and pm.sxy == int((x * y).sum())
+
+
+COMPARED = """
+game = "godtear"
+seed = {seed}
+n_trials = 5000
+chunk_size = 1500
+[[parts]]
+name = "dice"
+task = "knockout"
+cases = [{{ name = "A", accuracy = 3 }}, {{ name = "B", accuracy = 4 }}]
+grid = {{ uses = [1, 3] }}
+[compare]
+baseline = "A"
+"""
+
+
+def test_streamed_comparisons_match_the_whole_cells_and_any_n_jobs(write_scenario, tmp_path):
+    from gamesim.core.sweep import ChunkStore
+
+    seed = int(np.random.default_rng().integers(2**31))
+    sc = load_scenario(write_scenario(COMPARED.format(seed=seed)))
+    one = run_sweep(sc, cache_root=tmp_path / "a", progress=False)
+    two = run_sweep(sc, n_jobs=2, cache_root=tmp_path / "b", progress=False)
+    pd.testing.assert_frame_equal(one.comparisons, two.comparisons)
+    pd.testing.assert_frame_equal(_table(one), _table(two))
+    again = run_sweep(sc, cache_root=tmp_path / "a", progress=False)  # every chunk summarised from disk
+    assert again.chunks_run == 0
+    pd.testing.assert_frame_equal(_table(one), _table(again))
+    pd.testing.assert_frame_equal(one.comparisons, again.comparisons)
+    store = ChunkStore(one.cache_dir)
+    diffs = one.comparisons[one.comparisons["statistic"] == "difference"]
+    assert len(diffs) >= 4
+    for _, r in diffs.iterrows():
+        x = store.read_cell(0, int(r["cell"]), 4)[r["metric"]].astype(np.float64)
+        y = store.read_cell(0, int(r["baseline_cell"]), 4)[r["metric"]].astype(np.float64)
+        d = x - y
+        assert r["n"] == x.size == 5000
+        assert r["estimate"] == pytest.approx(d.mean(), rel=1e-13, abs=1e-15)
+        assert r["se"] == pytest.approx(d.std(ddof=1) / math.sqrt(x.size), rel=1e-12)
+        if x.std() > 0 and y.std() > 0:
+            assert r["correlation"] == pytest.approx(np.corrcoef(x, y)[0, 1], rel=1e-10)
+
+
+def test_quantiles_from_order_statistics_are_numpys_and_scipys():
+    from scipy import stats as sps
+
+    from gamesim.core.stats import quantile_estimate
+
+    rng = np.random.default_rng()
+    for n in [1, 2, 3, 7, 20, 101, 1000]:
+        for q in (0.01, 0.1, 0.3, 0.5, 0.9, 0.99):
+            a = rng.integers(0, 6, n).astype(np.float64)
+            a[rng.random(n) < 0.1] = np.nan
+            b = np.where(np.isnan(a), np.inf, a)
+            ci = sps.quantile_test(b, p=q).confidence_interval(confidence_level=0.95)
+            e = quantile_estimate(a, q)
+            assert e.estimate == float(np.quantile(b, q, method="inverted_cdf"))
+            np.testing.assert_array_equal([e.ci_low, e.ci_high], [float(ci.low), float(ci.high)])

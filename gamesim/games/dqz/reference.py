@@ -16,11 +16,11 @@ import itertools
 from fractions import Fraction
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from gamesim.core.lazy import lazy_module
 from gamesim.core.registry import ParamError
 from gamesim.core.rng import RngLike
 from gamesim.core.validate import check_int
@@ -41,6 +41,11 @@ from .rules import (
     exact_value,
 )
 from .sim import BattleConfig, _as_monster, check_rng
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:  # imported on first use: sweep workers never need it
+    pd = lazy_module("pandas")
 
 #: Largest ``n_runs`` of the plain-Python reference.
 MAX_REFERENCE_RUNS: int = 1_000_000

@@ -25,12 +25,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
+from gamesim.core.lazy import lazy_module
 from gamesim.core.registry import ParamError
 from gamesim.core.rng import RngLike
 from gamesim.core.validate import ParamTypeError, check_rng, check_bool, check_choice, check_int, check_int_list
@@ -48,6 +48,11 @@ from .rules import (
     Strategy,
     Timing,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:  # imported on first use: sweep workers never need it
+    pd = lazy_module("pandas")
 
 #: Largest hand size, cards per value, strategy cards per kind, inn period, turn cap and
 #: trial count the public functions accept (bigger values would exhaust memory or time).

@@ -12,16 +12,22 @@ benchmark's plain-Python baseline.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
+from gamesim.core.lazy import lazy_module
 from gamesim.core.rng import RngLike, as_generator
 
 from gamesim.core.registry import ParamError
 from gamesim.core.validate import check_int
 
 from .rules import MAX_SESSION_PULLS, BagConfig, Chip, DoubtfulConfig, check_config
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:  # imported on first use: sweep workers never need it
+    pd = lazy_module("pandas")
 
 #: Most trials of the (slow, one-trial-at-a-time) reference in one call.
 MAX_REFERENCE_TRIALS: int = 1_000_000

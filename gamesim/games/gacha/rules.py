@@ -21,7 +21,6 @@ from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
-from scipy.optimize import Bounds, LinearConstraint, milp
 
 from gamesim.core.registry import ParamError
 from gamesim.core.validate import (
@@ -371,6 +370,8 @@ def best_bundle_mix(
     >>> best_bundle_mix(25).pulls
     37
     """
+    from scipy.optimize import Bounds, LinearConstraint, milp  # here, not at import: workers start faster
+
     money = check_int("money", money, min=0, max=MAX_MONEY)
     bs = normalize_bundles(bundles)
     if not bs:

@@ -43,12 +43,12 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
-from scipy.stats import hypergeom
 
+from gamesim.core.lazy import lazy_module
 from gamesim.core.rng import RngLike, as_generator
 
 from gamesim.core.registry import ParamError
@@ -63,6 +63,11 @@ from .rules import (
     check_sessions,
     owned_transition_matrix,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:  # imported on first use: sweep workers never need it
+    pd = lazy_module("pandas")
 
 __all__ = [
     "CHUNK_SIZE",
@@ -601,6 +606,8 @@ class _Cycles:
 
 @lru_cache(maxsize=32)
 def _cycles(bag: BagConfig, doubtful: DoubtfulConfig | None) -> _Cycles:
+    from scipy.stats import hypergeom  # here, not at import: a sweep worker of another game never needs it
+
     g, tot = bag.n_god_chance, bag.total
     ks = [(0, 1.0)] if doubtful is None else [
         (k, p) for k, p in zip(doubtful.k_values, doubtful.probabilities) if p > 0]

@@ -21,12 +21,12 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
+from gamesim.core.lazy import lazy_module
 from gamesim.core.registry import ParamError
 from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_float, check_int, check_int_list
 
@@ -46,6 +46,11 @@ from .rules import (
     dice_after_token,
     use_outcomes,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:  # imported on first use: sweep workers never need it
+    pd = lazy_module("pandas")
 
 __all__ = [
     "roll_counts",

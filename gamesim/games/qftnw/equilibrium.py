@@ -21,7 +21,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy.optimize import linprog
 
 from gamesim.core.registry import ParamError
 from gamesim.core.validate import ParamTypeError, check_float, check_int
@@ -58,6 +57,8 @@ class MatrixGameSolution(tuple):
 
 def _maximin(a: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], float]:
     """Row player's maximin strategy of payoff matrix ``a`` (rows maximise)."""
+    from scipy.optimize import linprog  # here, not at import: sweep workers start without scipy
+
     m, n = a.shape
     # variables x_1..x_m, v ; minimise -v ; for every column j: v - sum_i a_ij x_i <= 0
     c = np.zeros(m + 1)

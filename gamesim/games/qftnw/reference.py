@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
+from gamesim.core.lazy import lazy_module
 from gamesim.core.rng import RngLike, as_generator
 
 from gamesim.core.registry import ParamError
@@ -24,6 +24,11 @@ from gamesim.core.validate import ParamTypeError, check_int
 from .policies import Obs, Policy, make_policy
 from .rules import WIN_CONDITIONS, QftnwParams, edition_params, _play_round
 from .sim import check_rng
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:  # imported on first use: sweep workers never need it
+    pd = lazy_module("pandas")
 
 __all__ = ["reference_game", "reference_simulate"]
 

@@ -23,12 +23,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
+from gamesim.core.lazy import lazy_module
 from gamesim.core.registry import ParamError
 from gamesim.core.rng import RngLike
 from gamesim.core.validate import ParamTypeError, check_rng, check_bool, check_int
@@ -37,6 +37,11 @@ from .policies import ObsBatch, Policy, make_policy
 from .rules import WIN_CONDITIONS, Cond, QftnwParams, edition_params
 from .vecrules import cond_table as _cond_table
 from .vecrules import resolve_bids_vec, win_condition_vec
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:  # imported on first use: sweep workers never need it
+    pd = lazy_module("pandas")
 
 __all__ = ["CHUNK_SIZE", "MAX_GAMES", "MAX_CHUNK", "MAX_CHUNK_CELLS", "ENDED", "run_games", "simulate", "GAME_COLUMNS"]
 
