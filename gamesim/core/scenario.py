@@ -489,7 +489,8 @@ MAX_NAME_LENGTH = 100
 #: metric and inside the simulator (e.g. a dice array of dice x trials).
 MAX_CHUNK_SIZE = 1_000_000
 #: Largest trial count per cell (``n_trials``, ``parts[i].n_trials``,
-#: ``precision.max_trials``): a cell's per-trial values are concatenated in memory.
+#: ``precision.max_trials``): bounds a cell's run time (its chunks are summarised where they run,
+#: so memory stays flat; a chunk's trials are held at once, see ``MAX_CHUNK_SIZE``).
 MAX_TRIALS = 10_000_000
 #: Most grid cells in one part.
 MAX_CELLS = 100_000
