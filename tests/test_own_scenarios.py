@@ -16,6 +16,7 @@ import pytest
 
 from gamesim.core.api import Results
 from gamesim.report.generic import table_id
+from gamesim.report.present import format_interval
 from gamesim.core.scenario import load_scenario
 from tests.conftest import ROOT, Rendered, check_page, run_cli
 
@@ -330,7 +331,8 @@ def check_generic_report(path: Path, rendered: Rendered, *, exact_expected: bool
                 row = shown_rows[tuple(_shown(label[d]) for d in part.dims)]
                 stat = r["statistic"]
                 assert row[f"exact {stat}"] == f"{r['exact']:.3f}", (metric, label, row, r["exact"])
-                assert row[f"{stat} [95% CI]"] == f"{r['estimate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
+                assert row[f"{stat} [95% CI]"] == format_interval(r["estimate"], r["ci_low"], r["ci_high"],
+                                                                  n=int(r["n"]))
                 assert int(row["n"].replace(",", "")) == r["n"]
                 if stat in ("proportion", "mean"):
                     se = r["se"]

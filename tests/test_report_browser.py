@@ -62,11 +62,14 @@ def test_report_opens_offline_in_chromium(scenario, report_of, browser):
     _requests(browser)  # drop what earlier pages logged
     browser.get_log("browser")
     browser.get(page.resolve().as_uri())
-    n_figures = browser.execute_script("return document.querySelectorAll('figure.gamesim-figure').length")
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        live = browser.execute_script("return document.querySelectorAll('figure.gamesim-live').length")
-        if live == n_figures:
+        # counted again each time: a long page may still be parsing when get() returns
+        done, n_figures, live = browser.execute_script(
+            "return [document.readyState === 'complete',"
+            " document.querySelectorAll('figure.gamesim-figure').length,"
+            " document.querySelectorAll('figure.gamesim-live').length]")
+        if done and live == n_figures:
             break
         time.sleep(0.25)
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]

@@ -361,7 +361,10 @@ def reference_simulate(p: PanzerParams, n_games: int, *, rng: Any = None, cards:
         raise ParamTypeError("cards", cards, "a CardSet or a card file")
     if not isinstance(p, PanzerParams):
         raise ParamTypeError("p", p, "a PanzerParams")
-    names = [policies] * p.n_players if isinstance(policies, str) else list(policies)
+    names = [policies] * p.n_players if isinstance(policies, str) else policies
+    if seat0_witch is not None and (not isinstance(seat0_witch, str)
+                                    or seat0_witch not in [w.name for w in cards.witches]):
+        raise ParamError("seat0_witch", seat0_witch, f"None or a witch of {cards.source}")
     seat0 = -1 if seat0_witch is None else cards.witch_index(seat0_witch)
     games = [reference_game(p, cards, names, gen, seat0=seat0) for _ in range(n_games)]
     out: dict[str, npt.NDArray[Any]] = {}
