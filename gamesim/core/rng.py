@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["RngLike", "as_generator", "root_seed_sequence", "child_seed"]
+__all__ = ["RngLike", "as_generator", "root_seed_sequence", "child_seed", "KeyedStreams"]
 
 RngLike = int | np.random.SeedSequence | np.random.Generator | None
 
@@ -83,3 +83,48 @@ def child_seed(entropy: int, key: Sequence[int]) -> np.random.SeedSequence:
         Identical to the child ``root.spawn`` would produce at that position.
     """
     return np.random.SeedSequence(entropy, spawn_key=tuple(int(k) for k in key))
+
+
+class KeyedStreams:
+    """Independent generators addressed by a position key, all derived from one generator.
+
+    A simulator with several sources of randomness (deck shuffles, dice of each seat, policy
+    choices) gives each source, and each round or turn of it, its own stream:
+    ``streams(source, round, ...)`` is the generator of the descendant ``SeedSequence`` at that
+    spawn key. Two runs from the same generator get the same numbers for the same key, however
+    many numbers *other* keys consumed, so a variant that draws more or fewer numbers of one
+    source (or plays more or fewer rounds) leaves every other source on the same numbers:
+    common random numbers stay aligned source by source.
+
+    Parameters
+    ----------
+    gen : numpy.random.Generator
+        The chunk's generator, normalised by :func:`as_generator`. The constructor takes one
+        child of it (``gen.spawn(1)``, which advances the spawn counter, never the stream), so
+        numbers drawn from ``gen`` afterwards do not overlap the keyed streams.
+
+    Raises
+    ------
+    TypeError
+        If ``gen``'s bit generator has no ``SeedSequence`` (numpy cannot spawn from it).
+
+    Notes
+    -----
+    Building one generator costs about 15 us; simulators create them per source and round,
+    not per trial, and draw one number per trial of the chunk (``width``) whether or not the
+    trial uses it, so trial ``i``'s number is column ``i`` whatever the other trials do.
+    """
+
+    __slots__ = ("_entropy", "_key", "_bitgen")
+
+    def __init__(self, gen: np.random.Generator) -> None:
+        child = gen.spawn(1)[0]
+        ss = child.bit_generator.seed_seq
+        self._entropy = ss.entropy
+        self._key = tuple(ss.spawn_key)
+        self._bitgen = type(child.bit_generator)
+
+    def __call__(self, *key: int) -> np.random.Generator:
+        """The generator at position ``key`` (non-negative ints), a fresh one on each call."""
+        ss = np.random.SeedSequence(self._entropy, spawn_key=self._key + tuple(int(k) for k in key))
+        return np.random.Generator(self._bitgen(ss))

@@ -19,6 +19,15 @@ few array operations plus a dictionary lookup per *distinct* situation.
 
 Runs are processed in chunks of at most :data:`CHUNK_SIZE`, so memory is bounded.
 The order of events in a turn is documented in ``docs/rules/dqz.md``.
+
+Random streams: each source of randomness has its own stream per battle and turn
+(:class:`gamesim.core.rng.KeyedStreams`, keys ``(source, battle, turn, ...)``): the
+opening shuffle of the attack deck, the shuffle of the cards put under the deck, each
+monster skill's dice (per skill slot), the strategy card drawn, and the random policy's
+picks. Every draw is made for all runs of the chunk (one number per run, used or not), so
+run ``i`` reads column ``i`` whichever runs are still fighting. Two variants compared with
+common random numbers (a bigger party, more HP, another strategy deck) then keep every
+source that the change does not touch on the same numbers, turn by turn.
 """
 
 from __future__ import annotations
@@ -32,7 +41,7 @@ import numpy.typing as npt
 
 from gamesim.core.lazy import lazy_module
 from gamesim.core.registry import ParamError
-from gamesim.core.rng import RngLike
+from gamesim.core.rng import KeyedStreams, RngLike
 from gamesim.core.validate import ParamTypeError, check_rng, check_bool, check_choice, check_int, check_int_list
 
 from .exact import KIND_NONE, value_table
@@ -69,6 +78,8 @@ __all__ = ["CHUNK_SIZE", "MAX_HAND", "MAX_PER_VALUE", "MAX_STRATEGY", "MAX_INN_E
 
 #: Runs simulated at once.
 CHUNK_SIZE: int = 8192
+#: Sources of randomness: the first element of a stream key (see the module notes).
+_DEAL, _PUSH, _SKILL_PRE, _SKILL_POST, _STRATEGY, _POLICY = range(6)
 _I64 = np.int64
 _INOCHI = 1 + int(Strategy.INOCHI_DAIJINI)
 
@@ -168,6 +179,7 @@ class _State:
     """Arrays of one chunk of runs."""
 
     def __init__(self, n: int, cfg: BattleConfig, rng: np.random.Generator):
+        self.width = n
         P = cfg.party_size
         N = 5 * cfg.n_per_value
         self.N = N
@@ -213,7 +225,11 @@ class _State:
         return vals
 
     def push(self, parts: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]], rng: np.random.Generator) -> None:
-        """Shuffle each row's cards in ``parts`` (rows, values) and put them at the bottom."""
+        """Shuffle each row's cards in ``parts`` (rows, values) and put them at the bottom.
+
+        The ``j``-th card of row ``r`` (in ``parts`` order) gets the sort key ``keys[j, r]`` of a
+        ``(cards, width)`` block of ``rng``: row ``r``'s shuffle does not depend on the others'.
+        """
         if not parts:
             return
         r = np.concatenate([p[0] for p in parts])
@@ -222,11 +238,14 @@ class _State:
         r, v = r[keep], v[keep]
         if r.size == 0:
             return
-        o = np.lexsort((rng.random(r.size), r))
+        o = np.argsort(r, kind="stable")
         r, v = r[o], v[o]
         start = np.r_[0, np.flatnonzero(np.diff(r)) + 1]
         cnt = np.diff(np.r_[start, r.size])
         pos = np.arange(r.size) - np.repeat(start, cnt)
+        keys = rng.random((int(cnt.max()), self.width))[pos, r]
+        o = np.argsort(r + keys)  # r is sorted: this shuffles within each row only
+        r, v = r[o], v[o]
         self.deck[r, (self.head[r] + self.size[r] + pos) % self.N] = v
         self.size[r[start]] += cnt
 
@@ -275,10 +294,11 @@ class _State:
 
 
 
-def _roll(rng: np.random.Generator, n: int, dice: int = 1) -> npt.NDArray[np.int64]:
-    out = rng.integers(1, 7, size=n)
+def _roll(rng: np.random.Generator, rows: npt.NDArray[np.int64], width: int, dice: int = 1) -> npt.NDArray[np.int64]:
+    """Totals of ``dice`` d6 for the chunk rows ``rows``: die ``k`` of row ``r`` is draw ``k * width + r``."""
+    out = rng.integers(1, 7, size=width)[rows]
     for _ in range(dice - 1):
-        out = out + rng.integers(1, 7, size=n)
+        out = out + rng.integers(1, 7, size=width)[rows]
     return out
 
 
@@ -293,6 +313,7 @@ def _apply_skill(st: _State, skill: Skill, pre: bool, rows: npt.NDArray[np.int64
         return
     P = st.hands.shape[1]
     n = rows.size
+    w = st.width
 
     def set_mod(name: str, value: npt.NDArray[Any]) -> None:
         if pre:
@@ -306,7 +327,7 @@ def _apply_skill(st: _State, skill: Skill, pre: bool, rows: npt.NDArray[np.int64
             st.discard_lowest(r, np.full(r.size, p, dtype=_I64), tod)
 
     if skill == Skill.IONAZUN:
-        s = _roll(rng, n, 2)
+        s = _roll(rng, rows, w, 2)
         for p in range(P):
             hit = s <= 5
             r = rows[hit]
@@ -318,15 +339,15 @@ def _apply_skill(st: _State, skill: Skill, pre: bool, rows: npt.NDArray[np.int64
             for _ in range(2):
                 st.discard_lowest(r2, np.full(r2.size, p, dtype=_I64), tod)
     elif skill == Skill.BEGIRAMA:
-        everyone_lowest(_roll(rng, n) == 1)
+        everyone_lowest(_roll(rng, rows, w) == 1)
     elif skill == Skill.GIRA:
-        r = rows[_roll(rng, n) == 1]
+        r = rows[_roll(rng, rows, w) == 1]
         st.discard_lowest(r, np.zeros(r.size, dtype=_I64), tod)
     elif skill == Skill.DOKU:
-        d = _roll(rng, n)
+        d = _roll(rng, rows, w)
         set_mod("poison", np.where(d <= 5, d, 0))
     elif skill in (Skill.MAHI, Skill.RARIHO):
-        d = _roll(rng, n)
+        d = _roll(rng, rows, w)
         set_mod("para" if skill == Skill.MAHI else "sleep", np.where(d <= P, d - 1, -1))
     elif skill == Skill.SHUCHU:
         sizes = st.hands[rows].sum(axis=2)
@@ -336,29 +357,30 @@ def _apply_skill(st: _State, skill: Skill, pre: bool, rows: npt.NDArray[np.int64
         has = alive.any(axis=1)
         st.discard_lowest(rows[has], tgt[has], tod)
     elif skill == Skill.TSUKON:
-        d = _roll(rng, n)
+        d = _roll(rng, rows, w)
         set_mod("tsukon", np.where(d <= 5, d, 0))
     elif skill == Skill.FUSHIGI_ODORI:
-        d = _roll(rng, n)
+        d = _roll(rng, rows, w)
         hit = st.slen[rows] >= d
         r = rows[hit]
         kinds = st.stock_remove(r, d[hit] - 1)
         np.add.at(st.sdeck, (r, kinds), 1)
     elif skill == Skill.MAHOTON:
-        set_mod("mahoton", _roll(rng, n) % 2 == 1)
+        set_mod("mahoton", _roll(rng, rows, w) % 2 == 1)
     elif skill == Skill.ZARAKI:
-        d = _roll(rng, n)
+        d = _roll(rng, rows, w)
         set_mod("zaraki", np.where(d <= 5, d, 0))
     elif skill == Skill.NAKAMA:
         st.called[rows] = True
     elif skill in (Skill.BEHOIMI, Skill.HOIMI):
-        healed = st.hp[rows] + _roll(rng, n, 2 if skill == Skill.BEHOIMI else 1)
+        healed = st.hp[rows] + _roll(rng, rows, w, 2 if skill == Skill.BEHOIMI else 1)
         st.hp[rows] = np.minimum(healed, st.max_hp) if st.heal_cap else healed
 
 
 def _turn(st: _State, idx: npt.NDArray[np.int64], mon: Monster, cfg: BattleConfig, solver: PlaySolver,
-          rng: np.random.Generator) -> None:
-    """One turn for the runs ``idx`` (monster alive, party not wiped)."""
+          streams: KeyedStreams, battle: int, turn: int) -> None:
+    """One turn for the runs ``idx`` (monster alive, party not wiped); random numbers from
+    ``streams(source, battle, turn, ...)`` (see the module notes)."""
     B = idx.size
     P = cfg.party_size
     loc = np.arange(B)
@@ -369,9 +391,9 @@ def _turn(st: _State, idx: npt.NDArray[np.int64], mon: Monster, cfg: BattleConfi
     }
     st.p_poison[idx], st.p_para[idx], st.p_sleep[idx], st.p_zaraki[idx], st.p_tsukon[idx] = 0, -1, -1, 0, 0
     st.p_mahoton[idx] = False
-    for use in mon.skills:
+    for k, use in enumerate(mon.skills):
         if use.timing == Timing.PRE:
-            _apply_skill(st, use.skill, True, idx, now, loc, rng, tod)
+            _apply_skill(st, use.skill, True, idx, now, loc, streams(_SKILL_PRE, battle, turn, k), tod)
 
     # --- who plays, with which playable values ---------------------------------------
     hands = st.hands[idx]
@@ -464,7 +486,7 @@ def _turn(st: _State, idx: npt.NDArray[np.int64], mon: Monster, cfg: BattleConfi
             g = gidx[dr]
             cnt = st.sdeck[g]
             c = np.cumsum(cnt, axis=1)
-            u = (rng.random(dr.size) * c[:, -1]).astype(_I64)
+            u = (streams(_STRATEGY, battle, turn).random(st.width)[g] * c[:, -1]).astype(_I64)
             kind = (u[:, None] >= c).sum(axis=1)
             st.sdeck[g, kind] -= 1
             one = st.sdeck[g].sum(axis=1) <= 1  # 残り1枚 (or none): shuffle the used cards back in
@@ -486,6 +508,8 @@ def _turn(st: _State, idx: npt.NDArray[np.int64], mon: Monster, cfg: BattleConfi
     value = np.zeros(B, dtype=_I64)
     halfv = np.zeros(B, dtype=_I64)
     rule = solver.rule
+    blocks: list[npt.NDArray[np.float64]] = []  # the random policy's draws, one block per attempt
+    pol_rng = streams(_POLICY, battle, turn) if random_policy else None
     ucb, inv = np.unique(combo, axis=0, return_inverse=True)
     inv = inv.ravel()
     for g in range(ucb.shape[0]):
@@ -495,7 +519,8 @@ def _turn(st: _State, idx: npt.NDArray[np.int64], mon: Monster, cfg: BattleConfi
         rows = np.flatnonzero(inv == g)
         tab = value_table(ng, po, pa, sl, solver.ops)
         if random_policy:
-            v, t, p = _random_plays(st, idx[rows], slot_pl[rows, :ng], masks[rows[:, None], slot_pl[rows, :ng]], tab, rng)
+            v, t, p = _random_plays(st, idx[rows], slot_pl[rows, :ng], masks[rows[:, None], slot_pl[rows, :ng]], tab,
+                                    pol_rng, blocks)
         else:
             v, t, p = sel[rows, 0], sel[rows, 1], sel[rows, 2]
         value[rows] = tab.values[v, t, p]
@@ -526,9 +551,9 @@ def _turn(st: _State, idx: npt.NDArray[np.int64], mon: Monster, cfg: BattleConfi
         for i in range(5):
             hit = np.flatnonzero((ts > 0) & (i < n_play[alive]) & (cards[alive, i] == ts))
             st.discard_lowest(ra[hit], slot_pl[alive[hit], i], tod)
-        for use in mon.skills:
+        for k, use in enumerate(mon.skills):
             if use.timing == Timing.POST:
-                _apply_skill(st, use.skill, False, ra, now, alive, rng, tod)
+                _apply_skill(st, use.skill, False, ra, now, alive, streams(_SKILL_POST, battle, turn, k), tod)
 
     # --- end of turn: いのちだいじに returns the played cards, the rest go under the deck --------
     inochi = chosen == _INOCHI
@@ -538,7 +563,7 @@ def _turn(st: _State, idx: npt.NDArray[np.int64], mon: Monster, cfg: BattleConfi
         st.hands[idx[back], slot_pl[back, i], cards[back, i] - 1] += 1
         gone = np.flatnonzero(m & ~inochi)
         tod.append((idx[gone], cards[gone, i]))
-    st.push(tod, rng)
+    st.push(tod, streams(_PUSH, battle, turn))
     st.turns[idx] += 1
     wiped = (st.hands[idx].sum(axis=(1, 2)) == 0) & ~win
     capped = (st.turns[idx] >= cfg.max_turns) & ~win
@@ -546,22 +571,30 @@ def _turn(st: _State, idx: npt.NDArray[np.int64], mon: Monster, cfg: BattleConfi
 
 
 def _random_plays(st: _State, rows: npt.NDArray[np.int64], players: npt.NDArray[np.int64], masks: npt.NDArray[np.int64],
-                  tab: Any, rng: np.random.Generator):  # type: ignore[no-untyped-def]
-    """Uniform random legal plays (no strategy card): random card per player, random operators."""
+                  tab: Any, rng: np.random.Generator, blocks: list[npt.NDArray[np.float64]]):  # type: ignore[no-untyped-def]
+    """Uniform random legal plays (no strategy card): random card per player, random operators.
+
+    Attempt ``a`` of chunk row ``r`` reads column ``r`` of ``blocks[a]`` (a ``(6, width)`` block
+    of uniforms drawn from ``rng`` on first need and shared by the calls of one turn: their rows
+    differ): row ``i`` for the card of slot ``i``, row 5 for the operators.
+    """
     k, n = players.shape
     todo = np.arange(k)
     t = np.zeros(k, dtype=_I64)
     p = np.zeros(k, dtype=_I64)
-    for _ in range(1000):
+    for a in range(1000):
         if todo.size == 0:
             break
+        if a == len(blocks):
+            blocks.append(rng.random((6, st.width)))
+        ub = blocks[a][:, rows[todo]]
         tt = np.zeros(todo.size, dtype=_I64)
         for i in range(n):
             h = st.hands[rows[todo], players[todo, i]] * ((masks[todo, i][:, None] >> np.arange(5)) & 1)
             c = np.cumsum(h, axis=1)
-            u = (rng.random(todo.size) * c[:, -1]).astype(_I64)
+            u = (ub[i] * c[:, -1]).astype(_I64)
             tt = tt * 5 + (u[:, None] >= c).sum(axis=1)
-        pp = rng.integers(0, _n_perms(n), size=todo.size)
+        pp = (ub[5] * _n_perms(n)).astype(_I64)
         ok = tab.valid[0, tt, pp]
         t[todo[ok]] = tt[ok]
         p[todo[ok]] = pp[ok]
@@ -646,7 +679,8 @@ def run_battles(monsters: Sequence[Monster], n_runs: int, cfg: BattleConfig, *, 
     solvers: dict[DamageRule, PlaySolver] = {}
     for start in range(0, n_runs, CHUNK_SIZE):
         n = min(CHUNK_SIZE, n_runs - start)
-        st = _State(n, cfg, gen)
+        streams = KeyedStreams(gen)
+        st = _State(n, cfg, streams(_DEAL))
         all_rows = np.arange(n)
         st.inn(all_rows, cfg.hand_size)
         battles_won = np.zeros(n, dtype=_I64)
@@ -668,11 +702,13 @@ def run_battles(monsters: Sequence[Monster], n_runs: int, cfg: BattleConfig, *, 
             st.p_poison[:], st.p_para[:], st.p_sleep[:], st.p_zaraki[:], st.p_tsukon[:] = 0, -1, -1, 0, 0
             st.p_mahoton[:] = False
             st.over[st.hands.sum(axis=(1, 2)) == 0] = True  # a wiped party cannot fight
+            turn = 0
             while True:
                 act = np.flatnonzero(~st.over)
                 if act.size == 0:
                     break
-                _turn(st, act, mon, cfg, solver, gen)
+                _turn(st, act, mon, cfg, solver, streams, j, turn)
+                turn += 1
             cards_left = st.hands.sum(axis=(1, 2))
             battles_won += st.won
             _experience(st, np.flatnonzero(st.won), mon.level)
