@@ -180,8 +180,16 @@ class Policy:
         raise NotImplementedError
 
     def bid_batch(self, obs: ObsBatch, p: QftnwParams, rng: np.random.Generator) -> npt.NDArray[np.int64]:
-        """Sampled bids (1..5), shape (m,), one uniform per game."""
-        return _sample(self.probs_batch(obs, p), rng.random(obs.f_self.shape[0]))
+        """Sampled bids (1..5), shape (m,), one uniform per game (:meth:`bid_from_uniform`)."""
+        return self.bid_from_uniform(obs, p, rng.random(obs.f_self.shape[0]))
+
+    def bid_from_uniform(self, obs: ObsBatch, p: QftnwParams, u: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
+        """Bids (1..5), shape (m,), from one uniform in [0, 1) per game by inverse CDF.
+
+        The simulator gives each seat and round its own stream of uniforms (one per game of
+        the chunk), so a rule change that moves one game's play leaves every other draw as it was.
+        """
+        return _sample(self.probs_batch(obs, p), u)
 
     # --- naming a type at the opponent's bankruptcy -------------------------
     naming: str = "most"
@@ -271,13 +279,12 @@ class UniformPolicy(_StatePolicy):
     def probs_state(self, fs: int, fo: int, ls: int, lo: int, p: QftnwParams) -> list[float]:
         return _on(_legal_bids(ls, p.advanced))
 
-    def bid_batch(self, obs: ObsBatch, p: QftnwParams, rng: np.random.Generator) -> npt.NDArray[np.int64]:
-        m = obs.f_self.shape[0]
+    def bid_from_uniform(self, obs: ObsBatch, p: QftnwParams, u: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
         if not p.advanced:
-            return rng.integers(1, N_HAND + 1, size=m)
+            return (u * N_HAND).astype(np.int64) + 1
         lock = obs.lock_self
         locked = lock > 0
-        c = (rng.random(m) * np.where(locked, N_HAND - 1, N_HAND)).astype(np.int64) + 1
+        c = (u * np.where(locked, N_HAND - 1, N_HAND)).astype(np.int64) + 1
         return c + (locked & (c >= lock))
 
 

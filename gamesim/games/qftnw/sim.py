@@ -17,6 +17,13 @@ test for three of a kind.
 The rules are those of :mod:`gamesim.games.qftnw.rules` (reading in
 ``docs/rules/qftnw.md``); the scalar reference :mod:`gamesim.games.qftnw.reference`
 implements them independently and the tests compare the two.
+
+Random streams (:class:`gamesim.core.rng.KeyedStreams`): the opening shuffle of the deck
+has its own stream, and each seat's bid in each round another, keyed ``(round, seat)`` and
+drawn for the games of the chunk (one uniform per game, used or not; game ``g`` reads
+number ``g`` even after the finished games were compacted away). A rule change (start
+funds, a win condition) then leaves the deck and every bid draw of every game on the same
+numbers, so variants compared with common random numbers stay paired round by round.
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ import numpy.typing as npt
 
 from gamesim.core.lazy import lazy_module
 from gamesim.core.registry import ParamError
-from gamesim.core.rng import RngLike
+from gamesim.core.rng import KeyedStreams, RngLike
 from gamesim.core.validate import ParamTypeError, check_rng, check_bool, check_int
 
 from .policies import ObsBatch, Policy, make_policy
@@ -162,7 +169,8 @@ def _run_chunk(p: QftnwParams, pol0: Policy, pol1: Policy, n: int, rng: np.rando
     table = cond_of.table
     bit = cond_of.pow2
     tw, tg0, tg1 = _bid_tables(p)
-    deck = rng.permuted(np.broadcast_to((np.arange(N) // p.n_copies).astype(np.int8), (n, N)), axis=1)
+    streams = KeyedStreams(rng)
+    deck = streams(0).permuted(np.broadcast_to((np.arange(N) // p.n_copies).astype(np.int8), (n, N)), axis=1)
     r = np.arange(n)
     h0 = np.zeros((n, T), hdt)
     h1 = np.zeros((n, T), hdt)
@@ -214,8 +222,11 @@ def _run_chunk(p: QftnwParams, pol0: Policy, pol1: Policy, n: int, rng: np.rando
         nxt = None
         if p.advanced:
             nxt = np.where(size > 0, deck[r, head], -1).astype(_I64)
-        a = pol0.bid_batch(ObsBatch(f0, f1, h0, h1, flip, nxt, l0, l1), p, rng)
-        b = pol1.bid_batch(ObsBatch(f1, f0, h1, h0, flip, nxt, l1, l0), p, rng)
+        top = int(gid[-1]) + 1  # a prefix of the round's draws holds every game still running
+        u0 = streams(1, rnd, 0).random(top)[gid]
+        u1 = streams(1, rnd, 1).random(top)[gid]
+        a = pol0.bid_from_uniform(ObsBatch(f0, f1, h0, h1, flip, nxt, l0, l1), p, u0)
+        b = pol1.bid_from_uniform(ObsBatch(f1, f0, h1, h0, flip, nxt, l1, l0), p, u1)
         k = ((a * 6 + b) * C1 + f0) * C1 + f1
         w = tw[k]
         g0 = tg0[k]
