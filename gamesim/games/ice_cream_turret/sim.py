@@ -21,6 +21,14 @@ repeat on the boards that still clear.
 
 :mod:`.reference` replays the same rules one game at a time in plain Python and the tests
 compare the two (cell for cell on random boards, and in distribution on whole games).
+
+Random streams (:func:`run_games`, :class:`gamesim.core.rng.KeyedStreams`): the card drawn
+at placement ``s`` comes from its own stream keyed ``(draw, s)``, one uniform per game of
+the chunk (game ``i`` reads number ``i`` whether or not the others still play), and the
+policy's choices (tie-breaks, rollouts) at placement ``s`` from another, keyed
+``(policy, s)``. A rule change that ends some games sooner, or a policy that draws more
+numbers, then leaves every other game's cards on the same numbers, so variants compared
+with common random numbers stay paired card by card.
 """
 
 from __future__ import annotations
@@ -33,7 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
-from gamesim.core.rng import RngLike, as_generator
+from gamesim.core.rng import KeyedStreams, RngLike, as_generator
 from gamesim.core.validate import ParamTypeError, check_int
 
 from .rules import (
@@ -402,6 +410,10 @@ class GameBatch:
         return heights(self.board)
 
 
+#: Sources of randomness of :func:`run_games`: the first element of a stream key.
+_DRAW, _POLICY = 0, 1
+
+
 def draw(g: GameBatch, rows: np.ndarray, rng: np.random.Generator, u: np.ndarray | None = None) -> None:
     """Draw the next card of games ``rows`` uniformly from their decks (the deck is well shuffled).
 
@@ -592,15 +604,20 @@ def run_games(p: IceCreamParams, policy: Any, n_games: int, *, rng: RngLike = No
     }
     for start in range(0, n_games, chunk_size):
         n = min(chunk_size, n_games - start)
-        g = new_games(p, n, rng=gen, t=t)
+        streams = KeyedStreams(gen)
+        g = new_games(p, n, rng=streams(_DRAW, 0), t=t)
         g.gid += start
         reuse = hasattr(pol, "choose_resolved")
+        step = 0
         while g.size:
+            step += 1
+            pgen = streams(_POLICY, step)
+            u = streams(_DRAW, step).random(int(g.gid[-1]) - start + 1)[g.gid - start]  # one per game, by game
             if reuse:
-                cols, resolved = pol.choose_resolved(g, p, gen)
-                _advance(g, cols, p, gen, t=t, resolved=resolved)
+                cols, resolved = pol.choose_resolved(g, p, pgen)
+                _advance(g, cols, p, pgen, t=t, resolved=resolved, u=u)
             else:
-                _advance(g, pol.choose(g, p, gen), p, gen, t=t)
+                _advance(g, pol.choose(g, p, pgen), p, pgen, t=t, u=u)
             done = g.status != 0
             if done.any():
                 d = g.take(np.flatnonzero(done))
