@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from gamesim import __version__
+from gamesim.core.version import __version__
 
 __all__ = ["main", "builtin_scenarios"]
 
@@ -399,8 +399,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "search":
         if args.seed is not None and args.seed < 0:
             return error(f"--seed = {args.seed}, must be a non-negative integer", EXIT_USAGE)
-        from gamesim.core.search import ReportPathError, check_report_path, search_cli
-
         previous_sigint = _install_sigterm()
         try:
             if args.out is not None:
@@ -601,6 +599,95 @@ def _distinct_names(paths: list[Path]) -> tuple[list[Path], str | None]:
             return out, (f"{prev} and {path} have the same scenario name {name!r}; their results and reports "
                          "would overwrite each other: give one of them another `name`")
     return out, None
+
+
+# --------------------------------------------------------------------------- gamesim search
+class ReportPathError(ValueError):
+    """A report file that cannot be written (a folder, an unwritable place); one line naming it."""
+
+
+def check_report_path(path: str | Path, *, pdf: bool = False) -> Path:
+    """Check, before any work, that the search report (and its PDF) can be written at ``path``.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The ``.html`` file to write.
+    pdf : bool, default False
+        Whether ``<path>.pdf`` is written too.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``.
+
+    Raises
+    ------
+    ReportPathError
+        If ``path`` (or the PDF's path) is a folder, its parent is a file, or the
+        folder it would be written in cannot be created or written to.
+    """
+    path = Path(path)
+    targets = [path] + ([path.with_suffix(".pdf")] if pdf else [])
+    for t in targets:
+        if t.is_dir():
+            raise ReportPathError(f"--out {t}: is a folder; give a report file such as {t / 'search.html'}")
+        if t.exists() and not os.access(t, os.W_OK):
+            raise ReportPathError(f"--out {t}: the file is not writable")
+    folder = path.parent
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ReportPathError(f"--out {path}: {existing} is a file, not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ReportPathError(f"--out {path}: cannot write in {existing} (permission denied)")
+    return path
+
+
+def search_cli(scenario: str | Path, *, seed: int | None = None, out: str | Path | None = None,
+               pdf: bool = False) -> int:
+    """``gamesim search SCENARIO``: run the target search (and ``[sensitivity]``), print and write the report.
+
+    Returns
+    -------
+    int
+        0 on success (the CLI's exit status).
+
+    Raises
+    ------
+    ScenarioError
+        For an invalid scenario or target, before any work.
+    ReportPathError
+        If the report cannot be written where asked, before any work.
+    """
+    import warnings
+
+    from gamesim.core.scenario import ScenarioError
+    from gamesim.core.search import search
+    from gamesim.core.sensitivity import parse_sensitivity, sensitivity_run
+    from gamesim.core.target import load_target_scenario
+    from gamesim.report.search_report import write_report
+
+    sc, tgt, raw_sens = load_target_scenario(scenario)
+    if tgt is None:
+        raise ScenarioError(f"{scenario}: no [target] table: nothing to search")
+    out = Path(out) if out is not None else Path("reports") / f"{sc.name}.search.html"
+    check_report_path(out, pdf=pdf)
+    with warnings.catch_warnings():  # the contradiction is printed in the summary below, once
+        warnings.simplefilter("ignore", UserWarning)
+        res = search(sc, tgt, seed=seed)
+    print(res.summary())
+    print(res.table().to_string(index=False, max_rows=60))
+    sens = None
+    if raw_sens is not None:
+        spec = parse_sensitivity(raw_sens, sc, where=str(scenario))
+        sens = sensitivity_run(sc, spec, seed=res.seed_entropy if seed is None else seed)
+        print(sens.summary())
+        print(sens.table().to_string(index=False))
+    write_report(res, out, sensitivity=sens, pdf=pdf)
+    print(f"wrote {out}")
+    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

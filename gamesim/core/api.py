@@ -819,7 +819,7 @@ def sweep(
     import datetime as dt
     import platform
 
-    from gamesim import __version__
+    from gamesim.core.version import __version__
     from gamesim.core.results import run_id
     from gamesim.core.sweep import run_sweep
     from gamesim.core.validate import check_int

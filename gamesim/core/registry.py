@@ -22,6 +22,8 @@ from typing import Any, Literal
 
 import numpy.typing as npt
 
+from gamesim.core.errors import ParamError
+
 __all__ = [
     "Param",
     "Metric",
@@ -42,31 +44,6 @@ def builtin_game_packages() -> tuple[str, ...]:
 
 ParamKind = Literal["int", "float", "bool", "str", "int_list", "int_pairs", "float_list"]
 MetricKind = Literal["proportion", "mean"]
-
-
-class ParamError(ValueError):
-    """A parameter value outside what a task allows.
-
-    Parameters
-    ----------
-    key : str
-        Parameter name as written in the scenario file (e.g. ``"bag_n"``).
-    value : object
-        The offending value.
-    allowed : str
-        Human-readable description of what is allowed (e.g. ``"an integer >= 1"``).
-
-    Notes
-    -----
-    The scenario loader catches this and prefixes the file name, so the user sees
-    ``scenarios/x.toml: params.bag_n = -1, must be an integer >= 0``.
-    """
-
-    def __init__(self, key: str, value: Any, allowed: str):
-        self.key = key
-        self.value = value
-        self.allowed = allowed
-        super().__init__(f"{key} = {value!r}, must be {allowed}")
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from gamesim.core.registry import Game, Param, ParamError, Task, all_games
+from gamesim.core.tablecheck import check_keys, is_int_value, is_number_value
 
 __all__ = [
     "CASE",
@@ -370,7 +371,7 @@ class Scenario:
             scenario version, data-file content or code are never mixed. The folder a data file
             lies in does not enter: a moved project folder keeps its chunks.
         """
-        from gamesim import __version__
+        from gamesim.core.version import __version__
         from gamesim.core.fingerprint import code_fingerprint
 
         content = {k: v for k, v in self.raw.items() if k not in {"title", "question", "notes", "notebook", "seed"}}
@@ -407,12 +408,8 @@ def _describe_allowed(p: Param) -> str:
     return s
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_num(v: Any) -> bool:
-    return (_is_int(v) or isinstance(v, float)) and math.isfinite(v)
+_is_int = is_int_value
+_is_num = is_number_value
 
 
 def check_param_value(p: Param, value: Any) -> Any:
@@ -669,9 +666,7 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
 
     files = DataFileResolver(where, folder.resolve())
 
-    for k in raw:
-        if k not in _TOP_KEYS:
-            raise ScenarioError(f"{where}: unknown key {k!r}; allowed keys: {', '.join(_TOP_KEYS)}")
+    check_keys(raw, list(_TOP_KEYS), where=where, error=ScenarioError)
 
     def get_str(key: str, default: str | None = None) -> str:
         v = raw.get(key, default)
@@ -719,9 +714,7 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
     seen: set[str] = set()
     for i, rp in enumerate(raw_parts):
         at = f"parts[{i}]"
-        for k in rp:
-            if k not in _PART_KEYS:
-                raise ScenarioError(f"{where}: unknown key {at}.{k}; allowed keys: {', '.join(sorted(_PART_KEYS))}")
+        check_keys(rp, sorted(_PART_KEYS), where=where, at=at, error=ScenarioError)
         pname = rp.get("name")
         if not isinstance(pname, str) or not pname:
             raise fail(f"{at}.name", pname, "a non-empty string")
@@ -809,9 +802,7 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
         pr = raw["precision"]
         if not isinstance(pr, dict):
             raise fail("precision", pr, _TOP_KEYS["precision"])
-        for k in pr:
-            if k not in _PRECISION_KEYS:
-                raise ScenarioError(f"{where}: unknown key precision.{k}; allowed keys: {', '.join(sorted(_PRECISION_KEYS))}")
+        check_keys(pr, sorted(_PRECISION_KEYS), where=where, at="precision", error=ScenarioError)
         metric = pr.get("metric")
         all_metrics = _metric_names(parts)
         if metric not in all_metrics:
@@ -1040,9 +1031,7 @@ def _parse_compare(where: str, rc: Any, parts: list[Part]) -> Compare | None:
         return None
     if not isinstance(rc, dict):
         raise ScenarioError(f"{where}: compare = {rc!r}, must be {_TOP_KEYS['compare']}")
-    for k in rc:
-        if k not in _COMPARE_KEYS:
-            raise ScenarioError(f"{where}: unknown key compare.{k}; allowed keys: {', '.join(sorted(_COMPARE_KEYS))}")
+    check_keys(rc, sorted(_COMPARE_KEYS), where=where, at="compare", error=ScenarioError)
     base = rc.get("baseline")
     if isinstance(base, str):
         dimension, value = CASE, base

@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import os
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -62,17 +61,22 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from gamesim.core.registry import ParamError, Task
+from gamesim.core.registry import ParamError
 from gamesim.core.rng import root_seed_sequence
-from gamesim.core.scenario import (
-    Scenario,
-    ScenarioError,
-    DataFileResolver,
-    check_param_value,
-    load_scenario,
-    read_scenario_source,
-)
+from gamesim.core.scenario import Scenario, ScenarioError
 from gamesim.core.stats import Estimate, mean_estimate, proportion_estimate, quantile_estimate
+from gamesim.core.tablecheck import is_number_value as _is_num
+from gamesim.core.target import (  # noqa: F401  (the [target] names stay importable from here)
+    MAX_BOX_TRIALS,
+    MAX_SETTINGS,
+    MAX_TRIALS,
+    Constraint,
+    SearchParam,
+    Target,
+    load_target_scenario,
+    parse_target,
+    parse_values,
+)
 
 __all__ = [
     "Constraint",
@@ -83,377 +87,11 @@ __all__ = [
     "search",
     "decide",
     "constraint_decision",
-    "search_cli",
-    "check_report_path",
-    "ReportPathError",
-    "render_search_report",
-    "write_report",
     "STATUSES",
 ]
 
 #: Status of a setting in a search result.
 STATUSES = ("feasible", "infeasible", "undecided", "not evaluated")
-#: Largest parameter box a search accepts (settings).
-MAX_SETTINGS = 20_000
-#: Largest ``max_trials`` per setting.
-MAX_TRIALS = 10_000_000
-#: Largest settings x ``max_trials`` (the trials a search could keep in memory in the worst case).
-MAX_BOX_TRIALS = 200_000_000
-_TARGET_KEYS = {
-    "part": "the name of a part of the scenario (optional with one part)",
-    "params": "a table of parameter -> {min, max[, step]} or a list of values",
-    "constraints": "an array of tables [[target.constraints]] with metric and low/high or value/tolerance",
-    "alpha": "a number in (0, 0.5]",
-    "n_start": "an integer >= 2",
-    "max_trials": f"an integer >= n_start and <= {MAX_TRIALS}",
-    "method": "'auto', 'bisect' or 'grid'",
-    "prefer": "'closest', 'smallest' or 'largest'",
-    "coarse": "an integer >= 2 (coarse grid points per parameter of a staged search)",
-    "use_exact": "true or false",
-    "familywise": "true or false (alpha bounds the chance of any wrong decision over the whole box)",
-}
-_CONSTRAINT_KEYS = {"metric", "statistic", "low", "high", "value", "tolerance", "monotone"}
-
-
-@dataclass(frozen=True)
-class Constraint:
-    """One condition on a metric: ``low <= statistic(metric) <= high``.
-
-    Attributes
-    ----------
-    metric : str
-        A metric of the part's task.
-    statistic : str
-        ``"proportion"``, ``"mean"`` or a quantile ``"q50"``.
-    low, high : float
-        Bounds (``-inf``/``inf`` for a one-sided target), inclusive.
-    monotone : {"increasing", "decreasing"} or None
-        Declared direction of the metric along the (single) searched parameter;
-        enables the noisy bisection.
-    """
-
-    metric: str
-    statistic: str
-    low: float
-    high: float
-    monotone: Literal["increasing", "decreasing"] | None = None
-
-    @property
-    def label(self) -> str:
-        """``"0.45 <= complete <= 0.55"`` style text."""
-        name = self.metric if self.statistic in ("proportion", "mean") else f"{self.metric} {self.statistic}"
-        if math.isinf(self.low):
-            return f"{name} <= {self.high:g}"
-        if math.isinf(self.high):
-            return f"{name} >= {self.low:g}"
-        return f"{self.low:g} <= {name} <= {self.high:g}"
-
-    @property
-    def centre(self) -> float:
-        """The target's centre (the finite bound for a one-sided target)."""
-        if math.isinf(self.low):
-            return self.high
-        if math.isinf(self.high):
-            return self.low
-        return 0.5 * (self.low + self.high)
-
-
-@dataclass(frozen=True)
-class SearchParam:
-    """A searched rule parameter and its candidate values (sorted for numbers)."""
-
-    name: str
-    values: tuple[Any, ...]
-
-
-@dataclass(frozen=True)
-class Target:
-    """A validated ``[target]`` table (see the module docstring for the keys)."""
-
-    part: str
-    params: tuple[SearchParam, ...]
-    constraints: tuple[Constraint, ...]
-    alpha: float = 0.05
-    n_start: int = 2000
-    max_trials: int = 64_000
-    method: Literal["auto", "bisect", "grid"] = "auto"
-    prefer: Literal["closest", "smallest", "largest"] = "closest"
-    coarse: int = 5
-    use_exact: bool = True
-    familywise: bool = False
-
-    def looks(self) -> list[int]:
-        """Trials per setting at each look: doubling from ``n_start``, ending at ``max_trials``."""
-        out = [self.n_start]
-        while out[-1] < self.max_trials:
-            out.append(min(2 * out[-1], self.max_trials))
-        return out
-
-
-# --------------------------------------------------------------------------- loading
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_num(v: Any) -> bool:
-    return (_is_int(v) or isinstance(v, float)) and math.isfinite(v)
-
-
-def load_target_scenario(
-    source: str | Path | Mapping[str, Any], *, target: Mapping[str, Any] | None = None
-) -> tuple[Scenario, Target | None, dict[str, Any] | None]:
-    """Load a scenario with optional ``[target]`` and ``[sensitivity]`` tables.
-
-    Parameters
-    ----------
-    source : str, pathlib.Path or Mapping
-        A ``.toml`` file or the same content as a dict.
-    target : Mapping, optional
-        A ``[target]`` table given separately (overrides the file's).
-
-    Returns
-    -------
-    (Scenario, Target or None, dict or None)
-        The scenario (without the two tables), the validated target and the raw
-        ``[sensitivity]`` table (validated by :mod:`gamesim.core.sensitivity`).
-
-    Raises
-    ------
-    ScenarioError
-        If the file is missing or invalid, or a key of ``[target]`` is unknown,
-        of the wrong type or out of range; the message names the file, the key
-        (``target.params.bag_n.min``), the value and what is allowed.
-    """
-    raw, where, path = read_scenario_source(source)
-    if path is not None:
-        raw.setdefault("name", path.stem)
-    raw_target = raw.pop("target", None)
-    raw_sens = raw.pop("sensitivity", None)
-    if target is not None:
-        raw_target = dict(target)
-    if raw_target is not None and isinstance(raw.get("events", []), list):  # event metrics in constraints
-        from gamesim.core.scenario import events_in
-
-        raw_target, names = events_in(where, raw_target)
-        if names:
-            raw["events"] = list(raw.get("events", [])) + names
-    try:
-        scenario = load_scenario(raw, base_dir=None if isinstance(source, Mapping) else Path(source).parent)
-    except ScenarioError as exc:
-        msg = str(exc)
-        if msg.startswith("<scenario dict>") and where != "<scenario dict>":
-            msg = where + msg[len("<scenario dict>"):]
-        raise ScenarioError(msg) from None
-    if not isinstance(source, Mapping):
-        object.__setattr__(scenario, "path", Path(source))
-    tgt = None if raw_target is None else parse_target(raw_target, scenario, where=where)
-    if raw_sens is not None and not isinstance(raw_sens, dict):
-        raise ScenarioError(f"{where}: sensitivity = {raw_sens!r}, must be a table")
-    return scenario, tgt, raw_sens
-
-
-def _part_of(scenario: Scenario, name: Any, where: str, key: str):
-    names = [p.name for p in scenario.parts]
-    if name is None:
-        if len(names) != 1:
-            raise ScenarioError(f"{where}: {key} is missing, must be one of the parts: {', '.join(names)}")
-        return scenario.parts[0]
-    if name not in names:
-        raise ScenarioError(f"{where}: {key} = {name!r}, must be one of the parts: {', '.join(names)}")
-    part = scenario.parts[names.index(name)]
-    if part.cases or any(len(v) != 1 for v in part.grid.values()):
-        raise ScenarioError(
-            f"{where}: {key} = {name!r}: the part has cases or a grid of several values; a searched part must "
-            "fix every other parameter (put them in its params)"
-        )
-    return part
-
-
-def parse_values(where: str, key: str, spec: Any, task: Task, name: str, *, max_values: int = MAX_SETTINGS,
-                 folder: Path | None = None) -> tuple:
-    """Validate a parameter range (``{min, max[, step]}``) or list of values.
-
-    ``folder``: for a data-file parameter (``Param.file``), the folder relative paths are read
-    from (the scenario file's); the values become absolute paths, as in the scenario loader.
-
-    Returns
-    -------
-    tuple
-        The candidate values, sorted for numbers, each checked against the
-        task's declaration of ``name``.
-
-    Raises
-    ------
-    ScenarioError
-        Unknown parameter, malformed range, too many values (> ``max_values``),
-        or a value the task does not allow.
-    """
-    known = {p.name: p for p in task.params}
-    if name not in known:
-        raise ScenarioError(f"{where}: unknown parameter {key} for task {task.name!r}; allowed: {', '.join(known)}")
-    p = known[name]
-    if isinstance(spec, dict):
-        bad = set(spec) - {"min", "max", "step"}
-        if bad:
-            raise ScenarioError(f"{where}: unknown key {key}.{sorted(bad)[0]}; allowed keys: max, min, step")
-        lo, hi, step = spec.get("min"), spec.get("max"), spec.get("step")
-        if p.kind == "int":
-            step = 1 if step is None else step
-            for k, v in (("min", lo), ("max", hi), ("step", step)):
-                if not _is_int(v):
-                    raise ScenarioError(f"{where}: {key}.{k} = {v!r}, must be an integer")
-            if step < 1 or hi < lo:
-                raise ScenarioError(f"{where}: {key} = {spec!r}, must have min <= max and step >= 1")
-            count = (hi - lo) // step + 1
-            if count > max_values:
-                raise ScenarioError(f"{where}: {key} = {spec!r} gives {count} values, must give <= {max_values}")
-            values: list[Any] = list(range(lo, hi + 1, step))
-        elif p.kind == "float":
-            for k, v in (("min", lo), ("max", hi), ("step", step)):
-                if not _is_num(v):
-                    raise ScenarioError(f"{where}: {key}.{k} = {v!r}, must be a number (a float range needs step)")
-            if step <= 0 or hi < lo:
-                raise ScenarioError(f"{where}: {key} = {spec!r}, must have min <= max and step > 0")
-            count = math.floor((hi - lo) / step + 1e-9) + 1
-            if count > max_values:
-                raise ScenarioError(f"{where}: {key} = {spec!r} gives {count} values, must give <= {max_values}")
-            values = [round(lo + i * step, 12) for i in range(count)]
-        else:
-            raise ScenarioError(
-                f"{where}: {key} = {spec!r}: a range needs an int or float parameter ({name} is {p.kind}); "
-                "give a list of values"
-            )
-    elif isinstance(spec, list) and spec:
-        if len(spec) > max_values:
-            raise ScenarioError(f"{where}: {key} has {len(spec)} values, must have <= {max_values}")
-        values = list(spec)
-    else:
-        raise ScenarioError(f"{where}: {key} = {spec!r}, must be {{min, max[, step]}} or a non-empty list of values")
-    out = []
-    files = DataFileResolver(where, folder.resolve()) if p.file and folder is not None else None
-    for j, v in enumerate(values):
-        try:
-            v = check_param_value(p, v)
-        except ParamError as exc:
-            raise ScenarioError(f"{where}: {key}[{j}] = {v!r}, must be {exc.allowed}") from None
-        out.append(files.resolve(f"{key}[{j}]", v) if files is not None and isinstance(v, str) else v)
-    if all(_is_num(v) for v in out):
-        out = sorted(set(out))
-    return tuple(out)
-
-
-def parse_target(raw: Mapping[str, Any], scenario: Scenario, *, where: str = "<scenario dict>") -> Target:
-    """Validate a ``[target]`` table against a loaded scenario.
-
-    Raises
-    ------
-    ScenarioError
-        Naming the key, the value and what is allowed (see
-        :func:`load_target_scenario`).
-    """
-    if not isinstance(raw, Mapping):
-        raise ScenarioError(f"{where}: target = {raw!r}, must be a table")
-    for k in raw:
-        if k not in _TARGET_KEYS:
-            raise ScenarioError(f"{where}: unknown key target.{k}; allowed keys: {', '.join(_TARGET_KEYS)}")
-
-    def fail(key: str) -> ScenarioError:
-        return ScenarioError(f"{where}: target.{key} = {raw.get(key)!r}, must be {_TARGET_KEYS[key]}")
-
-    part = _part_of(scenario, raw.get("part"), where, "target.part")
-    task = part.task
-    rp = raw.get("params")
-    if not isinstance(rp, dict) or not rp:
-        raise fail("params")
-    params = tuple(
-        SearchParam(k, parse_values(where, f"target.params.{k}", v, task, k,
-                                    folder=scenario.path.parent if scenario.path is not None else Path.cwd()))
-        for k, v in rp.items()
-    )
-    size = math.prod(len(p.values) for p in params)
-    if size > MAX_SETTINGS:
-        raise ScenarioError(f"{where}: target.params spans {size} settings, must span <= {MAX_SETTINGS}")
-    cell = part.cells()[0]
-    metrics = {m.name: m for m in task.metrics_for(cell)}
-    rc = raw.get("constraints")
-    if not isinstance(rc, list) or not rc or not all(isinstance(c, dict) for c in rc):
-        raise fail("constraints")
-    constraints = []
-    for i, c in enumerate(rc):
-        at = f"target.constraints[{i}]"
-        for k in c:
-            if k not in _CONSTRAINT_KEYS:
-                raise ScenarioError(f"{where}: unknown key {at}.{k}; allowed keys: {', '.join(sorted(_CONSTRAINT_KEYS))}")
-        m = c.get("metric")
-        if m not in metrics:
-            raise ScenarioError(f"{where}: {at}.metric = {m!r}, must be a metric of task {task.name!r}: "
-                                f"{', '.join(metrics)}")
-        metric = metrics[m]
-        allowed_stats = (["proportion"] if metric.kind == "proportion" else ["mean"]) + [
-            f"q{round(q * 100):d}" for q in metric.quantiles]
-        stat = c.get("statistic", allowed_stats[0])
-        if stat not in allowed_stats:
-            raise ScenarioError(f"{where}: {at}.statistic = {stat!r}, must be one of {', '.join(allowed_stats)}")
-        if "value" in c or "tolerance" in c:
-            if "low" in c or "high" in c:
-                raise ScenarioError(f"{where}: {at}: give low/high or value/tolerance, not both")
-            val, tol = c.get("value"), c.get("tolerance")
-            if not _is_num(val):
-                raise ScenarioError(f"{where}: {at}.value = {val!r}, must be a number")
-            if not _is_num(tol) or tol < 0:
-                raise ScenarioError(f"{where}: {at}.tolerance = {tol!r}, must be a number >= 0")
-            lo, hi = float(val - tol), float(val + tol)
-        else:
-            lo, hi = c.get("low", -math.inf), c.get("high", math.inf)
-            for k, v in (("low", lo), ("high", hi)):
-                if k in c and not _is_num(v):
-                    raise ScenarioError(f"{where}: {at}.{k} = {v!r}, must be a number")
-            if "low" not in c and "high" not in c:
-                raise ScenarioError(f"{where}: {at}: needs low and/or high, or value and tolerance")
-            if lo > hi:
-                raise ScenarioError(f"{where}: {at}.low = {lo!r}, must be <= high = {hi!r}")
-        mono = c.get("monotone")
-        if mono not in (None, "increasing", "decreasing"):
-            raise ScenarioError(f"{where}: {at}.monotone = {mono!r}, must be 'increasing' or 'decreasing'")
-        constraints.append(Constraint(m, stat, float(lo), float(hi), mono))
-
-    alpha = raw.get("alpha", 0.05)
-    if not _is_num(alpha) or not 0 < alpha <= 0.5:
-        raise fail("alpha")
-    n_start = raw.get("n_start", scenario.n_trials)
-    if not _is_int(n_start) or n_start < 2 or n_start > MAX_TRIALS:
-        raise ScenarioError(f"{where}: target.n_start = {n_start!r}, must be an integer >= 2 and <= {MAX_TRIALS}")
-    max_trials = raw.get("max_trials", 16 * n_start)
-    if not _is_int(max_trials) or max_trials < n_start or max_trials > MAX_TRIALS:
-        raise fail("max_trials")
-    if size * max_trials > MAX_BOX_TRIALS:
-        raise ScenarioError(
-            f"{where}: target: {size} settings x max_trials {max_trials} = {size * max_trials} trials, must be "
-            f"<= {MAX_BOX_TRIALS} (fewer settings or a smaller max_trials): the worst case must fit in memory"
-        )
-    method = raw.get("method", "auto")
-    if method not in ("auto", "bisect", "grid"):
-        raise fail("method")
-    if method == "bisect" and (len(params) != 1 or any(c.monotone is None for c in constraints)):
-        raise ScenarioError(
-            f"{where}: target.method = 'bisect' needs one searched parameter and monotone set on every constraint"
-        )
-    prefer = raw.get("prefer", "closest")
-    if prefer not in ("closest", "smallest", "largest"):
-        raise fail("prefer")
-    coarse = raw.get("coarse", 5)
-    if not _is_int(coarse) or coarse < 2:
-        raise fail("coarse")
-    use_exact = raw.get("use_exact", True)
-    if not isinstance(use_exact, bool):
-        raise fail("use_exact")
-    familywise = raw.get("familywise", False)
-    if not isinstance(familywise, bool):
-        raise fail("familywise")
-    return Target(part.name, params, tuple(constraints), float(alpha), n_start, max_trials, method, prefer,
-                  coarse, use_exact, familywise)
-
-
 # --------------------------------------------------------------------------- decisions
 def _interval(values: npt.NDArray[Any], kind: str, statistic: str, confidence: float) -> Estimate:
     if statistic == "proportion":
@@ -1178,204 +816,21 @@ def _recommend(df: pd.DataFrame, tgt: Target) -> tuple[dict[str, Any] | None, pd
     return feas.iloc[best].to_dict(), feas.reset_index(drop=True)
 
 
-# --------------------------------------------------------------------------- report and CLI
-def _fig_html(fig: Any) -> str:
-    import base64
-    import io
-
-    import matplotlib.pyplot as plt
-
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    plt.close(fig)
-    return f'<img src="data:image/png;base64,{base64.b64encode(buf.getvalue()).decode()}"/>'
-
-
-_REPORT_CSS = ("@page { size: A4; margin: 1.5cm } body { font-family: sans-serif; font-size: 10pt } "
-               "img { max-width: 100%; height: auto } pre { white-space: pre-wrap; word-break: break-word; "
-               "font-size: 8.5pt } table { border-collapse: collapse; font-size: 8.5pt } "
-               "th, td { padding: 1px 6px; border-bottom: 1px solid #ddd; text-align: right }")
+# The search report and the `gamesim search` command sit in the layers above (the report layer and
+# the CLI); their names stay importable from here, imported on first use so that this module
+# imports neither.
+_MOVED = {
+    "write_report": "gamesim.report.search_report",
+    "render_search_report": "gamesim.report.search_report",
+    "ReportPathError": "gamesim.cli",
+    "check_report_path": "gamesim.cli",
+    "search_cli": "gamesim.cli",
+}
 
 
-def write_report(result: SearchResult, path: str | Path, *, sensitivity: Any = None, pdf: bool = False) -> Path:
-    """Write the search (and sensitivity) report as a self-contained HTML file (and PDF).
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        import importlib
 
-    Parameters
-    ----------
-    result : SearchResult
-    path : str or pathlib.Path
-        The ``.html`` file to write (folders created).
-    sensitivity : SensitivityResult, optional
-        Adds the ranking table and the tornado plot.
-    pdf : bool, default False
-        Also write ``<path>.pdf`` with :func:`gamesim.report.render.html_to_pdf`.
-
-    Returns
-    -------
-    pathlib.Path
-        The HTML file.
-    """
-    import html
-
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    sc = result.scenario
-    parts = [f"<h1>{html.escape(sc.title)}</h1>", f"<p>{html.escape(sc.question)}</p>",
-             "<h2>Target search</h2>", f"<pre>{html.escape(result.summary())}</pre>",
-             _fig_html(result.plot())]
-    if result.recommended is not None:
-        rec = result.recommended
-        row = {k: rec[k] for k in result.param_names}
-        row.update(status=rec["status"], basis=rec["basis"], n=rec["n"])
-        for c in result.target.constraints:
-            e, lo, hi, ex = (rec[f"{c.label}: {k}"] for k in ("estimate", "ci_low", "ci_high", "exact"))
-            row[c.label] = (f"{e:.4g} (exact)" if not math.isnan(ex) else
-                            f"{e:.4g} [{lo:.4g}, {hi:.4g}]" if not math.isnan(e) else "inferred (not sampled)")
-        parts += [f"<h3>Recommended setting ({html.escape(result.target.prefer)})</h3>",
-                  f"<p>Intervals at {100 * (1 - result.alpha_interval):.4g}% (the decision level).</p>",
-                  pd.DataFrame([row]).to_html(index=False)]
-    if not result.frontier.empty and result.target.prefer != "closest":
-        parts += [f"<h3>Pareto-{result.target.prefer} feasible settings</h3>",
-                  result.frontier[result.param_names].to_html(index=False)]
-    parts += ["<h3>Every setting</h3>", result.table().to_html(index=False)]
-    if sensitivity is not None:
-        parts += ["<h2>Sensitivity</h2>", f"<pre>{html.escape(sensitivity.summary())}</pre>",
-                  sensitivity.table().to_html(index=False), _fig_html(sensitivity.plot())]
-    parts.append(f"<p>seed entropy {result.seed_entropy}</p>")
-    body = "\n".join(parts)
-    from gamesim.core.results import atomic_write
-
-    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(sc.title)}</title>"
-            f"<style>{_REPORT_CSS}</style></head><body>{body}</body></html>").encode("utf-8")
-    atomic_write(path, lambda fh: fh.write(page))  # Ctrl-C or a full disk: the old report or none
-    if pdf:
-        from gamesim.report.render import html_to_pdf
-
-        html_to_pdf(path, path.with_suffix(".pdf"))
-    return path
-
-
-def render_search_report(scenario: str | Path, out_dir: str | Path, *, seed: int | None = None,
-                         pdf: bool = True) -> tuple[Path, Path | None]:
-    """Execute the generic search notebook for a target scenario and export it to HTML (and PDF).
-
-    Parameters
-    ----------
-    scenario : str or pathlib.Path
-        A scenario file with a ``[target]`` (and optional ``[sensitivity]``) table.
-    out_dir : str or pathlib.Path
-        Folder for ``<name>.search.ipynb``, ``.html`` and ``.pdf``.
-    seed : int, optional
-        Root seed (default: the scenario's, or fresh entropy shown in the report).
-    pdf : bool, default True
-        Also write the PDF (:func:`gamesim.report.render.html_to_pdf`).
-
-    Returns
-    -------
-    (pathlib.Path, pathlib.Path or None)
-        The HTML and PDF files.
-
-    Raises
-    ------
-    ScenarioError
-        For an invalid scenario or target (checked before the notebook runs).
-    gamesim.report.render.ReportError
-        If a notebook cell fails.
-    """
-    from importlib.resources import files
-
-    from gamesim.report.render import execute_notebook, html_to_pdf, notebook_to_html
-
-    scenario = Path(scenario).resolve()
-    sc, tgt, _ = load_target_scenario(scenario)
-    if tgt is None:
-        raise ScenarioError(f"{scenario}: no [target] table: nothing to search")
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    notebook = Path(str(files("gamesim.report.notebooks") / "search_report.ipynb"))
-    executed = execute_notebook(notebook, out / f"{sc.name}.search.ipynb",
-                                {"scenario_path": str(scenario), "seed": seed}, cwd=out)
-    html = notebook_to_html(executed, out / f"{sc.name}.search.html", title=sc.title)
-    return html, (html_to_pdf(html, out / f"{sc.name}.search.pdf") if pdf else None)
-
-
-class ReportPathError(ValueError):
-    """A report file that cannot be written (a folder, an unwritable place); one line naming it."""
-
-
-def check_report_path(path: str | Path, *, pdf: bool = False) -> Path:
-    """Check, before any work, that the search report (and its PDF) can be written at ``path``.
-
-    Parameters
-    ----------
-    path : str or pathlib.Path
-        The ``.html`` file to write.
-    pdf : bool, default False
-        Whether ``<path>.pdf`` is written too.
-
-    Returns
-    -------
-    pathlib.Path
-        ``path``.
-
-    Raises
-    ------
-    ReportPathError
-        If ``path`` (or the PDF's path) is a folder, its parent is a file, or the
-        folder it would be written in cannot be created or written to.
-    """
-    path = Path(path)
-    targets = [path] + ([path.with_suffix(".pdf")] if pdf else [])
-    for t in targets:
-        if t.is_dir():
-            raise ReportPathError(f"--out {t}: is a folder; give a report file such as {t / 'search.html'}")
-        if t.exists() and not os.access(t, os.W_OK):
-            raise ReportPathError(f"--out {t}: the file is not writable")
-    folder = path.parent
-    existing = folder
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
-    if not existing.is_dir():
-        raise ReportPathError(f"--out {path}: {existing} is a file, not a folder")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise ReportPathError(f"--out {path}: cannot write in {existing} (permission denied)")
-    return path
-
-
-def search_cli(scenario: str | Path, *, seed: int | None = None, out: str | Path | None = None,
-               pdf: bool = False) -> int:
-    """``gamesim search SCENARIO``: run the target search (and ``[sensitivity]``), print and write the report.
-
-    Returns
-    -------
-    int
-        0 on success (the CLI's exit status).
-
-    Raises
-    ------
-    ScenarioError
-        For an invalid scenario or target, before any work.
-    ReportPathError
-        If the report cannot be written where asked, before any work.
-    """
-    from gamesim.core.sensitivity import parse_sensitivity, sensitivity_run
-
-    sc, tgt, raw_sens = load_target_scenario(scenario)
-    if tgt is None:
-        raise ScenarioError(f"{scenario}: no [target] table: nothing to search")
-    out = Path(out) if out is not None else Path("reports") / f"{sc.name}.search.html"
-    check_report_path(out, pdf=pdf)
-    with warnings.catch_warnings():  # the contradiction is printed in the summary below, once
-        warnings.simplefilter("ignore", UserWarning)
-        res = search(sc, tgt, seed=seed)
-    print(res.summary())
-    print(res.table().to_string(index=False, max_rows=60))
-    sens = None
-    if raw_sens is not None:
-        spec = parse_sensitivity(raw_sens, sc, where=str(scenario))
-        sens = sensitivity_run(sc, spec, seed=res.seed_entropy if seed is None else seed)
-        print(sens.summary())
-        print(sens.table().to_string(index=False))
-    write_report(res, out, sensitivity=sens, pdf=pdf)
-    print(f"wrote {out}")
-    return 0
+        return getattr(importlib.import_module(_MOVED[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -52,6 +52,8 @@ import pandas as pd
 from gamesim.core.analysis import paired_difference
 from gamesim.core.rng import root_seed_sequence
 from gamesim.core.scenario import Scenario, ScenarioError
+from gamesim.core.tablecheck import check_keys
+from gamesim.core.target import load_target_scenario, parse_values, searched_part
 
 __all__ = ["SensitivitySpec", "SensitivityResult", "parse_sensitivity", "sensitivity", "sensitivity_run",
            "variance_indices", "MAX_FACTORIAL"]
@@ -92,14 +94,10 @@ def parse_sensitivity(raw: Mapping[str, Any], scenario: Scenario, *, where: str 
         :data:`MAX_FACTORIAL` settings, or ``n_trials``/``n_boot`` out of range;
         the message names the key, the value and what is allowed.
     """
-    from gamesim.core.search import _part_of, parse_values
-
     if not isinstance(raw, Mapping):
         raise ScenarioError(f"{where}: sensitivity = {raw!r}, must be a table")
-    for k in raw:
-        if k not in _KEYS:
-            raise ScenarioError(f"{where}: unknown key sensitivity.{k}; allowed keys: {', '.join(sorted(_KEYS))}")
-    part = _part_of(scenario, raw.get("part"), where, "sensitivity.part")
+    check_keys(raw, sorted(_KEYS), where=where, at="sensitivity", error=ScenarioError)
+    part = searched_part(scenario, raw.get("part"), where, "sensitivity.part")
     cell = part.cells()[0]
     metrics = {m.name: m for m in part.task.metrics_for(cell)}
     metric = raw.get("metric")
@@ -125,10 +123,9 @@ def parse_sensitivity(raw: Mapping[str, Any], scenario: Scenario, *, where: str 
             f"(discrete: {', '.join(sorted(set(rp) - cont))})")
     for k in sorted(cont):
         v = rp[k]
-        bad = set(v) - {"min", "max"}
-        if bad:
-            raise ScenarioError(f"{where}: unknown key sensitivity.params.{k}.{sorted(bad)[0]}; allowed keys: max, "
-                                "min, step")
+        # v has no step (that would make the range discrete), so only min and max pass here
+        check_keys(v, ["max", "min", "step"], where=where, at=f"sensitivity.params.{k}", error=ScenarioError,
+                   report="smallest")
         for b in ("min", "max"):
             x = v.get(b)
             if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
@@ -331,8 +328,6 @@ def sensitivity(scenario: str | Path | Mapping[str, Any] | Scenario, spec: Mappi
     ValueError
         Without a ``[sensitivity]`` table, or for a negative seed.
     """
-    from gamesim.core.search import load_target_scenario
-
     if isinstance(scenario, Scenario):
         sc, raw = scenario, spec
     else:

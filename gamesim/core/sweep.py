@@ -55,7 +55,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from tqdm.auto import tqdm
 
-from gamesim import __version__
+from gamesim.core.version import __version__
 from gamesim.core.analysis import (
     _COMPARISON_FIXED,
     _sum_sq,

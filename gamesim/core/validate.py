@@ -13,7 +13,7 @@ loader's (:func:`gamesim.core.scenario.check_param_value`):
 - bounds are inclusive and checked for every element of a sequence.
 
 A wrong type raises :class:`ParamTypeError` (a ``TypeError``); a value out of
-range or not among the choices raises :class:`~gamesim.core.registry.ParamError`
+range or not among the choices raises :class:`~gamesim.core.errors.ParamError`
 (a ``ValueError``). Both name the parameter, the value and what is allowed, and
 both are ``ParamError`` instances, so one ``except ParamError`` catches either.
 
@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from gamesim.core.registry import ParamError
+from gamesim.core.errors import ParamError
 
 __all__ = [
     "ParamTypeError",
@@ -53,7 +53,7 @@ __all__ = [
 class ParamTypeError(ParamError, TypeError):
     """An argument of the wrong type (e.g. ``2.5`` or ``True`` for an integer).
 
-    A subclass of both :class:`~gamesim.core.registry.ParamError` (so of
+    A subclass of both :class:`~gamesim.core.errors.ParamError` (so of
     ``ValueError``) and ``TypeError``: callers may catch either.
     """
 

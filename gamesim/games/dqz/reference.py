@@ -23,7 +23,7 @@ import numpy as np
 from gamesim.core.lazy import lazy_module
 from gamesim.core.registry import ParamError
 from gamesim.core.rng import RngLike
-from gamesim.core.validate import check_int
+from gamesim.core.validate import check_int, check_rng
 
 from .exact import KIND_NONE, _op_perms, variants_for
 from .policies import AVOID_FLAG, DMG_OFFSET, KILL_FLAG, DamageRule
@@ -40,7 +40,8 @@ from .rules import (
     attack_value,
     exact_value,
 )
-from .sim import BattleConfig, _as_monster, check_rng
+from .config import BattleConfig
+from .config import as_monster as _as_monster
 
 if TYPE_CHECKING:
     import pandas as pd

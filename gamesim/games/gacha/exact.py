@@ -34,6 +34,7 @@ from .rules import (
     _session_outcomes,
     check_config,
     check_sessions,
+    check_shared_args,
     coupon_collector_probability,
     owned_transition_matrix,
 )
@@ -556,9 +557,7 @@ def exact_shared(
     ゲームの終了条件: 「いずれかのラウンド中にURキャラカードを全て集めたスレイヤーは直ちに
     ゲームに勝利します」.
     """
-    from .sim import _check_shared_args
-
-    sched, _, n_players = _check_shared_args(schedule, 0, n_players)
+    sched, _, n_players = check_shared_args(schedule, 0, n_players)
     if n_players > 4:
         raise ParamError("n_players", n_players, "an integer in 1..4 for the exact solver")
     stop = check_bool("stop_at_completion", stop_at_completion)

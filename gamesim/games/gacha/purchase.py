@@ -399,7 +399,7 @@ def run_purchase_plan(
     Chance chips drawn since its bag was last made and its characters owned; trials
     buying the same bundle pull together (the batch simulator's session kernel).
     """
-    from .sim import _chunks, _Cfg, _fresh_bag, _play_session
+    from .kernels import _chunks, _Cfg, _fresh_bag, _play_session
 
     if not isinstance(plan, PurchasePlan):
         raise ParamError("plan", plan, "a PurchasePlan from best_purchase_plan")

@@ -22,7 +22,7 @@ from gamesim.core.rng import RngLike, as_generator
 from gamesim.core.registry import ParamError
 from gamesim.core.validate import check_int
 
-from .rules import MAX_SESSION_PULLS, BagConfig, Chip, DoubtfulConfig, check_config
+from .rules import MAX_PTC_SESSIONS, MAX_SESSION_PULLS, BagConfig, Chip, DoubtfulConfig, check_config, check_shared_args
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -137,9 +137,7 @@ def reference_shared(
     -----
     Everyone pulls the whole schedule (no stop at the first completion).
     """
-    from .sim import _check_shared_args
-
-    sched, _, n_players = _check_shared_args(schedule, 0, n_players)
+    sched, _, n_players = check_shared_args(schedule, 0, n_players)
     n_trials = check_int("n_trials", n_trials, min=0, max=MAX_REFERENCE_TRIALS)
     bag, n_characters, doubtful, overdrive_pulls = check_config(bag, n_characters, doubtful, overdrive_pulls)
     gen = as_generator(rng)
@@ -218,8 +216,6 @@ def reference_pulls_to_complete(
         As :func:`~gamesim.games.gacha.sim.simulate_pulls_to_complete`; ``n_trials`` at
         most :data:`MAX_REFERENCE_TRIALS`.
     """
-    from .sim import MAX_PTC_SESSIONS
-
     session_size = check_int("session_size", session_size, min=1, max=MAX_SESSION_PULLS)
     n_trials = check_int("n_trials", n_trials, min=0, max=MAX_REFERENCE_TRIALS)
     max_pulls = check_int("max_pulls", max_pulls, min=0, max=MAX_PTC_SESSIONS * MAX_SESSION_PULLS)

@@ -28,9 +28,14 @@ from gamesim.core.validate import (
     check_float_list,
     check_int,
     check_int_list,
+    is_int,
 )
 
 __all__ = [
+    "MAX_TRIALS",
+    "MAX_PLAYERS",
+    "MAX_PTC_SESSIONS",
+    "check_shared_args",
     "Chip",
     "N_GOD_CHANCE_DEFAULT",
     "N_SR_DEFAULT",
@@ -950,3 +955,61 @@ def split_sessions(total_pulls: int, session_size: int) -> list[int]:
                          f"at most {MAX_SESSIONS} sessions of session_size = {session_size} "
                          f"(total_pulls <= {MAX_SESSIONS * session_size})")
     return [session_size] * q + ([r] if r else [])
+
+
+#: Most trials in one call of the public simulators (memory is bounded by chunks; time is not).
+MAX_TRIALS: int = 10_000_000
+#: Most sessions :func:`simulate_pulls_to_complete` may pull per trial (``max_pulls // session_size``).
+MAX_PTC_SESSIONS: int = 100_000
+#: Most players sharing a bag.
+MAX_PLAYERS: int = 16
+
+
+def check_shared_args(schedule: object, n_trials: object, n_players: object | None
+                      ) -> tuple[list[tuple[int, int]], int, int]:
+    """Validate a shared schedule: (player, pulls) pairs, players 1..n_players.
+
+    Parameters
+    ----------
+    schedule : sequence of (int, int)
+        ``(player, pulls)`` sessions in order, players numbered from 1.
+    n_trials : int
+        Trials, 0..:data:`MAX_TRIALS`.
+    n_players : int or None
+        Players sharing the bag, 1..:data:`MAX_PLAYERS`; ``None``: the largest player in ``schedule``.
+
+    Returns
+    -------
+    (list of (int, int), int, int)
+        The schedule as plain ints, ``n_trials`` and ``n_players``.
+
+    Raises
+    ------
+    ParamTypeError, ParamError
+        For a schedule that is not a list of integer pairs, too long, with pulls outside
+        0..MAX_SESSION_PULLS or a player outside 1..n_players; ``n_trials`` or
+        ``n_players`` out of range.
+    """
+    allowed = (f"a list of at most {MAX_SESSIONS} (player, pulls) integer pairs, players >= 1, "
+               f"pulls in 0..{MAX_SESSION_PULLS}")
+    if isinstance(schedule, (str, bytes, dict)) or not isinstance(schedule, (Sequence, np.ndarray)):
+        raise ParamTypeError("schedule", schedule, allowed)
+    if len(schedule) > MAX_SESSIONS:
+        raise ParamError("schedule", schedule, allowed)
+    sched = []
+    for pair in schedule:
+        if isinstance(pair, (str, bytes)) or not isinstance(pair, (Sequence, np.ndarray)) or len(pair) != 2:
+            raise ParamTypeError("schedule", schedule, allowed)
+        if not (is_int(pair[0]) and is_int(pair[1])):
+            raise ParamTypeError("schedule", schedule, allowed)
+        if pair[0] < 1 or not 0 <= pair[1] <= MAX_SESSION_PULLS:
+            raise ParamError("schedule", schedule, allowed)
+        sched.append((int(pair[0]), int(pair[1])))
+    n_trials = check_int("n_trials", n_trials, min=0, max=MAX_TRIALS)
+    if n_players is None:
+        n_players = max((p for p, _ in sched), default=1)
+    n_players = check_int("n_players", n_players, min=1, max=MAX_PLAYERS)
+    for p, _ in sched:
+        if p > n_players:
+            raise ParamError("schedule", schedule, f"players numbered 1..n_players = {n_players}")
+    return sched, n_trials, n_players

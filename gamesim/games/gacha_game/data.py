@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from gamesim.core.datafile import FieldChecks
 from gamesim.games.gacha.rules import BagConfig
 
 __all__ = [
@@ -203,26 +204,8 @@ class GameData:
         return np.array([i for i, p in enumerate(self.boss_place) if p == "bottom"], dtype=np.int64)
 
 
-def _err(where: str, what: str) -> DataError:
-    return DataError(f"{where}: {what}")
-
-
-def _int(where: str, field: str, v: Any, lo: int, hi: int) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise _err(where, f"{field} = {v!r}, must be an integer in [{lo}, {hi}]")
-    return v
-
-
-def _bool(where: str, field: str, v: Any) -> bool:
-    if not isinstance(v, bool):
-        raise _err(where, f"{field} = {v!r}, must be true or false")
-    return v
-
-
-def _name(where: str, field: str, v: Any) -> str:
-    if not isinstance(v, str) or not v.strip():
-        raise _err(where, f"{field} = {v!r}, must be a non-empty string")
-    return v
+_check = FieldChecks(DataError)
+_err, _int, _bool, _name = _check.fail, _check.integer, _check.boolean, _check.string
 
 
 def _effect(where: str, field: str, raw: Any, allowed: tuple[str, ...] = ICON_NAMES) -> npt.NDArray[np.int64]:

@@ -21,6 +21,8 @@ from gamesim.core.validate import ParamTypeError, check_int
 
 from .rules import (
     GODTEAR_DIE,
+    MAX_ACTIONS,
+    MAX_MODELS,
     MAX_ROLL_DICE,
     MAX_USES,
     DieSpec,
@@ -165,8 +167,6 @@ def reference_activation(actions: Sequence[tuple[Skill, int]], target: Target, n
         As :func:`~gamesim.games.godtear.sim.run_activation`, with ``n_trials`` at most
         ``MAX_REFERENCE_TRIALS``.
     """
-    from .sim import MAX_ACTIONS, MAX_MODELS
-
     if isinstance(actions, (str, bytes)) or not isinstance(actions, Sequence) or not all(
         isinstance(a, (tuple, list)) and len(a) == 2 and isinstance(a[0], Skill) for a in actions
     ) or not 1 <= len(actions) <= MAX_ACTIONS:

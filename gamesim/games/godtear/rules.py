@@ -23,6 +23,8 @@ from gamesim.core.registry import ParamError
 from gamesim.core.validate import ParamTypeError, check_choice, check_int, check_int_list
 
 __all__ = [
+    "MAX_ACTIONS",
+    "MAX_MODELS",
     "MAX_DICE",
     "MAX_ROLL_DICE",
     "MAX_PIPS",
@@ -63,6 +65,10 @@ __all__ = [
     "life_new_objectives",
     "change_moves",
 ]
+
+#: Most actions of one activation, and most models in a target unit (the simulator and the reference check both).
+MAX_ACTIONS = 10
+MAX_MODELS = 100
 
 
 # ---------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from gamesim.core.registry import ParamError
 from gamesim.core.rng import RngLike, as_generator
 from gamesim.core.validate import ParamTypeError, check_choice, check_int
 
-from .rules import GODTEAR_DIE, MAX_ROLL_DICE, MAX_USES, DieSpec, Skill, Status, Target
+from .rules import GODTEAR_DIE, MAX_ACTIONS, MAX_MODELS, MAX_ROLL_DICE, MAX_USES, DieSpec, Skill, Status, Target
 
 __all__ = [
     "CHUNK_SIZE",
@@ -49,9 +49,6 @@ CHUNK_SIZE = 65_536
 MAX_TRIALS = 10_000_000
 #: Most trial-uses of one run_knockout call (n_trials x max_uses): about a minute of work.
 MAX_TRIAL_USES = 1_000_000_000
-#: Most actions of one activation, and most models in a target unit.
-MAX_ACTIONS = 10
-MAX_MODELS = 100
 
 
 def _of(name: str, value: object, cls: type, what: str) -> None:

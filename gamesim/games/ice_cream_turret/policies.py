@@ -37,7 +37,7 @@ from gamesim.core.registry import ParamError
 from gamesim.core.validate import ParamTypeError, check_choice, check_int
 
 from .rules import COLS, CRUSH, N_VALUES, ROWS, IceCreamParams
-from .sim import GameBatch, _advance, _check_p, _resolve_batch, check_board_batch, heights, rowsum, tables
+from .kernels import GameBatch, _advance, _check_p, _resolve_batch, check_board_batch, heights, rowsum, tables
 
 __all__ = ["POLICY_NAMES", "OVER", "WIN", "Policy", "RandomPolicy", "GreedyPolicy", "LookaheadPolicy",
            "RolloutPolicy", "make_policy", "greedy_keys_batch", "lookahead_values_batch", "pick"]

@@ -21,6 +21,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from gamesim.core.datafile import FieldChecks
+
 __all__ = [
     "DataError",
     "Effect",
@@ -212,32 +214,8 @@ class WeaponSet:
                         f"({', '.join(self.names)})")
 
 
-def _err(where: str, what: str) -> DataError:
-    return DataError(f"{where}: {what}")
-
-
-def _int(where: str, field: str, v: Any, lo: int, hi: int) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise _err(where, f"{field} = {v!r}, must be an integer in [{lo}, {hi}]")
-    return v
-
-
-def _bool(where: str, field: str, v: Any) -> bool:
-    if not isinstance(v, bool):
-        raise _err(where, f"{field} = {v!r}, must be true or false")
-    return v
-
-
-def _str(where: str, field: str, v: Any) -> str:
-    if not isinstance(v, str) or not v.strip():
-        raise _err(where, f"{field} = {v!r}, must be a non-empty string")
-    return v
-
-
-def _keys(where: str, raw: dict[str, Any], allowed: frozenset[str]) -> None:
-    for k in raw:
-        if k not in allowed:
-            raise _err(where, f"unknown field {k!r}; allowed: {', '.join(sorted(allowed))}")
+_check = FieldChecks(DataError)
+_err, _int, _bool, _str, _keys = _check.fail, _check.integer, _check.boolean, _check.string, _check.keys
 
 
 def _effect(where: str, field: str, raw: Any) -> Effect:

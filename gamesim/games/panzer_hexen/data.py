@@ -32,6 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from gamesim.core.datafile import FieldChecks
 from gamesim.core.validate import ParamTypeError
 
 __all__ = [
@@ -152,26 +153,8 @@ class CardSet:
         return tuple(c.name for c in self.neuroi) + tuple(c.name for c in self.all_policies)
 
 
-def _err(where: str, what: str) -> DataError:
-    return DataError(f"{where}: {what}")
-
-
-def _int(where: str, field: str, v: Any, lo: int, hi: int) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise _err(where, f"{field} = {v!r}, must be an integer in [{lo}, {hi}]")
-    return v
-
-
-def _str(where: str, field: str, v: Any) -> str:
-    if not isinstance(v, str) or not v.strip():
-        raise _err(where, f"{field} = {v!r}, must be a non-empty string")
-    return v
-
-
-def _choice(where: str, field: str, v: Any, allowed: tuple[str, ...]) -> str:
-    if v not in allowed or not isinstance(v, str):
-        raise _err(where, f"{field} = {v!r}, unknown {field}; allowed: {', '.join(allowed)}")
-    return v
+_check = FieldChecks(DataError)
+_err, _int, _str, _choice = _check.fail, _check.integer, _check.string, _check.choice
 
 
 def _cards(src: str, raw: dict[str, Any], key: str, allowed: frozenset[str], lo: int) -> list[tuple[str, dict]]:
@@ -185,9 +168,7 @@ def _cards(src: str, raw: dict[str, Any], key: str, allowed: frozenset[str], lo:
         name = c.get("name")
         label = f'{key} "{name}"' if isinstance(name, str) and name else f"{key}[{i}]"
         where = f"{src}: {label}"
-        for k in c:
-            if k not in allowed:
-                raise _err(where, f"unknown field {k!r}; allowed: {', '.join(sorted(allowed))}")
+        _check.keys(where, c, allowed)
         for k in sorted(allowed - {"note", "ability", "effect"}):
             if k not in c:
                 raise _err(where, f"missing field {k!r}")

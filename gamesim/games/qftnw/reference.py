@@ -19,11 +19,10 @@ from gamesim.core.lazy import lazy_module
 from gamesim.core.rng import RngLike, as_generator
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_int
+from gamesim.core.validate import ParamTypeError, check_int, check_rng
 
 from .policies import Obs, Policy, make_policy
 from .rules import WIN_CONDITIONS, QftnwParams, edition_params, _play_round
-from .sim import check_rng
 
 if TYPE_CHECKING:
     import pandas as pd
