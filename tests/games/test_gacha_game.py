@@ -391,7 +391,7 @@ def _deterministic_data():
         b.pop("round", None)
     for n in raw["navi"]:
         n["weekday"], n["overdrive"] = {}, {}
-        n.pop("on_sr", None), n.pop("on_n", None)
+        n.pop("on_sr", None), n.pop("on_n", None), n.pop("overdrive_round", None)
     return parse_data(raw, "deterministic.toml")
 
 
@@ -509,7 +509,7 @@ def test_shared_win_and_outright_wins_exact():
 
 
 def _constructed(action=None, boss_health=None, bag=(0, 5, 45), bosses=None, navi=None, event=None, boss_round=None,
-                 **patch):
+                 event_kinds=None, **patch):
     """The deterministic data set with every action card's both sides ``action`` (default 👑1),
     every boss's health ``boss_health`` (if given), boss effects ``bosses`` ({name: effect})
     fields ``navi`` / ``event`` added to every navi / event card, and top-level fields ``patch``."""
@@ -534,11 +534,12 @@ def _constructed(action=None, boss_health=None, bag=(0, 5, 45), bosses=None, nav
             b["health"] = boss_health
     for n in raw["navi"]:
         n["weekday"], n["overdrive"] = {}, {}
-        n.pop("on_sr", None), n.pop("on_n", None)
+        n.pop("on_sr", None), n.pop("on_n", None), n.pop("overdrive_round", None)
         n.update(navi or {})
     for e in raw["event"]:
         e.pop("on_sr", None), e.pop("on_n", None), e.pop("round", None)
-        e.update(event or {})
+        if event_kinds is None or e["kind"] in event_kinds:
+            e.update(event or {})
     raw.update(patch)
     return parse_data(raw, "constructed.toml")
 
@@ -773,3 +774,164 @@ def test_invalid_round_effect_is_a_one_line_error(tmp_path, where, text, match):
     with pytest.raises(DataError, match=match) as info:
         load_data(_write(tmp_path, src.replace(anchor, anchor + text + "\n", 1)))
     assert "\n" not in str(info.value)
+
+
+def _rounds_played(b, g, events):
+    """Play the 4 rounds of a _Batch ``b`` and a reference _Game ``g`` phase by phase; the paid
+    pulls (all slayers) of each round, per game of ``b`` and for ``g``."""
+    from gamesim.games.gacha_game.sim import N_ROUNDS
+
+    paid = SOURCES.index("paid")
+    out_b, out_g = [], []
+    for r in range(N_ROUNDS):
+        b.round = g.round = r
+        before_b, before_g = b.pulls[paid].copy(), g.pulls[paid]
+        b.event(np.full(b.G, events[r]))
+        g.event(events[r])
+        b.weekday(), g.weekday()
+        b.bosses_face_down(), g.bosses_face_down()
+        b.saturday(), g.saturday()
+        b.sunday(), g.sunday()
+        out_b.append(b.pulls[paid] - before_b)
+        out_g.append(g.pulls[paid] - before_g)
+    return np.stack(out_b, axis=1), out_g
+
+
+@pytest.mark.parametrize("round_effects", [True, False])
+def test_event_round_effect_lasts_its_round_and_reverts(round_effects):
+    """The deterministic-card game (👑5 a round, 👑1 to start) where only the WEEKLY cards
+    (rounds 2 and 3) put 課金 rates [1 money → 1 pull] in force. Per slayer and round, paid
+    pulls are 3 (6 money at the default rates: 2 → 1), 5, 5 (the sale: 5 money → 5 pulls), then
+    2 in round 4 (the defaults again: 5 money → 2 pulls, 1 left). With round_effects = false:
+    3, 2, 3, 2 (the defaults throughout)."""
+    from gamesim.games.gacha_game.reference import _Game
+    from gamesim.games.gacha_game.sim import _Batch
+
+    P = 3
+    gd = _constructed(event={"round": {"paid_rates": [[1, 1]]}}, event_kinds=("weekly",))
+    cfg = make_config(n_players=P, data=gd, round_effects=round_effects)
+    ev = [int(gd.events_of("start_dash")[0]), *gd.events_of("weekly")[:2].tolist(), int(gd.events_of("climax")[0])]
+    per_round = [3, 5, 5, 2] if round_effects else [3, 2, 3, 2]
+    b = _Batch(cfg, 50, np.random.default_rng())
+    g = _Game(cfg, np.random.default_rng().random)
+    pb, pg = _rounds_played(b, g, ev)
+    assert (pb == np.array(per_round) * P).all(), pb[:3]
+    assert pg == [x * P for x in per_round]
+    assert (b.rid == 0).all() and g.rid == 0
+
+
+@pytest.mark.parametrize("expert", [False, True])
+def test_navi_overdrive_round_on_a_constructed_position(expert):
+    """Every navi card's overdrive_round puts 課金 rates [1 → 1] and the bag [0, 0, 7] in force.
+    Seat 1 pulls once from a bag holding only a God Chance chip: one God Chance, and the round
+    tables change exactly in the games where the UR card drawn is seat 1's navi character (the
+    Overdrive fires), never in エキスパートモード; the next event puts the defaults back."""
+    from gamesim.games.gacha_game.reference import _Game
+    from gamesim.games.gacha_game.sim import _Batch, _WEEKDAY
+
+    gd = _constructed(bag=(1, 0, 0), navi={"overdrive_round": {"paid_rates": [[1, 1]], "bag": [0, 0, 7]}})
+    cfg = make_config(n_players=2, data=gd, expert=expert)
+    n = 400
+    b = _Batch(cfg, n, np.random.default_rng())
+    b._make_bag(np.arange(n))
+    b._session(np.arange(n), np.arange(n) * 2, np.ones(n, np.int64), _WEEKDAY)
+    fired = np.zeros(n, bool) if expert else ((b.owned[::2] >> b.navi_char[::2]) & 1).astype(bool)
+    assert (b.god_chances == 1).all()
+    assert (b.rid == np.where(fired, 1, 0)).all()
+    assert (b.cfg_gc == np.where(fired, 0, 1)).all() and (b.cfg_ot == np.where(fired, 7, 0)).all()
+    assert (b.gcb + b.otb == np.where(fired, 7, 1)).all()  # remade at once with the new chips
+    if not expert:
+        assert 0 < fired.sum() < n
+    seen = set()
+    for _ in range(200):
+        g = _Game(cfg, np.random.default_rng().random)
+        g.make_bag()
+        g.session(0, 1, "weekday")
+        hit = not expert and g.owned[0][int(gd.navi_character[g.navi[0]])]
+        seen.add(hit)
+        assert (g.rid, g.bag_cfg, sum(g.inbag)) == ((1, [0, 0, 7], 7) if hit else (0, [1, 0, 0], 1))
+    assert seen == ({False} if expert else {True, False})
+    ev = int(gd.events_of("weekly")[0])
+    b.round = 1
+    b.event(np.full(n, ev))
+    assert (b.rid == 0).all() and (b.cfg_gc == 1).all() and (b.cfg_ot == 0).all()
+    b2 = _Batch(make_config(n_players=2, data=gd, expert=expert, round_effects=False), n, np.random.default_rng())
+    b2._make_bag(np.arange(n))
+    b2._session(np.arange(n), np.arange(n) * 2, np.ones(n, np.int64), _WEEKDAY)
+    assert (b2.rid == 0).all() and (b2.cfg_gc == 1).all()
+
+
+def _round_heavy_data():
+    """The illustrative set with a round-scoped effect on every WEEKLY card, on every navi
+    card's Overdrive and on several bosses (rates, Saturday tables and bags), so that the
+    simulator and the reference meet them in most games."""
+    import tomllib
+
+    from gamesim.games.gacha_game.data import parse_data
+
+    raw = tomllib.loads(ILLU.read_text(encoding="utf-8"))
+    sat = [[1, 1, 1, 1], [9, 6, 4, 3], [12, 9, 6, 4], [15, 12, 9, 7]]
+    rounds = [{"paid_rates": [[1, 1], [10, 13]]}, {"saturday": sat}, {"bag": [2, 4, 30]},
+              {"paid_rates": [[3, 2]], "bag": [1, 3, 20]}]
+    for i, e in enumerate(x for x in raw["event"] if x["kind"] == "weekly"):
+        if "bag" not in e:
+            e["round"] = rounds[i % 3]
+    for i, n in enumerate(raw["navi"]):
+        n["overdrive_round"] = rounds[(i + 1) % 4]
+    for i, b in enumerate(raw["boss"]):
+        b["round"] = rounds[i % 4]
+    return parse_data(raw, "round_heavy.toml")
+
+
+@pytest.mark.parametrize("kw", [
+    dict(n_players=4),
+    dict(n_players=3, policy="paid_plan", policy_seat1="lookahead", doubtful=True),
+    dict(n_players=2, policy="boss_hunter", policy_seat1="money_then_paid", boss_use="once"),
+])
+def test_simulator_agrees_with_reference_on_round_effects(kw):
+    cfg = make_config(data=_round_heavy_data(), **kw)
+    s = simulate_games(cfg, 6000, rng=np.random.default_rng())
+    r = reference_games(cfg, 1500, rng=np.random.default_rng())
+    _check_invariants(s, cfg)
+    _check_invariants(r, cfg)
+    label = f"round-heavy {kw}"
+    assert_same_mean(s["consolete_round"] > 0, r["consolete_round"] > 0, label=label + " consolete")
+    assert_same_mean(s["ur"].sum(1), r["ur"].sum(1), label=label + " ur")
+    assert_same_mean(s["win"][:, 0], r["win"][:, 0], label=label + " win seat 1")
+    assert_same_mean(s["god_chances"], r["god_chances"], label=label + " god chances")
+    assert_same_mean(s["bosses"], r["bosses"], label=label + " bosses")
+    for k, src in enumerate(SOURCES):
+        assert_same_mean(s["pulls"][:, k], r["pulls"][:, k], label=f"{label} pulls_{src}")
+        assert_same_mean(s["gc_by_source"][:, k], r["gc_by_source"][:, k], label=f"{label} God Chance chips {src}")
+
+
+@pytest.mark.parametrize("text,match", [
+    ('overdrive_round = { rates = [[1, 1]] }', r'navi "みやび": overdrive_round\.rates: unknown table'),
+    ('overdrive_round = { saturday = [[1, 2, 3, 4]] }', r'navi "みやび": overdrive_round\.saturday: 1 rows, must be 4'),
+    ('overdrive_round = { bag = [1, 2] }', r'navi "みやび": overdrive_round\.bag = \[1, 2\], must be'),
+    ('round = { bag = [1, 5, 44] }', r'navi "みやび": round: a navi card\'s round-scoped effect is overdrive_round'),
+    ('overdrive_round = 3', r'navi "みやび": overdrive_round = 3, must be a table'),
+])
+def test_invalid_navi_round_effect_is_a_one_line_error(tmp_path, text, match):
+    src = ILLU.read_text(encoding="utf-8")
+    anchor = 'name = "みやび"\n'
+    with pytest.raises(DataError, match=match) as info:
+        load_data(_write(tmp_path, src.replace(anchor, anchor + text + "\n", 1)))
+    assert "\n" not in str(info.value)
+
+
+def test_round_effects_switch_and_doubtful_bound():
+    """round_effects = false drops the boss and navi round tables and the events' rate and
+    Saturday tables, keeps the events' bags; doubtful_k is bounded by the smallest bag any card
+    can put in force."""
+    d = load_data()
+    off = make_config(round_effects=False).data
+    assert d.has_boss_round and d.has_navi_round and (d.event_round > 0).any()
+    assert not off.has_boss_round and not off.has_navi_round and (off.event_round == 0).all()
+    np.testing.assert_array_equal(off.event_bag, d.event_bag)
+    gd = _constructed(boss_round={"スライム": {"bag": [1, 1, 3]}})
+    with pytest.raises(ParamError, match="doubtful_k"):
+        make_config(data=gd, doubtful=True, doubtful_k=[5])
+    make_config(data=gd, doubtful=True, doubtful_k=[4])
+    with pytest.raises(TypeError, match="round_effects"):
+        make_config(round_effects=1)

@@ -79,6 +79,7 @@ SPECS: dict[str, tuple[Callable[..., Any], dict[str, Arg]]] = {
         "boss_use": Arg(st.sampled_from(["round", "once"]), st.sampled_from(["twice", 1, None, True])),
         "boss_target": Arg(st.sampled_from(["choose", "first"]), st.sampled_from(["last", 0, None, True])),
         "chip_triggers": BOOL,
+        "round_effects": BOOL,
         "data": Arg(st.sampled_from(["illustrative", D]), st.sampled_from([3, None, 2.5, ["illustrative"]])),
     }),
     "simulate_games": (gg.simulate_games, {"cfg": CONFIG, "n_games": pos(int_arg(1, MAX_GAMES, 3)), "rng": RNG}),

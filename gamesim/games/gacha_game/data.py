@@ -134,6 +134,11 @@ class GameData:
         end (-1: no change).
     boss_bag : ndarray, shape (n_boss, 3)
         Bag a boss card puts in force when used (remade at once), ``-1`` rows: no change.
+    navi_round : ndarray, shape (n_navi, 2)
+        Rate set and Saturday table a navi card's ``overdrive_round`` puts in force when its
+        Overdrive fires, until the round ends (-1: no change).
+    navi_bag : ndarray, shape (n_navi, 3)
+        Bag a navi card's ``overdrive_round`` puts in force (remade at once), ``-1`` rows: no change.
     """
 
     source: str
@@ -173,11 +178,24 @@ class GameData:
     event_round: npt.NDArray[np.int64]
     boss_round: npt.NDArray[np.int64]
     boss_bag: npt.NDArray[np.int64]
+    navi_round: npt.NDArray[np.int64]
+    navi_bag: npt.NDArray[np.int64]
 
     @property
     def has_boss_round(self) -> bool:
         """Whether some boss card changes a table for the rest of the round when used."""
         return bool((self.boss_round >= 0).any() or (self.boss_bag >= 0).any())
+
+    @property
+    def has_navi_round(self) -> bool:
+        """Whether some navi card's Overdrive changes a table for the rest of the round."""
+        return bool((self.navi_round >= 0).any() or (self.navi_bag >= 0).any())
+
+    @property
+    def round_bags(self) -> list[tuple[int, int, int]]:
+        """Every bag a game can make: the default, then those of events, boss and navi cards."""
+        rows = self.event_bag.tolist() + self.boss_bag.tolist() + self.navi_bag.tolist()
+        return list(dict.fromkeys([tuple(self.bag)] + [tuple(b) for b in rows if b[0] >= 0]))
 
     @property
     def has_triggers(self) -> bool:
@@ -255,37 +273,39 @@ def _bag3(where: str, field: str, b: Any) -> tuple[int, int, int]:
     return bb  # type: ignore[return-value]
 
 
-def _round(where: str, raw: Any) -> dict[str, Any]:
-    """A round-scoped effect ``round = { paid_rates = ..., saturday = ..., bag = ... }``, checked
-    but for the Saturday table's row count (checked against the rate track later)."""
+def _round(where: str, raw: Any, field: str = "round") -> dict[str, Any]:
+    """A round-scoped effect ``round = { paid_rates = ..., saturday = ..., bag = ... }`` (on a
+    navi card: ``overdrive_round``), checked but for the Saturday table's row count (checked
+    against the rate track later)."""
     if raw is None:
         return {}
     if not isinstance(raw, dict) or not raw:
-        raise _err(where, f"round = {raw!r}, must be a table of {', '.join(ROUND_TABLES)}")
+        raise _err(where, f"{field} = {raw!r}, must be a table of {', '.join(ROUND_TABLES)}")
     out: dict[str, Any] = {}
     for k, v in raw.items():
         if k not in ROUND_TABLES:
-            raise _err(where, f"round.{k}: unknown table {k!r}; allowed: {', '.join(ROUND_TABLES)}")
+            raise _err(where, f"{field}.{k}: unknown table {k!r}; allowed: {', '.join(ROUND_TABLES)}")
         if k == "bag":
-            out[k] = _bag3(where, "round.bag", v)
+            out[k] = _bag3(where, f"{field}.bag", v)
         elif k == "paid_rates":
             if not isinstance(v, list) or not 1 <= len(v) <= 20:
-                raise _err(where, f"round.paid_rates = {v!r}, must be a list of 1 to 20 [money, pulls] pairs")
+                raise _err(where, f"{field}.paid_rates = {v!r}, must be a list of 1 to 20 [money, pulls] pairs")
             pr = []
             for i, r in enumerate(v):
                 if not isinstance(r, list) or len(r) != 2:
-                    raise _err(where, f"round.paid_rates[{i}] = {r!r}, must be a [money, pulls] pair")
-                pr.append((_int(where, f"round.paid_rates[{i}][0]", r[0], 1, 1000),
-                           _int(where, f"round.paid_rates[{i}][1]", r[1], 1, 1000)))
+                    raise _err(where, f"{field}.paid_rates[{i}] = {r!r}, must be a [money, pulls] pair")
+                pr.append((_int(where, f"{field}.paid_rates[{i}][0]", r[0], 1, 1000),
+                           _int(where, f"{field}.paid_rates[{i}][1]", r[1], 1, 1000)))
             out[k] = tuple(pr)
         else:
             if not isinstance(v, list) or not v:
-                raise _err(where, f"round.saturday = {v!r}, must be a list of rows of 4 pull counts")
+                raise _err(where, f"{field}.saturday = {v!r}, must be a list of rows of 4 pull counts")
             rows = []
             for j, row in enumerate(v):
                 if not isinstance(row, list) or len(row) != 4:
-                    raise _err(where, f"round.saturday[{j}] = {row!r}, must be 4 pull counts (1, 2, 3, 4 leaders)")
-                rows.append([_int(where, f"round.saturday[{j}][{c}]", x, 0, MAX_ICON_VALUE) for c, x in enumerate(row)])
+                    raise _err(where, f"{field}.saturday[{j}] = {row!r}, must be 4 pull counts (1, 2, 3, 4 leaders)")
+                rows.append([_int(where, f"{field}.saturday[{j}][{c}]", x, 0, MAX_ICON_VALUE)
+                             for c, x in enumerate(row)])
             out[k] = rows
     return out
 
@@ -426,11 +446,15 @@ def parse_data(raw: dict[str, Any], source: str = "<data>") -> GameData:
         raise _err(fname, "no boss card with place = \"deck\"")
 
     # navi
-    n_names, n_char, n_wd, n_od, n_trig, n_tpull = [], [], [], [], [], []
+    n_names, n_char, n_wd, n_od, n_trig, n_tpull, n_round = [], [], [], [], [], [], []
     for i, n in enumerate(_table_list(fname, raw, "navi")):
         nm = _name(fname, f"navi[{i}].name", n.get("name"))
         where = f'{fname}: navi "{nm}"'
-        _keys(where, n, {"name", "weekday", "overdrive", *TRIGGERS})
+        if "round" in n:
+            raise _err(where, "round: a navi card's round-scoped effect is overdrive_round (it takes hold "
+                       "when the Overdrive fires)")
+        _keys(where, n, {"name", "weekday", "overdrive", "overdrive_round", *TRIGGERS})
+        n_round.append((where, _round(where, n.get("overdrive_round"), "overdrive_round")))
         tr, tp = _triggers(where, n)
         n_trig.append(tr), n_tpull.append(tp)
         if nm not in chars:
@@ -488,7 +512,7 @@ def parse_data(raw: dict[str, Any], source: str = "<data>") -> GameData:
     rate_sets: list[tuple[tuple[int, int], ...]] = [tuple(pr)]
     sat_sets: list[list[list[int]]] = [sat_arr.tolist()]
 
-    def set_ids(w: str, rd: dict[str, Any], none: int) -> tuple[int, int]:
+    def set_ids(w: str, rd: dict[str, Any], none: int, fld: str = "round") -> tuple[int, int]:
         ids = [none, none]
         if "paid_rates" in rd:
             if rd["paid_rates"] not in rate_sets:
@@ -496,7 +520,7 @@ def parse_data(raw: dict[str, Any], source: str = "<data>") -> GameData:
             ids[0] = rate_sets.index(rd["paid_rates"])
         if "saturday" in rd:
             if len(rd["saturday"]) != len(sat):
-                raise _err(w, f"round.saturday: {len(rd['saturday'])} rows, must be {len(sat)} (one per rate column)")
+                raise _err(w, f"{fld}.saturday: {len(rd['saturday'])} rows, must be {len(sat)} (one per rate column)")
             if rd["saturday"] not in sat_sets:
                 sat_sets.append(rd["saturday"])
             ids[1] = sat_sets.index(rd["saturday"])
@@ -505,6 +529,8 @@ def parse_data(raw: dict[str, Any], source: str = "<data>") -> GameData:
     ev_round = [set_ids(w, rd, 0) for w, rd in e_round]
     bs_round = [set_ids(w, rd, -1) for w, rd in b_round]
     bs_bag = [rd.get("bag", (-1, -1, -1)) for _w, rd in b_round]
+    nv_round = [set_ids(w, rd, -1, "overdrive_round") for w, rd in n_round]
+    nv_bag = [rd.get("bag", (-1, -1, -1)) for _w, rd in n_round]
 
     return GameData(
         source=str(source), illustrative=illustrative, characters=tuple(chars), paid_rates=tuple(pr),
@@ -526,6 +552,8 @@ def parse_data(raw: dict[str, Any], source: str = "<data>") -> GameData:
         event_round=np.array(ev_round, dtype=np.int64).reshape(-1, 2),
         boss_round=np.array(bs_round, dtype=np.int64).reshape(-1, 2),
         boss_bag=np.array(bs_bag, dtype=np.int64).reshape(-1, 3),
+        navi_round=np.array(nv_round, dtype=np.int64).reshape(-1, 2),
+        navi_bag=np.array(nv_bag, dtype=np.int64).reshape(-1, 3),
     )
 
 

@@ -92,6 +92,14 @@ class _Game:
         self.rid, self.sid = rid, sid
         self.paid_pulls, self.paid_cost, self.min_cost = self.rate_sets[rid]
 
+    def put_round(self, r: list[int], bag: list[int]) -> None:
+        """A round-scoped effect (boss card, navi Overdrive): rate set ``r[0]``, Saturday table
+        ``r[1]`` (-1: unchanged) and ``bag`` (``-1`` row: unchanged; remade at once if it differs)."""
+        self.set_round(r[0] if r[0] >= 0 else self.rid, r[1] if r[1] >= 0 else self.sid)
+        if bag[0] >= 0 and bag != self.bag_cfg:
+            self.bag_cfg = bag
+            self.make_bag()
+
     def _int(self, n: int) -> int:
         return min(int(self.rand() * n), n - 1)
 
@@ -169,6 +177,9 @@ class _Game:
                 self.alive = False
                 return
         if od and depth < _MAX_DEPTH:
+            nv = self.navi[p]
+            if self.d.navi_round[nv].max() >= 0 or self.d.navi_bag[nv][0] >= 0:  # overdrive_round
+                self.put_round(self.d.navi_round[nv].tolist(), self.d.navi_bag[nv].tolist())
             self.apply(p, [v * od for v in self.d.navi_overdrive[self.navi[p]].tolist()], "overdrive", depth + 1)
 
     # effects
@@ -322,12 +333,7 @@ class _Game:
                 for p in self.order():
                     b = plays[p][1]
                     if b >= 0:
-                        r = self.d.boss_round[b].tolist()
-                        self.set_round(r[0] if r[0] >= 0 else self.rid, r[1] if r[1] >= 0 else self.sid)
-                        bag = self.d.boss_bag[b].tolist()
-                        if bag[0] >= 0 and bag != self.bag_cfg:
-                            self.bag_cfg = bag
-                            self.make_bag()
+                        self.put_round(self.d.boss_round[b].tolist(), self.d.boss_bag[b].tolist())
             for p in self.order():
                 if plays[p][3]:
                     self.start = p

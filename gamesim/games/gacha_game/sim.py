@@ -81,7 +81,8 @@ class GameConfig:
             raise ParamError("policies", self.policies, f"a tuple of {n} names from {', '.join(POLICIES)}")
         check_bool("expert", self.expert)
         if self.doubtful_k is not None:
-            check_int_list("doubtful_k", self.doubtful_k, min=0, max=max(0, sum(self.data.bag) - 1), max_len=10)
+            check_int_list("doubtful_k", self.doubtful_k, min=0,
+                           max=max(0, min(sum(b) for b in self.data.round_bags) - 1), max_len=10)
         if self.navi_seat1 is not None:
             check_int("navi_seat1", self.navi_seat1, min=0, max=len(self.data.navi_names) - 1)
         check_bool("boss_refill", self.boss_refill)
@@ -103,7 +104,8 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
                 navi_seat1: str | None = None, boss_refill: bool = False, data: str | GameData = "illustrative",
                 remove_action: str = "none", remove_boss: str = "none",
                 last_dance_zero_first: bool = True, last_dance_consolete: bool = True,
-                boss_use: str = "round", boss_target: str = "choose", chip_triggers: bool = True) -> GameConfig:
+                boss_use: str = "round", boss_target: str = "choose", chip_triggers: bool = True,
+                round_effects: bool = True) -> GameConfig:
     """Check a game set-up once.
 
     Parameters
@@ -150,6 +152,11 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
     chip_triggers : bool, default True
         Play the cards' chip triggers (``on_sr`` / ``on_n``); False: every SR and N chip is
         はずれ, as if no card had a trigger (the comparison "what do the triggers add").
+    round_effects : bool, default True
+        Play the cards' round-scoped effects (an event's or boss card's ``round`` table, a
+        navi card's ``overdrive_round``: 課金 rates, Saturday table or bag until the round
+        ends); False: the default tables always, but for an event's bag (the rulebook's own
+        「イベントカードによる指定」, given as ``bag`` or ``round.bag``), which is kept.
 
     Returns
     -------
@@ -176,6 +183,10 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
         gd = replace(gd, boss_place=places)
     if not check_bool("chip_triggers", chip_triggers) and gd.has_triggers:
         gd = replace(gd, navi_trigger=np.zeros_like(gd.navi_trigger), event_trigger=np.zeros_like(gd.event_trigger))
+    if not check_bool("round_effects", round_effects):
+        gd = replace(gd, event_round=np.zeros_like(gd.event_round), boss_round=np.full_like(gd.boss_round, -1),
+                     boss_bag=np.full_like(gd.boss_bag, -1), navi_round=np.full_like(gd.navi_round, -1),
+                     navi_bag=np.full_like(gd.navi_bag, -1))
     n_players = check_int("n_players", n_players, min=2, max=4)
     pol = check_choice("policy", policy, POLICIES)
     pols = [pol] * n_players
@@ -184,8 +195,8 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
     expert = check_bool("expert", expert)
     ks = None
     if check_bool("doubtful", doubtful):
-        ks = tuple(check_int_list("doubtful_k", doubtful_k, min=0, max=max(0, min(
-            sum(gd.bag), *[int(b.sum()) for b in gd.event_bag if b[0] >= 0]) - 1), max_len=10))
+        ks = tuple(check_int_list("doubtful_k", doubtful_k, min=0,
+                                  max=max(0, min(sum(b) for b in gd.round_bags) - 1), max_len=10))
     n1 = None
     if navi_seat1 is not None:
         if expert:
@@ -361,7 +372,7 @@ class _Batch:
         self.any_T = {id(t): t.any(axis=0) for t in (self.eff_T, self.navi_wd_T, self.event_T)}
         self.nboss = np.zeros(G * P, np.int64)  # boss cards a slayer holds and has not used
         self.qtab = _quest_table(d)
-        bags = [d.bag] + [b for b in d.event_bag.tolist() + d.boss_bag.tolist() if b[0] >= 0]
+        bags = d.round_bags
         self.hg = max(b[0] for b in bags)
         self.ho = max(b[1] + b[2] for b in bags)
         n_tab = (self.hg + 1) * (self.ho + 1) * (self.hg + self.ho + 1) * max(self.hg, 1)
@@ -392,6 +403,7 @@ class _Batch:
         self.rid = np.zeros(G, np.int64)  # rate set in force, per game
         self.sid = np.zeros(G, np.int64)  # Saturday table in force, per game
         self.boss_round_any = d.has_boss_round
+        self.navi_round_any = d.has_navi_round and not cfg.expert
         # codes (action 2c + s, boss 2A + b) of boss cards with a round-scoped effect
         self.round_code = np.concatenate([np.zeros(2 * len(d.action_names), bool),
                                           (d.boss_round >= 0).any(axis=1) | (d.boss_bag[:, 0] >= 0)])
@@ -399,8 +411,7 @@ class _Batch:
         if "lookahead" in cfg.policies:
             self.qbase, self.qunits = quest_tables(d)
         if "paid_plan" in cfg.policies:  # per-purchase plans, one per bag the game can make
-            self.plan_bags = list(dict.fromkeys([tuple(d.bag)] + [tuple(b) for b in d.event_bag.tolist() + d.boss_bag.tolist()
-                                                                  if b[0] >= 0]))
+            self.plan_bags = d.round_bags
             tabs = [paid_plan_tables(b, cfg.doubtful_k, d.paid_rates) for b in self.plan_bags]
             nc = max(t[0].shape[1] for t in tabs)
             dr, gg = max(t[1].shape[0] for t in tabs), max(t[1].shape[1] for t in tabs)
@@ -573,6 +584,9 @@ class _Batch:
             om = np.nonzero((od > 0) & self.alive[idx])[0]
             if om.size:
                 fo = f[om]
+                if self.navi_round_any:  # overdrive_round: tables until the round ends, before the effect
+                    nv = self.navi_f[fo]
+                    self._put_round(idx[om], self.d.navi_round[nv], self.d.navi_bag[nv])
                 self._apply(idx[om], fo, self.navi_od_T[:, self.navi_f[fo]] * od[om], _OVERDRIVE, depth + 1)
 
     # -- effects -----------------------------------------------------------
@@ -883,20 +897,24 @@ class _Batch:
             if gi.size == 0:
                 continue
             b = c[gi] - 2 * A
-            r = d.boss_round[b]
-            m = r[:, 0] >= 0
-            self.rid[gi[m]] = r[m, 0]
-            m = r[:, 1] >= 0
-            self.sid[gi[m]] = r[m, 1]
-            bg = d.boss_bag[b]
-            m = bg[:, 0] >= 0
-            if m.any():
-                gm, bg = gi[m], bg[m]
-                ch = (self.cfg_gc[gm] != bg[:, 0]) | (self.cfg_sr[gm] != bg[:, 1]) | (self.cfg_ot[gm] != bg[:, 1] + bg[:, 2])
-                self.cfg_gc[gm], self.cfg_sr[gm], self.cfg_ot[gm] = bg[:, 0], bg[:, 1], bg[:, 1] + bg[:, 2]
-                if self.plan_id is not None:
-                    self.plan_id[gm] = [self.plan_bags.index(tuple(x)) for x in bg.tolist()]
-                self._make_bag(gm[ch])
+            self._put_round(gi, d.boss_round[b], d.boss_bag[b])
+
+    def _put_round(self, gi: npt.NDArray[np.int64], r: npt.NDArray[np.int64], bg: npt.NDArray[np.int64]) -> None:
+        """Put a round-scoped effect in force in games ``gi``: rate set ``r[:, 0]``, Saturday
+        table ``r[:, 1]`` and bag ``bg`` (remade at once if it differs from the bag in force);
+        ``-1``: that table unchanged."""
+        m = r[:, 0] >= 0
+        self.rid[gi[m]] = r[m, 0]
+        m = r[:, 1] >= 0
+        self.sid[gi[m]] = r[m, 1]
+        m = bg[:, 0] >= 0
+        if m.any():
+            gm, bg = gi[m], bg[m]
+            ch = (self.cfg_gc[gm] != bg[:, 0]) | (self.cfg_sr[gm] != bg[:, 1]) | (self.cfg_ot[gm] != bg[:, 1] + bg[:, 2])
+            self.cfg_gc[gm], self.cfg_sr[gm], self.cfg_ot[gm] = bg[:, 0], bg[:, 1], bg[:, 1] + bg[:, 2]
+            if self.plan_id is not None:
+                self.plan_id[gm] = [self.plan_bags.index(tuple(x)) for x in bg.tolist()]
+            self._make_bag(gm[ch])
 
     def bosses_face_down(self) -> None:
         """End of the round (boss_use "round"): boss cards used in it are turned face down."""

@@ -55,7 +55,8 @@ def config_from_params(params: Mapping[str, Any]) -> GameConfig:
                            remove_boss=params["remove_boss"],
                            last_dance_zero_first=params["last_dance_zero_first"],
                            last_dance_consolete=params["last_dance_consolete"], boss_use=params["boss_use"],
-                           boss_target=params["boss_target"], chip_triggers=params["chip_triggers"])
+                           boss_target=params["boss_target"], chip_triggers=params["chip_triggers"],
+                           round_effects=params["round_effects"])
     except DataError as exc:
         raise ParamError("data", params["data"], f"a valid card-list file ({exc})") from exc
 
@@ -153,6 +154,8 @@ GAME_PARAMS: tuple[Param, ...] = (
           "most (choose) or the first in the area (first)", choices=BOSS_TARGETS),
     Param("chip_triggers", "bool", True, "play the cards' SR / N chip triggers (on_sr, on_n); false: every SR "
           "and N chip is はずれ"),
+    Param("round_effects", "bool", True, "play the cards' round-scoped effects (round, overdrive_round: 課金 "
+          "rates, Saturday table, bag until the round ends); false: the default tables (an event's bag kept)"),
 )
 
 GAME_TASK = Task(
