@@ -146,7 +146,10 @@ class SweepResult:
         paired 95% intervals (see :func:`comparison_table`); empty otherwise.
     distributions : pandas.DataFrame
         Whole distributions of integer-valued metrics, one row per part, cell,
-        metric and value (see :func:`gamesim.core.analysis.distribution_table`).
+        metric and value (see :func:`gamesim.core.analysis.distribution_table`), with the
+        cell's ``case`` and parameter columns, and ``pmf_exact``, ``at_least_exact``,
+        ``at_most_exact`` where the task's exact values give the metric's PMF (keys
+        ``"<metric>:pmf=<k>"``, :func:`gamesim.core.analysis.with_exact_columns`).
     rankings : pandas.DataFrame
         With ``[compare]``: the best value of the compared dimension per part,
         metric and other dimensions, and which values are indistinguishable from it

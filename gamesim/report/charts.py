@@ -247,7 +247,8 @@ def compare_chart(results: Any, part: str, *, columns: int = 2) -> Any:
 
 
 def distribution_chart(results: Any, part: str, metrics: list[str] | None = None, *, max_cells: int = 12,
-                       columns: int = 6, view: str = "at_least", band: str = "pointwise") -> Any:
+                       columns: int = 6, view: str = "at_least", band: str = "pointwise",
+                       cells: list[int] | None = None) -> Any:
     """P(X >= k) of a part's integer metrics, one small multiple per cell, with 95% bands.
 
     Parameters
@@ -264,6 +265,8 @@ def distribution_chart(results: Any, part: str, metrics: list[str] | None = None
     band : {"pointwise", "simultaneous"}, default "pointwise"
         Shaded: each k's Wilson 95% interval, or the simultaneous 95% band of the whole curve (DKW,
         columns ``<view>_band_low/high``); the title says which.
+    cells : list of int, optional
+        Only these cells (default: every cell; at most ``max_cells`` drawn).
 
     Returns
     -------
@@ -297,10 +300,12 @@ def distribution_chart(results: Any, part: str, metrics: list[str] | None = None
     charts = []
     for metric in metrics:
         g = d[d["metric"] == metric]
-        cells = list(pd.unique(g["cell"]))
-        if len(cells) > max_cells:
-            cells = [cells[i] for i in np.unique(np.round(np.linspace(0, len(cells) - 1, max_cells)).astype(int))]
-        g = g[g["cell"].isin(cells)].sort_values(["cell", "value"])
+        if cells is not None:
+            g = g[g["cell"].isin(cells)]
+        shown = list(pd.unique(g["cell"]))
+        if len(shown) > max_cells:
+            shown = [shown[i] for i in np.unique(np.round(np.linspace(0, len(shown) - 1, max_cells)).astype(int))]
+        g = g[g["cell"].isin(shown)].sort_values(["cell", "value"])
         df = pd.DataFrame({"cell": g["cell"].map(lambda c: labels.get(int(c), f"cell {c}")).to_numpy(),
                            "k": g["value"].astype(float).to_numpy(), "p": g[view].astype(float).to_numpy(),
                            "lo": _finite(g[lo_col]), "hi": _finite(g[hi_col]),
@@ -328,10 +333,10 @@ def distribution_chart(results: Any, part: str, metrics: list[str] | None = None
                           .mark_line(interpolate=step, strokeDash=[3, 2], strokeWidth=1.3)
                           .encode(y="exact:Q", color=color, tooltip=tip_ex))
         n_cells = df["cell"].nunique()
-        total = d.loc[d["metric"] == metric, "cell"].nunique()
-        title = f"{metric}: {words[view]}"
-        if len(cells) < total:
-            title += f" ({len(cells)} of {total} cells, spread over the sweep)"
+        total = d.loc[d["metric"] == metric, "cell"].nunique() if cells is None else len(set(cells))
+        title = f"{metric}: {words[view]}" + (f" (panels: {' | '.join(results.dims(part))})" if results.dims(part) else "")
+        if len(shown) < total:
+            title += f" ({len(shown)} of {total} cells, spread over the sweep)"
         title += f"; {shaded}"
         chart = alt.layer(*layers).properties(width=105, height=70)
         charts.append(chart.facet(facet=alt.Facet("cell:N", title=None, sort=list(pd.unique(df["cell"])),
