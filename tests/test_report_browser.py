@@ -84,5 +84,9 @@ def test_report_opens_offline_in_chromium(scenario, report_of, browser):
     assert len(sizes) == n_figures and all(w > 50 and h > 50 for w, h in sizes), sizes
     # the page's own controls work: a section folds, a long table sorts
     assert browser.execute_script("return document.querySelectorAll('h2.gamesim-collapsible').length") >= 3
+    # every P(X >= k) picker has read its first cell (its script ran, offline)
+    picks = browser.execute_script("return Array.from(document.querySelectorAll('.gamesim-picker output'))"
+                                   ".map(function (o) { return o.textContent; })")
+    assert all(p.startswith("P(") and "Wilson 95%" in p for p in picks), picks[:3]
     browser.save_screenshot(str(rendered.out_dir / f"{rendered.name}.screenshot.png"))
     assert (rendered.out_dir / f"{rendered.name}.screenshot.png").stat().st_size > 10_000

@@ -25,6 +25,7 @@ Two things a designer asks after "how often?":
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import numpy as np
 import numpy.typing as npt
@@ -55,6 +56,8 @@ __all__ = [
     "distribution_table_from_counts",
     "wilson_interval",
     "distribution_table",
+    "exact_pmf",
+    "with_exact_columns",
     "MAX_DISTINCT_VALUES",
 ]
 
@@ -427,6 +430,73 @@ def distribution_table_from_counts(
         out[f"{name}_band_high"] = np.clip(out[name] + eps, 0.0, 1.0)
     out["band_half_width"] = eps
     out["full_support"] = full
+    return out
+
+
+def exact_pmf(exact: Mapping[str, float], metric: str) -> dict[int, float]:
+    """A metric's exact probability mass function from a task's exact values, or ``{}``.
+
+    Parameters
+    ----------
+    exact : mapping of str to float
+        A task's exact values (:attr:`gamesim.core.registry.Task.exact`); the PMF is
+        given as keys ``"<metric>:pmf=<k>"`` with ``k`` an integer value.
+    metric : str
+
+    Returns
+    -------
+    dict of int to float
+        ``{k: P(X = k)}`` for every ``k`` the task lists. The probabilities may sum to
+        less than 1: the rest is the probability of a censored trial (``nan``, the event
+        did not happen within the cap).
+
+    Raises
+    ------
+    ValueError
+        If a key's ``k`` is not an integer, or a probability lies outside ``[0, 1]``.
+    """
+    prefix = f"{metric}:pmf="
+    out: dict[int, float] = {}
+    for key, p in exact.items():
+        if not key.startswith(prefix):
+            continue
+        k = float(key[len(prefix):])
+        if k != round(k) or not 0.0 <= float(p) <= 1.0 + 1e-9:
+            raise ValueError(f"exact value {key!r} = {p!r}: needs an integer k and a probability in [0, 1]")
+        out[int(k)] = float(p)
+    return out
+
+
+def with_exact_columns(dist: pd.DataFrame, pmf: Mapping[int, float]) -> pd.DataFrame:
+    """A distribution table (:func:`distribution_table`) with the exact curves beside the estimated ones.
+
+    Parameters
+    ----------
+    dist : pandas.DataFrame
+        One cell's table: a ``value`` column, one row per ``k``.
+    pmf : mapping of int to float
+        The exact PMF (:func:`exact_pmf`); mass missing from it is censored (``nan``, counted as
+        ``+inf`` as in the estimated table: in every "at least k", no "at most k").
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy with ``pmf_exact`` (0 where ``k`` is not listed), ``at_least_exact`` (1 minus the exact
+        mass below ``k``) and ``at_most_exact`` (the exact mass up to ``k``), float64; ``dist``
+        itself where ``pmf`` is empty.
+    """
+    if not pmf:
+        return dist
+    ks = np.array(sorted(pmf), dtype=np.float64)
+    ps = np.array([pmf[int(k)] for k in ks], dtype=np.float64)
+    cum = np.concatenate([[0.0], np.cumsum(ps)])
+    v = dist["value"].to_numpy(np.float64)
+    out = dist.copy()
+    out["pmf_exact"] = [float(pmf.get(int(k), 0.0)) for k in v]
+    below = cum[np.searchsorted(ks, v, side="left")]
+    upto = cum[np.searchsorted(ks, v, side="right")]
+    out["at_least_exact"] = np.clip(1.0 - below, 0.0, 1.0)
+    out["at_most_exact"] = np.clip(upto, 0.0, 1.0)
     return out
 
 

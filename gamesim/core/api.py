@@ -608,7 +608,10 @@ class Results:
             One row per cell and value ``k``: ``part``, ``metric``, ``cell``, every
             swept dimension of the part (``case`` and the grid keys), ``value``,
             ``count``, ``n``, ``censored`` and ``pmf``, ``at_least``, ``at_most``
-            each with ``_low``/``_high`` 95% bounds.
+            each with ``_low``/``_high`` 95% bounds (pointwise Wilson), the
+            simultaneous 95% band of the whole curve (``at_least_band_low`` ...,
+            DKW) and, where the game gives the metric's exact PMF,
+            ``pmf_exact``, ``at_least_exact``, ``at_most_exact``.
 
         Raises
         ------
@@ -703,8 +706,11 @@ class Results:
     def plot_distribution(self, metric: str | None = None, *, part: str | None = None,
                           metrics: list[str] | None = None,
                           view: Literal["pmf", "at_least", "at_most"] = "at_least", max_cells: int = 12,
-                          band: Literal["pointwise", "simultaneous"] = "pointwise") -> Any:
+                          band: Literal["pointwise", "simultaneous"] = "pointwise", **settings: Any) -> Any:
         """A part's whole distributions, one small multiple per cell: P(X >= k), P(X <= k) or the PMF, with 95% bands.
+
+        The exact curve, where the game gives the metric's PMF, is drawn over each panel
+        (dashed black; the legend names both curves).
 
         Parameters
         ----------
@@ -721,6 +727,9 @@ class Results:
         band : {"pointwise", "simultaneous"}, default "pointwise"
             Shaded: each k's own Wilson 95% interval, or the simultaneous 95% band of the whole
             curve (DKW; ``at_least``/``at_most`` only). The chart's title says which.
+        **settings
+            Draw only the cells with these swept settings, as :meth:`distribution`
+            (e.g. ``session_size=10``).
 
         Returns
         -------
@@ -729,7 +738,8 @@ class Results:
         Raises
         ------
         KeyError
-            If no distribution was tabulated (for that part).
+            If no distribution was tabulated (for that part), or a setting is not swept or matches
+            no cell.
         ValueError
             ``band="simultaneous"`` with ``view="pmf"`` or results without band columns; an unknown view or band.
         """
@@ -741,8 +751,12 @@ class Results:
             metrics = [metric]
         if d.empty or (part is not None and part not in set(d["part"])):
             raise KeyError(f"no distributions tabulated{'' if part is None else f' for part {part!r}'}")
-        return distribution_chart(self, part or str(d["part"].iloc[0]), metrics, max_cells=max_cells, view=view,
-                                  band=band)
+        part = part or str(d["part"].iloc[0])
+        cells = None
+        if settings:
+            names = metrics or list(pd.unique(d.loc[d["part"] == part, "metric"]))
+            cells = sorted({int(c) for m in names for c in self.distribution(m, part=part, **settings)["cell"]})
+        return distribution_chart(self, part, metrics, max_cells=max_cells, view=view, band=band, cells=cells)
 
     # --------------------------------------------------------------- report
     def report(self, *, heading_level: int = 1) -> None:

@@ -172,13 +172,19 @@ def exact_event(event: Event, exact: Mapping[str, float]) -> float:
     Returns
     -------
     float
-        ``sum(P(k) for lo <= k <= hi)``, or ``nan`` where the task gives no PMF.
+        ``sum(P(k) for lo <= k <= hi)``, plus the censored mass ``1 - sum(P)`` (the PMF of a
+        capped metric, e.g. uses until a knock-out within ``max_uses``, sums to less than 1;
+        a censored trial counts as ``+inf``) where ``hi`` is ``+inf``; ``nan`` where the task
+        gives no PMF.
     """
     prefix = f"{event.metric}:pmf="
     pmf = {float(k[len(prefix):]): float(v) for k, v in exact.items() if k.startswith(prefix)}
     if not pmf:
         return math.nan
-    return float(sum(p for k, p in pmf.items() if event.lo <= k <= event.hi))
+    inside = float(sum(p for k, p in pmf.items() if event.lo <= k <= event.hi))
+    if event.hi == math.inf:
+        inside += max(0.0, 1.0 - float(sum(pmf.values())))
+    return min(inside, 1.0)
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,8 @@ from gamesim.core.analysis import (
     _COMPARISON_FIXED,
     _sum_sq,
     distribution_table_from_counts,
+    exact_pmf,
+    with_exact_columns,
     paired_difference_from_moments,
     paired_ratio_from_moments,
     rank_cases,
@@ -144,7 +146,10 @@ class SweepResult:
         paired 95% intervals (see :func:`comparison_table`); empty otherwise.
     distributions : pandas.DataFrame
         Whole distributions of integer-valued metrics, one row per part, cell,
-        metric and value (see :func:`gamesim.core.analysis.distribution_table`).
+        metric and value (see :func:`gamesim.core.analysis.distribution_table`), with the
+        cell's ``case`` and parameter columns, and ``pmf_exact``, ``at_least_exact``,
+        ``at_most_exact`` where the task's exact values give the metric's PMF (keys
+        ``"<metric>:pmf=<k>"``, :func:`gamesim.core.analysis.with_exact_columns`).
     rankings : pandas.DataFrame
         With ``[compare]``: the best value of the compared dimension per part,
         metric and other dimensions, and which values are indistinguishable from it
@@ -886,8 +891,11 @@ def _tidy(
                 if scenario.distributions and metric.kind == "mean" and col.values is not None:
                     dist = distribution_table_from_counts(col.values, col.counts, col.n,
                                                           support=_support(metric, exact))
-                    if dist is not None:
-                        dists.append(dist.assign(part=part.name, cell=c, metric=metric.name))
+                    if dist is not None:  # with the cell's case and parameters, and the exact curve where known
+                        dist = with_exact_columns(dist, exact_pmf(exact, metric.name))
+                        dists.append(dist.assign(part=part.name, cell=c, metric=metric.name,
+                                                 **{k: [v] * len(dist) for k, v in base.items()
+                                                    if k not in ("scenario", "part", "task", "cell")}))
     df = pd.DataFrame(rows)
     if "case" in df.columns:  # right after the part and cell columns
         df.insert(df.columns.get_loc("cell") + 1, "case", df.pop("case"))
@@ -902,7 +910,8 @@ def _tidy(
     dist_df = pd.concat(dists, ignore_index=True) if dists else pd.DataFrame()
     if not dist_df.empty:
         dist_df.insert(0, "scenario", scenario.name)
-        lead = ["scenario", "part", "cell", "metric"]
+        keys = [k for k in df.columns if k in dist_df.columns and (k == "case" or k not in _FIXED_COLUMNS)]
+        lead = ["scenario", "part", "cell", *keys, "metric"]
         dist_df = dist_df[lead + [c for c in dist_df.columns if c not in lead]]
     return df, comparison_table(scenario, cells, planned, store, df), dist_df
 

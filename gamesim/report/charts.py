@@ -10,7 +10,8 @@ report's figure count grows with its parts, not with metrics x parts:
   one panel per metric, a line at 0;
 * :func:`distribution_chart`: P(X >= k) of every integer metric of a part,
   one small multiple per cell (at most ``max_cells`` cells, spread over the
-  sweep), with 95% bands and the exact curve where the game has one.
+  sweep), with 95% bands and the exact curve where the game has one (a dashed
+  black line, named in the legend).
 
 In the HTML each chart is live (vega-embed, bundled offline by vl-convert): hover
 a point for its value, interval and n; click a legend entry to show one series
@@ -39,6 +40,9 @@ from gamesim.report.present import format_interval, show_value
 __all__ = ["metric_groups", "estimates_chart", "compare_chart", "distribution_chart", "chart_html", "chart_png",
            "x_and_series"]
 
+#: Legend entries of a distribution figure: the Monte Carlo curve (with its shaded band) and the exact one.
+MC_CURVE, EXACT_CURVE = "Monte Carlo estimate (solid; shaded: 95% band)", "exact (dashed; the game's exact solver)"
+CURVE_COLOURS = ["#4c78a8", "black"]
 #: Panel size (CSS pixels) of one small multiple.
 PANEL_W, PANEL_H = 200, 130
 #: Colours: Tableau 10 up to ten series, Tableau 20 beyond.
@@ -243,7 +247,8 @@ def compare_chart(results: Any, part: str, *, columns: int = 2) -> Any:
 
 
 def distribution_chart(results: Any, part: str, metrics: list[str] | None = None, *, max_cells: int = 12,
-                       columns: int = 6, view: str = "at_least", band: str = "pointwise") -> Any:
+                       columns: int = 6, view: str = "at_least", band: str = "pointwise",
+                       cells: list[int] | None = None) -> Any:
     """P(X >= k) of a part's integer metrics, one small multiple per cell, with 95% bands.
 
     Parameters
@@ -260,13 +265,17 @@ def distribution_chart(results: Any, part: str, metrics: list[str] | None = None
     band : {"pointwise", "simultaneous"}, default "pointwise"
         Shaded: each k's Wilson 95% interval, or the simultaneous 95% band of the whole curve (DKW,
         columns ``<view>_band_low/high``); the title says which.
+    cells : list of int, optional
+        Only these cells (default: every cell; at most ``max_cells`` drawn).
 
     Returns
     -------
     altair.VConcatChart or altair.FacetChart
         One faceted chart per metric, stacked. Hover a point for P(X >= k) with
-        its interval; where the dist table has an ``at_least_exact`` column the
-        exact curve is drawn in black.
+        its interval. Where the game gives the metric's exact PMF (the dist table's
+        ``<view>_exact`` column, :func:`gamesim.core.analysis.with_exact_columns`) the exact
+        curve is drawn over the Monte Carlo one as a dashed black line; the legend
+        names both (:data:`MC_CURVE`, :data:`EXACT_CURVE`).
     """
     alt = _alt()
     words = {"pmf": "P(X = k)", "at_least": "P(X ≥ k)", "at_most": "P(X ≤ k)"}
@@ -285,38 +294,49 @@ def distribution_chart(results: Any, part: str, metrics: list[str] | None = None
               else "shaded: pointwise 95% intervals (Wilson)")
     d = d[d["part"] == part]
     metrics = metrics or list(pd.unique(d["metric"]))
+    # P(X >= x) between two values k_i < x <= k_(i+1) is P(X >= k_(i+1)): the step is drawn before the point
+    step = "step-before" if view == "at_least" else "step-after"
     labels = _cell_labels(results, part)
     charts = []
     for metric in metrics:
         g = d[d["metric"] == metric]
-        cells = list(pd.unique(g["cell"]))
-        if len(cells) > max_cells:
-            cells = [cells[i] for i in np.unique(np.round(np.linspace(0, len(cells) - 1, max_cells)).astype(int))]
-        g = g[g["cell"].isin(cells)].sort_values(["cell", "value"])
+        if cells is not None:
+            g = g[g["cell"].isin(cells)]
+        shown = list(pd.unique(g["cell"]))
+        if len(shown) > max_cells:
+            shown = [shown[i] for i in np.unique(np.round(np.linspace(0, len(shown) - 1, max_cells)).astype(int))]
+        g = g[g["cell"].isin(shown)].sort_values(["cell", "value"])
         df = pd.DataFrame({"cell": g["cell"].map(lambda c: labels.get(int(c), f"cell {c}")).to_numpy(),
                            "k": g["value"].astype(float).to_numpy(), "p": g[view].astype(float).to_numpy(),
                            "lo": _finite(g[lo_col]), "hi": _finite(g[hi_col]),
                            "n": g["n"].astype(int).to_numpy() if "n" in g else 0})
-        if "at_least_exact" in g:
-            df["exact"] = _finite(g["at_least_exact"])
+        has_exact = f"{view}_exact" in g and g[f"{view}_exact"].notna().any()
+        if has_exact:
+            df["exact"] = _finite(g[f"{view}_exact"])
         df["shown"] = [format_interval(p, lo, hi) for p, lo, hi in zip(df["p"], df["lo"], df["hi"])]
         base = alt.Chart(df).encode(x=alt.X("k:Q", title=f"{metric} = k"))
         tip = [alt.Tooltip("cell:N"), alt.Tooltip("k:Q"), alt.Tooltip("shown:N", title=f"{words[view]} [95% CI]"),
                alt.Tooltip("n:Q", format=",")]
+        # the legend says which curve is which: the Monte Carlo estimate (its band shaded) and the exact one
+        curves = [MC_CURVE] + ([EXACT_CURVE] if has_exact else [])
+        color = alt.Color("curve:N", title=None, scale=alt.Scale(domain=curves, range=CURVE_COLOURS[:len(curves)]),
+                          legend=alt.Legend(orient="top", labelLimit=400, symbolType="stroke", symbolStrokeWidth=2,
+                                            symbolOpacity=1))
+        mc = base.transform_calculate(curve=json.dumps(MC_CURVE))
         band_y = alt.Y("lo:Q", title=words[view], scale=alt.Scale(domain=[0, 1]))
-        layers = [base.mark_area(opacity=0.25).encode(y=band_y, y2="hi:Q"),
-                  base.mark_line(interpolate="step-after", strokeWidth=1.2).encode(y="p:Q"),
-                  base.mark_point(filled=True, size=12, opacity=0.6).encode(y="p:Q", tooltip=tip)]
-        if "exact" in df and df["exact"].notna().any():
-            tip_ex = tip + [alt.Tooltip("exact:Q", format=".4f")]
-            layers.append(base.transform_filter("isValid(datum.exact)")
-                          .mark_line(interpolate="step-after", color="black", strokeDash=[3, 2], strokeWidth=1)
-                          .encode(y="exact:Q", tooltip=tip_ex))
+        layers = [mc.mark_area(opacity=0.25, interpolate=step).encode(y=band_y, y2="hi:Q", color=color),
+                  mc.mark_line(interpolate=step, strokeWidth=1.2).encode(y="p:Q", color=color),
+                  mc.mark_point(filled=True, size=12, opacity=0.6).encode(y="p:Q", color=color, tooltip=tip)]
+        if has_exact:
+            tip_ex = tip + [alt.Tooltip("exact:Q", format=".4f", title=f"exact {words[view]}")]
+            layers.append(base.transform_filter("isValid(datum.exact)").transform_calculate(curve=json.dumps(EXACT_CURVE))
+                          .mark_line(interpolate=step, strokeDash=[3, 2], strokeWidth=1.3)
+                          .encode(y="exact:Q", color=color, tooltip=tip_ex))
         n_cells = df["cell"].nunique()
-        total = d.loc[d["metric"] == metric, "cell"].nunique()
-        title = f"{metric}: {words[view]}"
-        if len(cells) < total:
-            title += f" ({len(cells)} of {total} cells, spread over the sweep)"
+        total = d.loc[d["metric"] == metric, "cell"].nunique() if cells is None else len(set(cells))
+        title = f"{metric}: {words[view]}" + (f" (panels: {' | '.join(results.dims(part))})" if results.dims(part) else "")
+        if len(shown) < total:
+            title += f" ({len(shown)} of {total} cells, spread over the sweep)"
         title += f"; {shaded}"
         chart = alt.layer(*layers).properties(width=105, height=70)
         charts.append(chart.facet(facet=alt.Facet("cell:N", title=None, sort=list(pd.unique(df["cell"])),

@@ -233,13 +233,24 @@ def _part_section(results: Results, part: str, h: list[str]) -> None:
               "the half-width two independent samples of the same size would give.")
         _figure(compare_chart(results, part), f"{part}: paired differences, variant − baseline, 95% intervals")
 
+    from gamesim.report.picker import event_lines, picker_html
+
+    events = event_lines(results, part)
     dist = results.distributions
     if not dist.empty and part in set(dist["part"]):
+        exact = "at_least_exact" in dist and dist.loc[dist["part"] == part, "at_least_exact"].notna().any()
         _md(f"{h[2]} Whole distributions\n\n"
             "P(X ≥ k) for every integer-valued metric, with 95% Wilson bands, one panel per cell; hover a point "
-            "for P(X ≥ k) with its interval. The probability mass function and P(X ≤ k) of every cell are in "
-            "the `.dist` results table and `Results.distribution(metric, **settings)`.")
-        _figure(distribution_chart(results, part), f"{part}: P(X ≥ k) per cell")
+            "for P(X ≥ k) with its interval"
+            + ("; the dashed black line is the exact curve from the game's exact solver" if exact else "")
+            + ". The probability mass function and P(X ≤ k) of every cell, with the case and parameter columns, "
+            "are in the `.dist` results table and `Results.distribution(metric, **settings)`; in the HTML, "
+            "the box below the figure reads P(X ≥ k) of any cell at any k.")
+        _figure(distribution_chart(results, part), f"{part}: P(X ≥ k) per cell"
+                + ("; solid with shaded band: Monte Carlo, dashed: exact" if exact else ""))
+        _html(picker_html(results, part))
+    if events:
+        _md("\n\n".join(events))
 
     # the appendix: every cell of every metric and comparison, folded in the HTML
     level = len(h[2]) + 1

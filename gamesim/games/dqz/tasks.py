@@ -138,6 +138,8 @@ def _exact_battle(params: Mapping[str, Any]) -> dict[str, float]:
         c = np.cumsum(p)
         for q in (0.1, 0.5, 0.9):
             out[f"first_turn_damage:q{round(100 * q)}"] = float(dmg[np.searchsorted(c, q - 1e-12)])
+        if np.all(dmg == np.round(dmg)):  # the whole PMF: the report's exact curve and event metrics
+            out.update({f"first_turn_damage:pmf={int(d)}": float(q) for d, q in zip(dmg, p)})
     return out
 
 

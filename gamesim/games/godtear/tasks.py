@@ -227,6 +227,13 @@ def _exact_knockout(params: Mapping[str, Any]) -> dict[str, float]:
     dist = knockout_chain([skill] * uses, target, initial=init, die=kw["die"])[-1]
     out = {"knockout:proportion": float(curve[uses]),
            "wounds:mean": float(sum(s.wounds * p for s, p in dist.items()))}
+    wounds_pmf_: dict[int, float] = {}
+    for st, p in dist.items():
+        wounds_pmf_[int(st.wounds)] = wounds_pmf_.get(int(st.wounds), 0.0) + float(p)
+    out.update({f"wounds:pmf={w}": p for w, p in sorted(wounds_pmf_.items())})
+    # P(knock-out at use k) = curve[k] - curve[k - 1], k = 1..max_uses; the rest is censored (NaN)
+    out.update({f"uses_to_knockout:pmf={k}": float(max(curve[k] - curve[k - 1], 0.0))
+                for k in range(1, min(cap, len(curve) - 1) + 1)})
 
     def quant(q: float) -> float:
         for k, p in enumerate(curve):
