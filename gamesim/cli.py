@@ -22,7 +22,7 @@ import errno
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -460,18 +460,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         locks = _scenario_locks(paths, args)
         stack.enter_context(locks)
-        with compute_backend(args.backend, args.n_jobs, args.scheduler):
-            runs = [_run_one(path, args, None, reuse=True) for path in paths]
-        for path, (scenario, results) in zip(paths, runs):
-            notebook = scenario.notebook or GENERIC_NOTEBOOK
-            if not args.quiet:
-                print(f"{scenario.name}: executing {notebook.name} ...")
-            html, pdf = render_report(notebook, results, path, args.out_dir, scenario.name, title=scenario.title)
-            if not args.quiet:
-                print(f"{scenario.name}: report -> {html} and {pdf}")
-                if "target" in scenario.raw:  # read by `gamesim search` only
-                    print(f"{scenario.name}: this scenario has a [target] table, which report ignores; "
-                          f"`gamesim search {path}` runs the target search and writes its report")
+        # several scenarios: their reports render in worker processes, side by side and while the next
+        # scenarios are swept (a report is the same as one rendered alone: same results file, same notebook)
+        with _Renderers(args.n_jobs if len(paths) > 1 else 1) as renderer:
+            with compute_backend(args.backend, args.n_jobs, args.scheduler):
+                for path in paths:
+                    scenario, results = _run_one(path, args, None, reuse=True)
+                    notebook = scenario.notebook or GENERIC_NOTEBOOK
+                    if not args.quiet:
+                        print(f"{scenario.name}: executing {notebook.name} ...", flush=True)
+                    renderer.submit((scenario.name, path, "target" in scenario.raw), render_report, notebook,
+                                    results, path, args.out_dir, scenario.name, title=scenario.title)
+                    for tag, (html, pdf) in renderer.finished():
+                        _print_report(tag, html, pdf, args)
+            for tag, (html, pdf) in renderer.finished(wait=True):
+                _print_report(tag, html, pdf, args)
         return 0
     except ScenarioError as exc:
         return error(str(exc), EXIT_USAGE)
@@ -521,6 +524,93 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             os.environ[NOTEBOOK_ENV] = previous_notebook
         _restore_sigterm(previous_sigterm)
+
+
+def _print_report(tag: tuple[str, Path, bool], html: Path, pdf: Path, args: argparse.Namespace) -> None:
+    name, path, has_target = tag
+    if not args.quiet:
+        print(f"{name}: report -> {html} and {pdf}", flush=True)
+        if has_target:  # read by `gamesim search` only
+            print(f"{name}: this scenario has a [target] table, which report ignores; "
+                  f"`gamesim search {path}` runs the target search and writes its report", flush=True)
+
+
+def _render_worker_init(owner: int) -> None:
+    """Report worker initializer: exit with ``owner`` (the command's process); while idle, ignore Ctrl-C
+    (the command answers it) and exit quietly on SIGTERM."""
+    from gamesim.core.sweep import _watch_parent
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, lambda signum, frame: os._exit(EXIT_TERMINATED))
+    _watch_parent(owner)
+
+
+def _render_stop(signum: int, frame: Any) -> None:
+    """A report worker's Ctrl-C/SIGTERM while it renders: stop once (later signals are ignored,
+    so the report's own clean-up of its temporary files runs to the end)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _quiet_interrupt_hooks()
+    raise _Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+
+def _render_task(fn: Any, fargs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """Run one report in a worker, stopping on Ctrl-C or SIGTERM as the command does."""
+    previous = {signal.SIGINT: signal.signal(signal.SIGINT, _render_stop),
+                signal.SIGTERM: signal.signal(signal.SIGTERM, _render_stop)}
+    try:
+        return fn(*fargs, **kwargs)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+class _Renderers:
+    """Reports rendered side by side: ``n`` worker processes (started on first use), or in this
+    process when ``n == 1``. :meth:`submit` queues one report; :meth:`finished` yields the reports done
+    so far, in submission order (all of them with ``wait=True``), re-raising a report's exception."""
+
+    def __init__(self, n: int) -> None:
+        self.n = max(1, n)
+        self.pool: Any = None
+        self.pending: list[tuple[Any, Any]] = []
+
+    def __enter__(self) -> _Renderers:
+        return self
+
+    def submit(self, tag: Any, fn: Any, *fargs: Any, **kwargs: Any) -> None:
+        if self.n == 1:
+            self.pending.append((tag, fn(*fargs, **kwargs)))
+            return
+        if self.pool is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            # spawn: the command's process has worker and progress threads that fork would copy half-way
+            self.pool = ProcessPoolExecutor(self.n, mp_context=multiprocessing.get_context("spawn"),
+                                            initializer=_render_worker_init, initargs=(os.getpid(),))
+        self.pending.append((tag, self.pool.submit(_render_task, fn, fargs, kwargs)))
+
+    def finished(self, wait: bool = False) -> Iterator[tuple[Any, Any]]:
+        while self.pending:
+            tag, job = self.pending[0]
+            if self.pool is not None:
+                if not wait and not job.done():
+                    return
+                job = job.result()
+            self.pending.pop(0)
+            yield tag, job
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.pool is None:
+            return
+        if exc[0] is not None:  # interrupted or failed: stop the reports still running (they clean up)
+            for _, job in self.pending:
+                job.cancel()
+            for proc in list(getattr(self.pool, "_processes", {}).values()):
+                with contextlib.suppress(OSError):
+                    proc.terminate()
+        self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _install_sigterm() -> Any:
