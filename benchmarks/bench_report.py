@@ -1,8 +1,18 @@
-"""Time the generic report of a 100-cell scenario against its sweep, in one run.
+"""Time report rendering against the sweep: a 100-cell generic report, or the built-in studies.
 
 Usage::
 
     .venv/bin/python benchmarks/bench_report.py [--n-trials 2000] [--n-jobs 2]
+    .venv/bin/python benchmarks/bench_report.py --studies [NAME ...] [--out-dir DIR] [--n-jobs 1]
+
+``--studies`` times every built-in study (``scenarios/*.toml``, or the NAMEs given) stage by
+stage, each stage in its own process, in CPU seconds (user + sys of that process and the
+processes it waited for, e.g. the notebook's kernel): the sweep (``gamesim run``; skipped
+from saved chunks when ``--out-dir`` already holds them, then its CPU is that of reading
+them), executing the study notebook (papermill), writing the HTML (nbconvert and the page
+script) and printing the PDF (WeasyPrint). It prints one Markdown table with the PDF's pages
+and figures beside the times. Goal (issue #19): rendering (notebook + HTML + PDF) of one
+study within 30 s.
 
 Writes a gacha scenario with 100 cells (two cases x 5 session sizes x 10 pull
 counts, a [compare] table, whole distributions) into a temporary folder, runs
@@ -16,6 +26,8 @@ report adds to the sweep. Goal (issue #8): the report adds no more than 30 s on
 from __future__ import annotations
 
 import argparse
+import json
+import resource
 import subprocess
 import sys
 import tempfile
@@ -46,11 +58,85 @@ def _gamesim(*args: str) -> float:
     return time.perf_counter() - t0
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _cpu(cmd: list[str]) -> tuple[float, float]:
+    """Run ``cmd``; its CPU seconds (user + sys, with the processes it waited for) and wall seconds."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, cwd=ROOT)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
+
+
+def _stage(argv: list[str]) -> None:
+    """One rendering stage in this process: ``notebook NB RESULTS SCENARIO OUT.ipynb``, ``html IPYNB OUT.html
+    TITLE`` or ``pdf HTML OUT.pdf``."""
+    from gamesim.report.render import execute_notebook, html_to_pdf, notebook_to_html
+
+    what, *rest = argv
+    if what == "notebook":
+        nb, results, scenario, out = map(Path, rest)
+        execute_notebook(nb, out, {"results_path": str(results.resolve()), "scenario_path": str(scenario.resolve())})
+    elif what == "html":
+        notebook_to_html(Path(rest[0]), Path(rest[1]), title=rest[2])
+    elif what == "pdf":
+        html_to_pdf(Path(rest[0]), Path(rest[1]))
+    else:
+        raise SystemExit(f"unknown stage {what!r}")
+
+
+def studies(names: list[str], out_dir: Path | None, n_jobs: int) -> None:
+    """Time the sweep and each rendering stage of built-in studies; print a Markdown table."""
+    from gamesim.core.scenario import load_scenario
+    from gamesim.report.render import GENERIC_NOTEBOOK
+
+    paths = [ROOT / "scenarios" / f"{n}.toml" for n in names] if names else sorted((ROOT / "scenarios").glob("*.toml"))
+    py = sys.executable
+    me = str(Path(__file__).resolve())
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in paths:
+            sc = load_scenario(path)
+            out = (out_dir or Path(tmp)) / sc.name
+            out.mkdir(parents=True, exist_ok=True)
+            results = out / f"{sc.name}.parquet"
+            sweep, _ = _cpu([py, "-m", "gamesim.cli", "run", str(path), "--out-dir", str(out), "--out", str(results),
+                             "--n-jobs", str(n_jobs), "--quiet"])
+            nb = sc.notebook or GENERIC_NOTEBOOK
+            stage = Path(tmp) / f"{sc.name}.stage"
+            t_nb, w_nb = _cpu([py, me, "--stage", "notebook", str(nb), str(results), str(path), f"{stage}.ipynb"])
+            t_html, w_html = _cpu([py, me, "--stage", "html", f"{stage}.ipynb", f"{stage}.html", sc.title])
+            t_pdf, w_pdf = _cpu([py, me, "--stage", "pdf", f"{stage}.html", f"{stage}.pdf"])
+            lay = json.loads(Path(f"{stage}.layout.json").read_text(encoding="utf-8"))
+            render = t_nb + t_html + t_pdf
+            rows.append((sc.name, sweep, t_nb, t_html, t_pdf, render, w_nb + w_html + w_pdf, lay["pages"],
+                         lay["figures"], "yes" if render <= 30 else "no"))
+            print(f"{sc.name}: sweep {sweep:.1f} s, render {render:.1f} s CPU", file=sys.stderr, flush=True)
+    print(f"CPU seconds (user + sys); sweep with --n-jobs {n_jobs}")
+    print("| study | sweep | notebook | HTML | PDF | render (sum) | render wall | PDF pages | figures | render <= 30 s |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    for r in rows:
+        print(f"| {r[0]} | " + " | ".join(f"{v:.1f}" for v in r[1:7]) + f" | {r[7]} | {r[8]} | {r[9]} |")
+
+
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--stage":
+        _stage(sys.argv[2:])
+        return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n-trials", type=int, default=2000, help="trials per cell (default 2000)")
     ap.add_argument("--n-jobs", type=int, default=2, help="workers for the sweep (default 2)")
+    ap.add_argument("--studies", nargs="*", metavar="NAME", default=None,
+                    help="time the built-in studies (all, or these names) stage by stage instead")
+    ap.add_argument("--out-dir", type=Path, default=None,
+                    help="with --studies: keep results and chunks here (a second run reuses the chunks)")
     args = ap.parse_args()
+    if args.studies is not None:
+        studies(args.studies, args.out_dir, args.n_jobs)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench_100_cells.toml"
         path.write_text(SCENARIO.format(n=args.n_trials), encoding="utf-8")

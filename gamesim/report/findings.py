@@ -31,6 +31,8 @@ __all__ = ["findings_markdown", "comparison_sentences", "MAX_METRICS"]
 
 #: Metrics described per part in the Findings (the rest are in the part's own section, and said to be).
 MAX_METRICS = 4
+#: A study of more parts than this gets :data:`FEW_METRICS` per part, so its Findings stay about two pages.
+MANY_PARTS, FEW_METRICS = 6, 2
 
 
 def _txt(v: Any) -> str:
@@ -175,7 +177,8 @@ def findings_markdown(results: Any, *, heading: str = "##", part_headings: dict[
     -------
     str
         The section: per part, one bullet per metric (at most :data:`MAX_METRICS`
-        metrics, the rest counted), one per comparison sentence, and the
+        metrics, :data:`FEW_METRICS` in a study of more than :data:`MANY_PARTS` parts; the rest
+        named), one per comparison sentence, and the
         agreement with exact values.
     """
     sc = results.scenario
@@ -186,6 +189,7 @@ def findings_markdown(results: Any, *, heading: str = "##", part_headings: dict[
     lines = [f"{heading} Findings", "",
              "*Generated from the results of this run: every number is an estimate with its 95% interval; "
              "\"higher\" and \"lower\" mean the 95% interval of the paired difference excludes 0.*", ""]
+    per_part = MAX_METRICS if len(results.parts) <= MANY_PARTS else FEW_METRICS
     for part in results.parts:
         dims = results.dims(part)
         title = safe_markdown(str(titles.get(part, part)))
@@ -193,11 +197,11 @@ def findings_markdown(results: Any, *, heading: str = "##", part_headings: dict[
         lines.append(f"**{title}**" + (f": {safe_markdown(question)}" if question else ""))
         lines.append("")
         metrics = results.metrics(part)
-        for metric in metrics[:MAX_METRICS]:
+        for metric in metrics[:per_part]:
             lines.append("- " + _headline(results, part, metric, dims))
-        if len(metrics) > MAX_METRICS:
-            lines.append(f"- {len(metrics) - MAX_METRICS} more metrics: "
-                         + ", ".join(safe_markdown(m) for m in metrics[MAX_METRICS:]) + " (in this part's section).")
+        if len(metrics) > per_part:
+            lines.append(f"- {len(metrics) - per_part} more metrics: "
+                         + ", ".join(safe_markdown(m) for m in metrics[per_part:]) + " (in this part's section).")
         for s in comparison_sentences(results, part):
             lines.append("- " + s)
         ex = _exact_agreement(results, part)

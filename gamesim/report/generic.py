@@ -37,11 +37,39 @@ from gamesim.core.sanitize import safe_markdown
 if TYPE_CHECKING:  # pragma: no cover
     from gamesim.core.api import Results
 
-__all__ = ["render", "table_id", "APPENDIX_PRINT_ROWS"]
+__all__ = ["render", "table_id", "distribution_metrics", "APPENDIX_PRINT_ROWS", "MAX_DISTRIBUTION_METRICS",
+           "MAX_PANELS_PER_FIGURE"]
 
 #: A part's appendix (its per-cell tables) is printed in the PDF up to this many table rows; longer ones are
 #: in the HTML (folded) and the CSV/parquet results only, so a study's PDF stays within its reading budget.
 APPENDIX_PRINT_ROWS = 12
+
+
+#: Metric panels in one estimates figure at most (six rows of four fit a page).
+MAX_PANELS_PER_FIGURE = 24
+
+#: Metrics whose whole distribution a part's figure draws at most (those of widest range; every one is tabulated).
+MAX_DISTRIBUTION_METRICS = 2
+
+
+def distribution_metrics(results: Results, part: str, *,
+                         max_metrics: int = MAX_DISTRIBUTION_METRICS) -> tuple[list[str], list[str]]:
+    """The metrics of ``part`` whose P(X ≥ k) the report draws, and every metric with a tabulated distribution.
+
+    Drawn: at most ``max_metrics`` metrics taking more than two values (a 0/1 metric's distribution is its
+    proportion, already in the estimates figure), those of widest range (most distinct values over the
+    part's cells) first, shown in declared order. Both lists are in declared order.
+    """
+    dist = results.distributions
+    if dist.empty or part not in set(dist["part"]):
+        return [], []
+    d = dist[dist["part"] == part]
+    n_values = d.groupby("metric", sort=False)["value"].nunique()
+    order = {m: i for i, m in enumerate(results.metrics(part))}
+    tabulated = sorted(n_values.index, key=lambda m: order.get(m, len(order)))
+    wide = [m for m in tabulated if n_values[m] > 2]
+    chosen = set(sorted(wide, key=lambda m: (-n_values[m], order.get(m, len(order))))[:max_metrics])
+    return [m for m in tabulated if m in chosen], tabulated
 
 
 def table_id(part: str, metric: str, kind: str = "metric") -> str:
@@ -202,10 +230,13 @@ def _part_section(results: Results, part: str, h: list[str]) -> None:
     x, others, _ = x_and_series(results.dims(part), frame)
     series = list(dict.fromkeys(" | ".join(str(show_value(r[o])) for o in others)
                                 for _, r in frame.drop_duplicates("cell").iterrows())) if others else []
-    groups = metric_groups(results, part)
+    # one figure for up to MAX_PANELS_PER_FIGURE metrics (each figure costs about a second to draw and a third
+    # of a page); more are split by statistic
+    groups = metric_groups(results, part, max_panels=MAX_PANELS_PER_FIGURE)
     for k, group in enumerate(groups):
         which = "every metric" if len(groups) == 1 else f"{group[0][1]} metrics (figure {k + 1} of {len(groups)})"
-        _figure(estimates_chart(results, part, [m for m, _ in group]),
+        # wide rows for many panels: four short rows print shorter than six of three
+        _figure(estimates_chart(results, part, [m for m, _ in group], columns=4 if len(group) > 6 else 3),
                 f"{part}: {which}, estimate and 95% interval" + (f" against {x}" if x else "")
                 + ("; lines: exact values" if frame["exact"].notna().any() else ""),
                 "Series plotted", series, " | ".join(others))
@@ -236,17 +267,23 @@ def _part_section(results: Results, part: str, h: list[str]) -> None:
     from gamesim.report.picker import event_lines, picker_html
 
     events = event_lines(results, part)
-    dist = results.distributions
-    if not dist.empty and part in set(dist["part"]):
-        exact = "at_least_exact" in dist and dist.loc[dist["part"] == part, "at_least_exact"].notna().any()
+    drawn, tabulated = distribution_metrics(results, part)
+    if drawn:
+        dist = results.distributions
+        exact = ("at_least_exact" in dist
+                 and dist.loc[(dist["part"] == part) & dist["metric"].isin(drawn), "at_least_exact"].notna().any())
+        rest = [m for m in tabulated if m not in drawn]
         _md(f"{h[2]} Whole distributions\n\n"
-            "P(X ≥ k) for every integer-valued metric, with 95% Wilson bands, one panel per cell; hover a point "
-            "for P(X ≥ k) with its interval"
+            f"P(X ≥ k) of {', '.join(f'`{safe_markdown(m)}`' for m in drawn)} (the integer metrics of widest "
+            "range), with 95% Wilson bands, one panel per cell; hover a point for P(X ≥ k) with its interval"
             + ("; the dashed black line is the exact curve from the game's exact solver" if exact else "")
-            + ". The probability mass function and P(X ≤ k) of every cell, with the case and parameter columns, "
-            "are in the `.dist` results table and `Results.distribution(metric, **settings)`; in the HTML, "
-            "the box below the figure reads P(X ≥ k) of any cell at any k.")
-        _figure(distribution_chart(results, part), f"{part}: P(X ≥ k) per cell"
+            + ". "
+            + (f"The distributions of {', '.join(f'`{safe_markdown(m)}`' for m in rest)} are tabulated too. "
+               if rest else "")
+            + "The probability mass function, P(X ≥ k) and P(X ≤ k) of every cell, with the case and parameter "
+              "columns, are in the `.dist` results table and `Results.distribution(metric, **settings)`; in the "
+              "HTML, the box below the figure reads P(X ≥ k) of any cell at any k.")
+        _figure(distribution_chart(results, part, drawn), f"{part}: P(X ≥ k) per cell"
                 + ("; solid with shaded band: Monte Carlo, dashed: exact" if exact else ""))
         _html(picker_html(results, part))
     if events:

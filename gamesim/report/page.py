@@ -36,6 +36,8 @@ body, .jp-RenderedHTMLCommon, .jp-RenderedText, table, code, pre {
 }
 code, pre { font-family: "DejaVu Sans Mono", "IPAexGothic", "Noto Sans Mono CJK JP", "Droid Sans Fallback", monospace; }
 img { max-width: 100%; height: auto; }
+/* a figure is never taller than a page (it would be cut off at the bottom) */
+img.gamesim-static { max-height: 245mm; width: auto; object-fit: contain; }
 /* tables never wider than the page: cells wrap (between words) instead of running off the right edge */
 table { font-size: 8pt; max-width: 100%; border-collapse: collapse; }
 table[border] { border: 0; }

@@ -239,11 +239,14 @@ def html_to_pdf(html_path: Path, pdf_path: Path, *, timeout_s: float | None = PD
     logging.getLogger("weasyprint").setLevel(logging.CRITICAL)  # refused URLs are logged as errors
     logging.getLogger("fontTools").setLevel(logging.ERROR)
     text = html_path.read_text(encoding="utf-8")
+    # the printer runs no script: leave the chart specs and the page's script bundle (most of the page's
+    # bytes) out of what it parses
+    printed = _SCRIPT.sub("", text)
     tmp = _tmp_name(pdf_path)
     try:
         with _time_limit(timeout_s):
             # from a string with no base URL: a relative URL resolves to nothing, never to a local file
-            doc = weasyprint.HTML(string=text, base_url=None, url_fetcher=_offline_fetcher()).render()
+            doc = weasyprint.HTML(string=printed, base_url=None, url_fetcher=_offline_fetcher()).render()
             _drop_attachments(doc)
             doc.write_pdf(str(tmp), attachments=None)
         os.replace(tmp, pdf_path)
@@ -254,6 +257,10 @@ def html_to_pdf(html_path: Path, pdf_path: Path, *, timeout_s: float | None = PD
     finally:
         tmp.unlink(missing_ok=True)
     return pdf_path
+
+
+#: A ``<script>`` element with its content (chart specs and the page script are escaped: no ``</`` inside).
+_SCRIPT = re.compile(r"<script\b[^>]*>.*?</script\s*>", re.I | re.S)
 
 
 def _count_figures(page: str) -> int:

@@ -109,3 +109,19 @@ def test_all_pairs_give_one_sentence_and_one_chart_row_per_pair(tmp_path):
     rows = {d["setting"] for d in next(iter(compare_chart(r, "p").to_dict()["datasets"].values()))}
     assert rows == {f"{v} − {b}" for b, v in pairs}
     assert "Holm-adjusted" in r.compare("knockout").columns
+
+
+def test_report_draws_the_widest_distributions_and_tabulates_every_one(res):
+    from gamesim.report.generic import MAX_DISTRIBUTION_METRICS, distribution_metrics
+
+    drawn, tabulated = distribution_metrics(res, "p")
+    d = res.distributions[res.distributions["part"] == "p"]
+    assert set(tabulated) == set(d["metric"])
+    n_values = d.groupby("metric")["value"].nunique()
+    assert len(drawn) <= MAX_DISTRIBUTION_METRICS and set(drawn) <= set(tabulated)
+    assert all(n_values[m] > 2 for m in drawn)  # a 0/1 metric's distribution is its proportion
+    wide = n_values[n_values > 2]
+    assert len(drawn) == min(MAX_DISTRIBUTION_METRICS, len(wide))
+    if drawn:  # none left out is wider than one drawn
+        assert max((n_values[m] for m in wide.index if m not in drawn), default=0) <= n_values[drawn].min()
+    assert distribution_metrics(res, "no such part") == ([], [])
