@@ -7,7 +7,9 @@
 3. how the results were produced, and the rules and variant modelled;
 4. one section per part: its question, task, swept and fixed settings, cases;
    ONE figure of every metric as small multiples (:func:`gamesim.report.charts.estimates_chart`),
-   one of the paired comparisons, one of the whole distributions; then, folded
+   one of the paired comparisons, one of the whole distributions (the exact curve drawn over the
+   Monte Carlo one where the game has a PMF) with a box that reads P(X ≥ k) of any cell at any k
+   (:mod:`gamesim.report.picker`), and P(X ≥ k) of every cell for each ``at_least`` event; then, folded
    away in an appendix (``<details>``), the table of every cell of every metric and
    comparison (also in the CSV/parquet results).
 

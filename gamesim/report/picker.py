@@ -32,6 +32,9 @@ __all__ = ["picker_data", "picker_html", "event_lines", "READ_JS", "MAX_EVENT_CE
 
 #: Cells listed per event sentence at most (the rest are in the tables and the results files).
 MAX_EVENT_CELLS = 12
+#: Rows (cell x k) one part's picker carries at most, about 1 MB of JSON in the page; cells beyond it are left
+#: out of the picker (it says how many) and stay in the ``.dist`` results table.
+MAX_PICKER_ROWS = 20_000
 
 #: The reading rule, a pure function (tested on its own): the row of the smallest tabulated value >= k.
 #: Between two tabulated values no trial was seen (or the support has no value), so the estimate and its
@@ -65,6 +68,11 @@ _GLUE_JS = r"""
   function cells() { return data.metrics[ms.value].cells; }
   function metricChanged() {
     fill(cs, cells().map(function (c) { return c.label; }));
+    var left = data.metrics[ms.value].left_out;
+    if (left) {
+      var o = document.createElement("option"); o.disabled = true;
+      o.textContent = "(" + left + " more cells: in the .dist results table)"; cs.appendChild(o);
+    }
     var c0 = cells()[0]; kin.min = c0.k[0]; kin.max = c0.k[c0.k.length - 1];
     if (kin.value === "") { kin.value = c0.k[Math.floor(c0.k.length / 2)]; }
     show();
@@ -104,18 +112,22 @@ def _num(a: Any) -> list[float | None]:
             for v in pd.to_numeric(pd.Series(a), errors="coerce")]
 
 
-def picker_data(results: Any, part: str) -> dict[str, Any]:
+def picker_data(results: Any, part: str, *, max_rows: int = MAX_PICKER_ROWS) -> dict[str, Any]:
     """What the picker of one part reads: every tabulated metric, every cell, every k.
 
     Parameters
     ----------
     results : gamesim.core.api.Results
     part : str
+    max_rows : int, default :data:`MAX_PICKER_ROWS`
+        Rows (cells x k over all metrics) carried at most; the cells after it are counted in
+        ``"left_out"`` (each metric keeps at least its first cell).
 
     Returns
     -------
     dict
-        ``{"part": part, "dims": [...], "metrics": [{"name": metric, "cells": [cell, ...]}, ...]}``;
+        ``{"part": part, "dims": [...], "metrics": [{"name": metric, "cells": [cell, ...],
+        "left_out": int}, ...]}``;
         a cell is ``{"cell": int, "label": "case = ..., <dim> = ...", "n": int, "k": [...],
         "p", "lo", "hi"`` (P(X >= k) and its pointwise Wilson 95% bounds), ``"blo", "bhi"``
         (the simultaneous DKW band), ``"exact"`` (list, or ``None`` where the game gives no PMF)``}``,
@@ -131,10 +143,16 @@ def picker_data(results: Any, part: str) -> dict[str, Any]:
         raise KeyError(f"no distributions tabulated for part {part!r}")
     dims = list(results.dims(part))
     metrics = []
+    room = int(max_rows)
     for metric in pd.unique(d.loc[d["part"] == part, "metric"]):
         rows = results.distribution(metric, part=part)
-        cells = []
+        cells: list[dict[str, Any]] = []
+        left_out = 0
         for cell, g in rows.groupby("cell", sort=True):
+            if len(g) > room and cells:
+                left_out += 1
+                continue
+            room -= len(g)
             g = g.sort_values("value")
             ex = g["at_least_exact"] if "at_least_exact" in g else None
             cells.append({
@@ -143,7 +161,7 @@ def picker_data(results: Any, part: str) -> dict[str, Any]:
                 "hi": _num(g["at_least_high"]), "blo": _num(g["at_least_band_low"]), "bhi": _num(g["at_least_band_high"]),
                 "exact": _num(ex) if ex is not None and ex.notna().any() else None,
             })
-        metrics.append({"name": str(metric), "cells": cells})
+        metrics.append({"name": str(metric), "cells": cells, "left_out": left_out})
     return {"part": part, "dims": dims, "metrics": metrics}
 
 

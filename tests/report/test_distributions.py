@@ -219,3 +219,14 @@ def test_exact_event_counts_the_censored_mass_in_at_least():
     assert exact_event(parse_event("at_least(uses_to_knockout, 3)"), ex) == pytest.approx(
         pmf[3] + pmf[4] + (1 - within), abs=1e-12)
     assert exact_event(parse_event("at_most(uses_to_knockout, 2)"), ex) == pytest.approx(pmf[1] + pmf[2], abs=1e-12)
+
+
+def test_picker_leaves_cells_out_beyond_its_row_budget_and_says_how_many(res):
+    full = picker_data(res, "p")
+    rows = [len(c["k"]) for m in full["metrics"] for c in m["cells"]]
+    small = picker_data(res, "p", max_rows=rows[0])  # room for the first cell only (every metric keeps one)
+    kept = sum(len(m["cells"]) for m in small["metrics"])
+    assert kept < sum(len(m["cells"]) for m in full["metrics"])
+    for m_full, m_small in zip(full["metrics"], small["metrics"]):
+        assert len(m_small["cells"]) + m_small["left_out"] == len(m_full["cells"])
+        assert m_small["cells"] == m_full["cells"][:len(m_small["cells"])]
