@@ -78,7 +78,10 @@ def format_interval(estimate: float, low: float, high: float, *, digits: int = 3
     n : int, optional
         The sample size. Given, an interval infinite at both ends (a mean whose
         trials all gave the same value: such a sample cannot measure its own
-        spread) reads ``"no spread: all 2,000 values equal 8.000"``.
+        spread) reads ``"no spread: all 2,000 values equal 8.000"``; so does an
+        interval infinite on one side and collapsed on the other (all values at a
+        known bound of the metric, e.g. ``0.000 [0.000, inf]`` for wounds that
+        were all 0).
     """
 
     def f(v: float) -> str:
@@ -88,8 +91,9 @@ def format_interval(estimate: float, low: float, high: float, *, digits: int = 3
             return "inf" if v > 0 else "-inf"
         return f"{v:.{digits}f}"
 
-    if n is not None and low is not None and high is not None and math.isinf(low) and math.isinf(high) \
-            and low < 0 < high and not math.isnan(estimate):
+    if n is not None and low is not None and high is not None and not math.isnan(estimate) \
+            and (math.isinf(low) or math.isinf(high)) and low <= estimate <= high \
+            and (math.isinf(low) or low == estimate) and (math.isinf(high) or high == estimate):
         return f"no spread: all {int(n):,} values equal {f(estimate)}"
     return f"{f(estimate)} [{f(low)}, {f(high)}]"
 

@@ -30,6 +30,9 @@ def res(tmp_path_factory):
 def test_no_spread_reads_as_words_not_infinite_bounds():
     assert format_interval(8.0, -math.inf, math.inf, n=2000) == "no spread: all 2,000 values equal 8.000"
     assert format_interval(8.0, -math.inf, math.inf) == "8.000 [-inf, inf]"  # without n it cannot say
+    # all values at the metric's lower bound (wounds all 0): the bound side collapses, the other is open
+    assert format_interval(0.0, 0.0, math.inf, n=2000) == "no spread: all 2,000 values equal 0.000"
+    assert format_interval(1.0, 0.5, math.inf, n=2000) == "1.000 [0.500, inf]"  # a spread, one side open
     assert format_interval(0.5, 0.4, 0.6, n=10) == "0.500 [0.400, 0.600]"
 
 
