@@ -374,6 +374,7 @@ class _Batch:
         self.qtab = _quest_table(d)
         bags = d.round_bags
         self.hg = max(b[0] for b in bags)
+        self._ks = np.arange(max(b[0] + b[1] for b in bags) + 1)  # table columns k, for _hyper
         self.ho = max(b[1] + b[2] for b in bags)
         n_tab = (self.hg + 1) * (self.ho + 1) * (self.hg + self.ho + 1) * max(self.hg, 1)
         self.htab = _hyper_table(self.hg, self.ho) if n_tab <= _HYPER_TABLE_MAX else None
@@ -465,10 +466,9 @@ class _Batch:
         m = int(g.max(initial=0))
         u = self.rng.random(g.size)
         base = ((g * (ho + 1) + o) * (hg + ho + 1) + t) * max(hg, 1)
-        a = (u >= tab[base]).astype(np.int64)
-        for k in range(1, m):
-            a += u >= tab[base + k]
-        return a
+        if m <= 1:
+            return (u >= tab[base]).astype(np.int64)
+        return (u[:, None] >= tab[base[:, None] + self._ks[:m]]).sum(axis=1)
 
     def _session(self, idx: npt.NDArray[np.int64], f: npt.NDArray[np.int64], n: npt.NDArray[np.int64],
                  src: int, depth: int = 0) -> None:
@@ -495,7 +495,7 @@ class _Batch:
         self.gcb[idx], self.otb[idx], self.gc_drawn[idx] = g, o, drawn
         left = n - take
         if left.any():  # the bag emptied mid-session: remake it and go on
-            sel = np.nonzero(left)[0]
+            sel = left.nonzero()[0]
             ai = idx[sel]
             while ai.size:
                 self._make_bag(ai)
@@ -515,20 +515,25 @@ class _Batch:
         if end.any():
             self._make_bag(idx[end])
         self.gc_src[src][idx] += gc
-        hit = np.nonzero(gc)[0]
+        hit = gc.nonzero()[0]
         if hit.size:
             self._god_chances(idx[hit], f[hit], gc[hit], depth)
         if self.trig and depth < _MAX_DEPTH:
-            self._triggers(idx, f, np.stack([sr, n - gc - sr], axis=1), depth)
+            ni = need.nonzero()[0]  # a trigger can fire only where a card can react
+            if ni.size:
+                chips = np.empty((ni.size, 2), np.int64)
+                chips[:, 0] = sr[ni]
+                chips[:, 1] = n[ni] - gc[ni] - sr[ni]
+                self._triggers(idx[ni], f[ni], chips, depth)
 
     def _sr(self, idx: npt.NDArray[np.int64], need: npt.NDArray[np.bool_], o: npt.NDArray[np.int64],
             t: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         """SR chips among ``t`` other chips drawn in games ``idx`` (``o`` others in the bag before):
         sampled where ``need``, from the chips not seen drawn; elsewhere counted unseen (0 returned)."""
         sr = np.zeros(idx.size, np.int64)
-        ni = np.nonzero(need)[0]
+        ni = need.nonzero()[0]
         if ni.size < idx.size:
-            mi = np.nonzero(~need)[0]
+            mi = (~need).nonzero()[0]
             self.unseen[idx[mi]] += t[mi]
         if ni.size:
             gi = idx[ni]
@@ -545,7 +550,7 @@ class _Batch:
         d = self.d
         ev = self.cur_ev[idx]
         on = (self.ev_kinds[ev] | self.navi_kinds[self.navi_f[f]]) & (chips > 0)  # (k, 2): a trigger fires
-        hit = np.nonzero(on.any(axis=1))[0]
+        hit = on.any(axis=1).nonzero()[0]
         if hit.size == 0:
             return
         idx, f, chips, ev = idx[hit], f[hit], chips[hit], ev[hit]
@@ -564,7 +569,7 @@ class _Batch:
         overdrive = not self.last_dance and not self.cfg.expert
         od = np.zeros(idx.size, np.int64)
         for j in range(int(gc.max(initial=0))):
-            si = np.nonzero((gc > j) & self.alive[idx])[0]
+            si = ((gc > j) & self.alive[idx]).nonzero()[0]
             if si.size == 0:
                 break
             fi = f[si]
@@ -581,7 +586,7 @@ class _Batch:
                     self.consolete_round[dg] = self.round + 1
                 self.alive[dg] = False
         if overdrive and depth < _MAX_DEPTH:
-            om = np.nonzero((od > 0) & self.alive[idx])[0]
+            om = ((od > 0) & self.alive[idx]).nonzero()[0]
             if om.size:
                 fo = f[om]
                 if self.navi_round_any:  # overdrive_round: tables until the round ends, before the effect
@@ -687,32 +692,35 @@ class _Batch:
                 idx, f, icons = idx[keep], f[keep], icons[:, keep]
         if idx.size == 0:
             return
-        col = icons[Icon.MONEY]
-        nz = np.nonzero(col)[0]
-        if nz.size:
+        has = icons.any(axis=1).tolist()  # icons present in some row: the others are skipped
+        if has[Icon.MONEY]:
+            col = icons[Icon.MONEY]
+            nz = col.nonzero()[0]
             self.money[f[nz]] += col[nz]
-        col = icons[Icon.RATE]
-        nz = np.nonzero(col)[0]
-        if nz.size:
+        if has[Icon.RATE]:
+            col = icons[Icon.RATE]
+            nz = col.nonzero()[0]
             fr = f[nz]
             self.rate[fr] = np.minimum(self.rate[fr] + col[nz], self.d.rate_length)
-        col = icons[Icon.BOSS_APPEAR]
-        nz = np.nonzero(col)[0]
-        for j in range(int(col.max()) if nz.size else 0):
-            self._reveal(idx[nz[col[nz] > j]])
-        col = icons[Icon.QUEST]
-        nz = np.nonzero(col)[0]
-        if nz.size:
+        if has[Icon.BOSS_APPEAR]:
+            col = icons[Icon.BOSS_APPEAR]
+            nz = col.nonzero()[0]
+            for j in range(int(col.max())):
+                self._reveal(idx[nz[col[nz] > j]])
+        if has[Icon.QUEST]:
+            col = icons[Icon.QUEST]
+            nz = col.nonzero()[0]
             self._quest(idx[nz], f[nz], col[nz], depth)
         for kind, ic in enumerate((Icon.ATTACK, Icon.ATTACK_CRITICAL, Icon.ATTACK_DOUBLE)):
-            col = icons[ic]
-            nz = np.nonzero(col)[0]
-            if nz.size:
+            if has[ic]:
+                col = icons[ic]
+                nz = col.nonzero()[0]
                 c = col[nz]
                 for j in range(int(c.max())):
                     sel = nz[c > j]
                     self._attack(idx[sel], f[sel], kind, depth)
-        self._session(idx, f, icons[Icon.PULLS], src, depth)
+        if has[Icon.PULLS]:
+            self._session(idx, f, icons[Icon.PULLS], src, depth)
 
     # -- phases ------------------------------------------------------------
     def seat(self, k: int) -> npt.NDArray[np.int64]:
