@@ -11,6 +11,15 @@ nothing in the whole game unless a card reacts to them (chip triggers ``on_sr`` 
 without such a card the simulator tracks God Chance chips and the others, with one it also
 splits a session's other chips into SR and N (a second hypergeometric).
 
+Random streams: every source of randomness has its own stream, spawned once per chunk
+(:class:`gamesim.core.rng.KeyedStreams`): the set-up (navi order, raid boss deck), the events,
+the weekday deal, the bag (session chips, 疑惑の運営 removals), the characters a God Chance
+gives, the attack dice, and the players' random choices (``random`` policy, targets). A rule
+change that makes one source draw more or fewer numbers (a bigger bag, a boss refill) leaves
+the others on their own streams. The weekday deal draws one number per game of the chunk
+(alive or not), so it stays aligned game by game; the other sources draw for the games and
+slayers that act, so they line up only while the compared variants act alike.
+
 Source: ``shared/seeds/gacha_god_chance_rules_ja.txt``; reading: ``docs/rules/gacha_game.md``.
 """
 
@@ -26,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
+from gamesim.core.rng import KeyedStreams
 from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_int, check_int_list, check_rng
 
 from .data import GameData, Icon, load_data
@@ -46,6 +56,8 @@ BOSS_TARGETS: tuple[str, ...] = ("choose", "first")
 MAX_GAMES = 2_000_000
 #: Games per chunk.
 CHUNK = 100_000
+#: Sources of randomness: the key of each one's stream (see the module notes).
+_S_MISC, _S_SETUP, _S_EVENTS, _S_DEAL, _S_BAG, _S_CARD, _S_DICE, _S_CHOICE = range(8)
 #: Most Overdrive chains followed (each needs a God Chance showing the navi: (1/5)^k).
 _MAX_DEPTH = 30
 #: Most 課金ガチャ turns in one Sunday per slayer.
@@ -293,7 +305,12 @@ class _Batch:
 
     def __init__(self, cfg: GameConfig, G: int, rng: np.random.Generator, held: bool = False):
         d = self.d = cfg.data
-        self.cfg, self.G, self.rng = cfg, G, rng
+        self.cfg, self.G = cfg, G
+        self.streams = streams = KeyedStreams(rng)
+        self.rng = streams(_S_MISC)  # draws not assigned to a source below
+        self.rng_bag, self.rng_card, self.rng_dice = streams(_S_BAG), streams(_S_CARD), streams(_S_DICE)
+        self.rng_deal, self.rng_choice = streams(_S_DEAL), streams(_S_CHOICE)
+        rng = streams(_S_SETUP)
         # held=True: record which action cards each slayer plays face up (for "win rate when held")
         self.played = np.zeros((G, cfg.n_players, len(d.action_names)), bool) if held else None
         P, C, B = cfg.n_players, d.n_characters, len(d.boss_names)
@@ -443,8 +460,8 @@ class _Batch:
             self.srb[idx] = self.cfg_sr[idx]
             self.unseen[idx] = 0
         if self.cfg.doubtful_k is not None:
-            ks = np.asarray(self.cfg.doubtful_k)[self.rng.integers(0, len(self.cfg.doubtful_k), idx.size)]
-            r0 = self.rng.hypergeometric(g, o, ks)
+            ks = np.asarray(self.cfg.doubtful_k)[self.rng_bag.integers(0, len(self.cfg.doubtful_k), idx.size)]
+            r0 = self.rng_bag.hypergeometric(g, o, ks)
             g, o = g - r0, o - (ks - r0)
             if self.trig:
                 self.unseen[idx] = ks - r0
@@ -462,9 +479,9 @@ class _Batch:
         from ``g`` SR and ``o`` N chips."""
         tab, hg, ho = (self.stab, self.hs, self.hn) if sr else (self.htab, self.hg, self.ho)
         if tab is None:
-            return self.rng.hypergeometric(g, o, t)
+            return self.rng_bag.hypergeometric(g, o, t)
         m = int(g.max(initial=0))
-        u = self.rng.random(g.size)
+        u = self.rng_bag.random(g.size)
         base = ((g * (ho + 1) + o) * (hg + ho + 1) + t) * max(hg, 1)
         if m <= 1:
             return (u >= tab[base]).astype(np.int64)
@@ -573,7 +590,7 @@ class _Batch:
             if si.size == 0:
                 break
             fi = f[si]
-            card = self.rng.integers(0, self.C, si.size)
+            card = self.rng_card.integers(0, self.C, si.size)
             own = self.owned[fi] | np.left_shift(1, card)
             self.owned[fi] = own
             if overdrive:
@@ -614,7 +631,7 @@ class _Batch:
         if idx.size == 0:
             return
         slot = self._target(idx, f - idx * self.P, kind) if self.choose else np.zeros(idx.size, np.int64)
-        roll = self.rng.integers(1, 7, idx.size)
+        roll = self.rng_dice.integers(1, 7, idx.size)
         dmg = roll * 2 if kind == 2 else roll
         health = self.ahealth[idx, slot]
         removed = np.minimum(dmg, health)
@@ -653,7 +670,7 @@ class _Batch:
         v = self.tval[seat[:, None], kind, self.ahealth[idx, :L]]
         rs = np.nonzero(self.rand_seat[seat])[0]
         if rs.size:
-            v[rs] = self.rng.random((rs.size, L))
+            v[rs] = self.rng_choice.random((rs.size, L))
         v[np.arange(L)[None, :] >= self.area_len[idx][:, None]] = -np.inf
         return np.argmax(v, axis=1)
 
@@ -801,12 +818,12 @@ class _Batch:
         pol = self.cfg.policies[s]
         gi = np.nonzero(self.nboss.reshape(G, self.P)[:, s])[0]  # games where s has a usable boss card
         if pol == "random":
-            slot = self.rng.integers(0, nv, G)
-            code = 2 * hs.reshape(-1)[rows * nv + slot] + self.rng.integers(0, 2, G)
-            gi = gi[self.rng.random(gi.size) < 0.5]
+            slot = self.rng_choice.integers(0, nv, G)
+            code = 2 * hs.reshape(-1)[rows * nv + slot] + self.rng_choice.integers(0, 2, G)
+            gi = gi[self.rng_choice.random(gi.size) < 0.5]
             if gi.size:
                 usable = (self.owner[gi] == s) & ~self.used[gi]
-                bv = np.where(usable, self.rng.random((gi.size, self.B)), -np.inf)
+                bv = np.where(usable, self.rng_choice.random((gi.size, self.B)), -np.inf)
                 code[gi] = 2 * A + np.argmax(bv, axis=1)
             return code, slot
         if pol == "lookahead":
@@ -840,7 +857,7 @@ class _Batch:
         deck = np.tile(np.arange(A), (G, 1))
         flat, rowa = deck.reshape(-1), self.rows * A
         for i in range(P * HAND_SIZE):
-            j = rowa + self.rng.integers(i, A, G)
+            j = rowa + self.rng_deal.integers(i, A, G)
             top = deck[:, i].copy()
             deck[:, i] = flat[j]
             flat[j] = top
@@ -1076,7 +1093,7 @@ def simulate_games(cfg: GameConfig, n_games: int, *, rng: Any = None, held: bool
     for start in range(0, n_games, CHUNK):
         G = min(CHUNK, n_games - start)
         b = _Batch(cfg, G, gen, held)
-        ev = _events(cfg.data, G, gen)
+        ev = _events(cfg.data, G, b.streams(_S_EVENTS))
         res = b.play(ev)
         parts.append(dict(win=b.win, ur=res["ur"], navi=b.navi, consolete_round=b.consolete_round,
                           last_dance=res["ld"], ld_decides=res["decides"], pulls=b.pulls.T,
