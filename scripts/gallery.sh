@@ -5,6 +5,7 @@
 #   REPORT_DIR: where `gamesim report` wrote the built-in reports (default: reports/). Missing reports
 #   are rendered first with `.venv/bin/gamesim report` (the full built-in studies: minutes each).
 #   SCENARIO: built-in scenario names to show (default: every scenarios/*.toml).
+#   GALLERY_NOTE (environment): a sentence added under the heading, e.g. how the shown reports were run.
 # Needs pdftoppm (Debian's poppler-utils; installed here if missing and apt-get may run as root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +37,7 @@ fi
   echo "the results (headline estimates with intervals, best and worst cells, every comparison, agreement"
   echo "with exact values). The HTML report of each is interactive and self-contained (open it offline)."
   echo
+  if [ -n "${GALLERY_NOTE:-}" ]; then echo "$GALLERY_NOTE"; echo; fi
 } > docs/report-gallery.md
 
 for scenario in "${SCENARIOS[@]}"; do

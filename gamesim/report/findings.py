@@ -178,7 +178,7 @@ def findings_markdown(results: Any, *, heading: str = "##", part_headings: dict[
     str
         The section: per part, one bullet per metric (at most :data:`MAX_METRICS`
         metrics, :data:`FEW_METRICS` in a study of more than :data:`MANY_PARTS` parts; the rest
-        named), one per comparison sentence, and the
+        counted, and named when they are few), one per comparison sentence, and the
         agreement with exact values.
     """
     sc = results.scenario
@@ -200,8 +200,10 @@ def findings_markdown(results: Any, *, heading: str = "##", part_headings: dict[
         for metric in metrics[:per_part]:
             lines.append("- " + _headline(results, part, metric, dims))
         if len(metrics) > per_part:
-            lines.append(f"- {len(metrics) - per_part} more metrics: "
-                         + ", ".join(safe_markdown(m) for m in metrics[per_part:]) + " (in this part's section).")
+            more = metrics[per_part:]
+            lines.append(f"- {len(more)} more metrics" + (": " + ", ".join(safe_markdown(m) for m in more)
+                                                          if len(more) <= MAX_METRICS else "")
+                         + " (in this part's section).")
         for s in comparison_sentences(results, part):
             lines.append("- " + s)
         ex = _exact_agreement(results, part)
