@@ -42,6 +42,18 @@ def run_cli(*args: str, cwd: Path | None = None, timeout: float = 300) -> subpro
     )
 
 
+def fake_render_report(notebook: Path, results: Path, scenario_path: Path, out_dir: Path, name: str, *,
+                       title: str | None = None) -> tuple[Path, Path]:
+    """Stand-in for :func:`gamesim.report.render.render_report` (monkeypatch it in) where a test is about
+    the command, not the page: writes ``<name>.html``/``.pdf`` naming the notebook, results file and the
+    process that wrote them. Module-level, so report worker processes can run it too."""
+    html, pdf = out_dir / f"{name}.html", out_dir / f"{name}.pdf"
+    html.write_text(json.dumps({"notebook": str(notebook), "results": str(results), "pid": os.getpid()}),
+                    encoding="utf-8")
+    pdf.write_bytes(b"%PDF-fake")
+    return html, pdf
+
+
 #: Small versions of the built-in studies (same notebooks, few trials) and a shipped example: the reports the
 #: report tests render, once per session each (see :func:`report_of`).
 REPORT_SCENARIOS = ("tests/data/gacha_small.toml", "tests/data/dqz_small.toml", "tests/data/gacha_game_small.toml",

@@ -353,10 +353,17 @@ def test_familywise_narrows_each_interval_level():
     assert "over the whole box" in fam.summary()
 
 
-@pytest.mark.slow
-def test_report_points_target_scenarios_to_search(tmp_path, capsys):
-    """`gamesim report` ignores [target]; it says so and names the search command."""
-    from gamesim.cli import main
+def test_report_points_target_scenarios_to_search(tmp_path, capsys, monkeypatch):
+    """`gamesim report` ignores [target]; it says so and names the search command. (The pages are
+    not the point: a stand-in renders them, in the report worker processes of a two-scenario run.)"""
+    import json
+    import os
+
+    import gamesim.report.render as render
+    from gamesim.cli import _cpu_count, main
+    from tests.conftest import fake_render_report
+
+    monkeypatch.setattr(render, "render_report", fake_render_report)
 
     body = """
 name = "{name}"
@@ -381,7 +388,12 @@ low = 0.5
     with_target.write_text(body.format(name="with_target") + target, encoding="utf-8")
     plain = tmp_path / "plain.toml"
     plain.write_text(body.format(name="plain"), encoding="utf-8")
-    assert main(["report", str(with_target), str(plain), "--out-dir", str(tmp_path / "out")]) == 0
+    assert main(["report", str(with_target), str(plain), "--out-dir", str(tmp_path / "out"), "--n-jobs", "2"]) == 0
     out = capsys.readouterr().out
     assert f"with_target: this scenario has a [target] table, which report ignores; `gamesim search {with_target}`" in out
     assert "plain: this scenario has a [target] table" not in out
+    for name in ("with_target", "plain"):  # each report written by a worker process, one line each
+        page = json.loads((tmp_path / "out" / f"{name}.html").read_text(encoding="utf-8"))
+        assert page["results"] == str(tmp_path / "out" / f"{name}.parquet")
+        assert page["pid"] != os.getpid() or _cpu_count() == 1  # one core: --n-jobs is capped to 1, in-process
+        assert out.count(f"{name}: report -> ") == 1 and out.count(f"{name}: executing ") == 1
