@@ -57,10 +57,20 @@ EXAMPLES = {
         "parts": [{"name": "party", "task": "battle", "params": {"hp": 40}, "grid": {"party_size": [3, 4]}}],
         "compare": {"baseline": {"party_size": 3}, "metrics": ["won"]},
     },
+    "dqz: slime of 44 vs 40 HP, P(win), party of 3": {
+        "game": "dqz", "seed": 14,
+        "parts": [{"name": "hp", "task": "battle", "params": {"party_size": 3}, "grid": {"hp": [40, 44]}}],
+        "compare": {"baseline": {"hp": 40}, "metrics": ["won"]},
+    },
     "ice_cream_turret: 3 vs 4 nines, P(win), greedy": {
         "game": "ice_cream_turret", "seed": 7, "n_trials": 2000,
         "parts": [{"name": "nines", "task": "solitaire", "grid": {"copies_9": [4, 3]}}],
         "compare": {"baseline": {"copies_9": 4}, "metrics": ["won"]},
+    },
+    "ice_cream_turret: 3 vs 4 nines, cards placed, greedy": {
+        "game": "ice_cream_turret", "seed": 17, "n_trials": 2000,
+        "parts": [{"name": "nines", "task": "solitaire", "grid": {"copies_9": [4, 3]}}],
+        "compare": {"baseline": {"copies_9": 4}, "metrics": ["cards_placed"]},
     },
     "qftnw: start funds 6 vs 5, P(seat 0 wins)": {
         "game": "qftnw", "seed": 8, "n_trials": 2000,
@@ -72,16 +82,35 @@ EXAMPLES = {
         "parts": [{"name": "refill", "task": "game", "grid": {"boss_refill": [True, False]}}],
         "compare": {"baseline": {"boss_refill": True}, "metrics": ["consolete"]},
     },
+    "kami_no_ikari: 摩天カウンター off vs on, P(start player wins)": {
+        "game": "kami_no_ikari", "seed": 10, "n_trials": 2000,
+        "parts": [{"name": "mate", "task": "game", "grid": {"mate_counter": [True, False]}}],
+        "compare": {"baseline": {"mate_counter": True}, "metrics": ["start_won"]},
+    },
+    "mech_arena: start armour 4 vs 3 (both mechs), P(mech A wins)": {
+        "game": "mech_arena", "seed": 11, "n_trials": 5000,
+        "parts": [{"name": "armour", "task": "duel", "params": {"mech_b": "jaeger"},
+                   "grid": {"start_armour": [3, 4]}}],
+        "compare": {"baseline": {"start_armour": 3}, "metrics": ["a_won"]},
+    },
+    "panzer_hexen: start voice 3 vs 2, seat 0's score": {
+        "game": "panzer_hexen", "seed": 12, "n_trials": 2000,
+        "parts": [{"name": "voice", "task": "game", "grid": {"start_voice": [2, 3]}}],
+        "compare": {"baseline": {"start_voice": 2}, "metrics": ["seat0_score"]},
+    },
 }
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n-trials", type=int, default=20000, help="trials per cell (default 20000)")
+    ap.add_argument("--only", default="", help="run only the examples whose label starts with this (e.g. 'dqz')")
     args = ap.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for label, sc in EXAMPLES.items():
+            if not label.startswith(args.only):
+                continue
             widths = {}
             n = min(args.n_trials, sc.get("n_trials", args.n_trials))  # whole games: fewer trials
             for crn in (True, False):

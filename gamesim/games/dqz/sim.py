@@ -487,7 +487,8 @@ def _turn(st: _State, idx: npt.NDArray[np.int64], mon: Monster, cfg: BattleConfi
 
 
 def _random_plays(st: _State, rows: npt.NDArray[np.int64], players: npt.NDArray[np.int64], masks: npt.NDArray[np.int64],
-                  tab: Any, rng: np.random.Generator, blocks: list[npt.NDArray[np.float64]]):  # type: ignore[no-untyped-def]
+                  tab: Any, rng: np.random.Generator,
+                  blocks: list[npt.NDArray[np.float64]]):  # type: ignore[no-untyped-def]
     """Uniform random legal plays (no strategy card): random card per player, random operators.
 
     Attempt ``a`` of chunk row ``r`` reads column ``r`` of ``blocks[a]`` (a ``(6, width)`` block
