@@ -151,6 +151,7 @@ def bernoulli_game():
     registry._REGISTRY.pop(game.name, None)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("p_true", [0.44, 0.449, 0.5501])
 def test_false_feasible_rate_at_most_alpha(p_true, bernoulli_game):
     """Over many fresh seeds, a setting just outside the band is declared feasible at most alpha of the time."""
@@ -168,6 +169,7 @@ def test_false_feasible_rate_at_most_alpha(p_true, bernoulli_game):
     assert false_feasible <= sps.binom.ppf(0.999, reps, alpha), false_feasible
 
 
+@pytest.mark.slow
 def test_bisection_false_feasible_rate_at_most_alpha(bernoulli_game):
     """The noisy bisection (inferred settings included): over fresh seeds, every setting whose true value
     lies outside the band is declared feasible at most alpha of the time."""

@@ -38,6 +38,7 @@ def _table(res) -> pd.DataFrame:
     return res.table.reset_index(drop=True)
 
 
+@pytest.mark.slow
 def test_same_seed_same_results_for_any_n_jobs_and_dask(write_scenario, tmp_path):
     sc = load_scenario(write_scenario(SMALL))
     one = run_sweep(sc, n_jobs=1, cache_root=tmp_path / "c1", progress=False)

@@ -131,3 +131,50 @@ def test_sigint_during_report_prints_one_clean_line(tmp_path):
     assert "Traceback" not in err and "ZMQError" not in err, err
     assert [ln for ln in err.splitlines() if ln.strip()] == [ln for ln in err.splitlines() if ln.startswith("gamesim:")]
     assert len(err.strip().splitlines()) == 1 and "interrupted" in err
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:  # gone meanwhile
+        return b""
+
+
+def _descendants(pid: int) -> set[int]:
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {c for p in frontier for c in _children(p)} - found
+        found |= frontier
+    return found
+
+
+@pytest.mark.slow
+def test_sigterm_during_side_by_side_reports_stops_every_worker(tmp_path):
+    """Two scenarios: their reports render in worker processes; SIGTERM to the command alone stops
+    them (and their notebook kernels), leaves no temporary file, and prints one line."""
+    body = ('name = "{}"\ngame = "godtear"\nseed = 5\nn_trials = 200\n[[parts]]\nname = "knockout"\n'
+            'task = "knockout"\nparams = {{ dodge = 3, protection = 2, health = 5, uses = 2 }}\n')
+    paths = []
+    for name in ("first", "second"):
+        paths.append(tmp_path / f"{name}.toml")
+        paths[-1].write_text(body.format(name), encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gamesim.cli", "report", *map(str, paths), "--n-jobs", "2", "--quiet",
+         "--out-dir", str(tmp_path / "out")],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    deadline = time.time() + 300
+    while time.time() < deadline:  # a report worker's notebook kernel is running
+        kids = _descendants(proc.pid)
+        if any(_alive(p) and b"ipykernel" in _cmdline(p) for p in kids):
+            break
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.2)
+    time.sleep(1)
+    kids = _descendants(proc.pid)
+    os.kill(proc.pid, signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 143, err
+    assert [ln for ln in err.splitlines() if ln.strip()] == [err.strip()] and "terminated" in err, err
+    _wait_gone(sorted(kids), 60)
+    assert not list((tmp_path / "out").glob(".*tmp*"))
