@@ -40,7 +40,7 @@ HERE = Path(__file__).parent
 EXEMPT: dict[str, str] = {
     "qftnw.RoundOutcome": "result record returned by play_round (built by the rules, never by a caller)",
     "qftnw.Obs": "observation record the simulator hands to Policy.bid; not an entry point",
-    "qftnw.ObsBatch": "vectorized observation record the simulator hands to Policy.bid_batch",
+    "qftnw.ObsBatch": "vectorized observation record the simulator hands to Policy.bid_from_uniform (and bid_batch)",
     "qftnw.MatrixGameSolution": "result record returned by solve_matrix_game",
     "qftnw.Policy": "abstract base class (no arguments)",
     "dqz.Monster": "checked in test_api_dqz via simulate_battle(monster=...) and below",

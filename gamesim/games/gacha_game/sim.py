@@ -17,8 +17,12 @@ the weekday deal, the bag (session chips, 疑惑の運営 removals), the charact
 gives, the attack dice, and the players' random choices (``random`` policy, targets). A rule
 change that makes one source draw more or fewer numbers (a bigger bag, a boss refill) leaves
 the others on their own streams. The weekday deal draws one number per game of the chunk
-(alive or not), so it stays aligned game by game; the other sources draw for the games and
-slayers that act, so they line up only while the compared variants act alike.
+(alive or not), so it stays aligned game by game. The characters a God Chance gives and the
+attack dice are read game by game (:class:`_PerGame`): the ``k``-th God Chance (or attack) of
+game ``i`` gets the same number whatever the other games drew. The session chips and the
+random players' choices draw for the games that act, in call order (reading the chips game by
+game too cost about 25% more CPU time for little gain in the measured comparison,
+``docs/comparisons.md``).
 
 Source: ``shared/seeds/gacha_god_chance_rules_ja.txt``; reading: ``docs/rules/gacha_game.md``.
 """
@@ -57,7 +61,61 @@ MAX_GAMES = 2_000_000
 #: Games per chunk.
 CHUNK = 100_000
 #: Sources of randomness: the key of each one's stream (see the module notes).
-_S_MISC, _S_SETUP, _S_EVENTS, _S_DEAL, _S_BAG, _S_CARD, _S_DICE, _S_CHOICE = range(8)
+_S_MISC, _S_SETUP, _S_EVENTS, _S_DEAL, _S_BAG, _S_CARD, _S_DICE, _S_CHOICE, _S_SR, _S_REMOVAL = range(10)
+#: Numbers per game in one block of a :class:`_PerGame` source, and blocks kept per source.
+_BLOCK, _KEEP = 8, 6
+
+
+class _PerGame:
+    """One source's uniforms read game by game: the ``k``-th number game ``i`` uses is ``U[k, i]``.
+
+    ``U`` is drawn in blocks of :data:`_BLOCK` rows (float32, one column per game of the chunk)
+    from ``streams(source, block)``, on need. At most :data:`_KEEP` blocks are kept (the oldest
+    goes first); a game that needs a dropped block gets it drawn again from its stream (the
+    same numbers), so memory stays flat whatever the game length.
+    """
+
+    def __init__(self, streams: KeyedStreams, source: int, G: int) -> None:
+        self.streams, self.source, self.G = streams, source, G
+        self.count = np.zeros(G, np.int64)
+        self.blocks: dict[int, npt.NDArray[np.float32]] = {}
+
+    def _block(self, j: int) -> npt.NDArray[np.float32]:
+        blk = self.blocks.get(j)
+        if blk is None:
+            blk = self.blocks[j] = self.streams(self.source, j).random((_BLOCK, self.G), dtype=np.float32)
+            if len(self.blocks) > _KEEP:  # drop the oldest; drawn again (same numbers) if needed
+                del self.blocks[min(self.blocks)]
+        return blk
+
+    def uniform(self, idx: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
+        """One uniform in [0, 1) for each entry of ``idx`` (games; repeats get successive numbers)."""
+        if idx.size > 1 and not (idx[1:] > idx[:-1]).all():  # a game twice: successive numbers
+            o = np.argsort(idx, kind="stable")
+            si = idx[o]
+            first = np.r_[True, si[1:] != si[:-1]]
+            start = np.flatnonzero(first)
+            rank = np.empty(idx.size, np.int64)
+            rank[o] = np.arange(si.size) - start[np.cumsum(first) - 1]
+            k = self.count[idx] + rank
+            np.add.at(self.count, idx, 1)
+        else:
+            k = self.count[idx]
+            self.count[idx] = k + 1
+        if idx.size == 0:
+            return np.zeros(0, np.float32)
+        lo, hi = int(k.min()) // _BLOCK, int(k.max()) // _BLOCK
+        if lo == hi:
+            return self._block(lo)[k - lo * _BLOCK, idx]
+        b = k // _BLOCK
+        out = np.empty(idx.size, np.float32)
+        for j in range(lo, hi + 1):
+            m = b == j
+            if m.any():
+                out[m] = self._block(j)[k[m] - j * _BLOCK, idx[m]]
+        return out
+
+
 #: Most Overdrive chains followed (each needs a God Chance showing the navi: (1/5)^k).
 _MAX_DEPTH = 30
 #: Most 課金ガチャ turns in one Sunday per slayer.
@@ -308,8 +366,10 @@ class _Batch:
         self.cfg, self.G = cfg, G
         self.streams = streams = KeyedStreams(rng)
         self.rng = streams(_S_MISC)  # draws not assigned to a source below
-        self.rng_bag, self.rng_card, self.rng_dice = streams(_S_BAG), streams(_S_CARD), streams(_S_DICE)
+        self.rng_removal = streams(_S_REMOVAL)  # 疑惑の運営 removals
         self.rng_deal, self.rng_choice = streams(_S_DEAL), streams(_S_CHOICE)
+        self.rng_bag, self.rng_sr = streams(_S_BAG), streams(_S_SR)
+        self.u_card, self.u_dice = _PerGame(streams, _S_CARD, G), _PerGame(streams, _S_DICE, G)
         rng = streams(_S_SETUP)
         # held=True: record which action cards each slayer plays face up (for "win rate when held")
         self.played = np.zeros((G, cfg.n_players, len(d.action_names)), bool) if held else None
@@ -460,8 +520,8 @@ class _Batch:
             self.srb[idx] = self.cfg_sr[idx]
             self.unseen[idx] = 0
         if self.cfg.doubtful_k is not None:
-            ks = np.asarray(self.cfg.doubtful_k)[self.rng_bag.integers(0, len(self.cfg.doubtful_k), idx.size)]
-            r0 = self.rng_bag.hypergeometric(g, o, ks)
+            ks = np.asarray(self.cfg.doubtful_k)[self.rng_removal.integers(0, len(self.cfg.doubtful_k), idx.size)]
+            r0 = self.rng_removal.hypergeometric(g, o, ks)
             g, o = g - r0, o - (ks - r0)
             if self.trig:
                 self.unseen[idx] = ks - r0
@@ -479,9 +539,9 @@ class _Batch:
         from ``g`` SR and ``o`` N chips."""
         tab, hg, ho = (self.stab, self.hs, self.hn) if sr else (self.htab, self.hg, self.ho)
         if tab is None:
-            return self.rng_bag.hypergeometric(g, o, t)
+            return (self.rng_sr if sr else self.rng_bag).hypergeometric(g, o, t)
         m = int(g.max(initial=0))
-        u = self.rng_bag.random(g.size)
+        u = (self.rng_sr if sr else self.rng_bag).random(g.size)
         base = ((g * (ho + 1) + o) * (hg + ho + 1) + t) * max(hg, 1)
         if m <= 1:
             return (u >= tab[base]).astype(np.int64)
@@ -590,7 +650,7 @@ class _Batch:
             if si.size == 0:
                 break
             fi = f[si]
-            card = self.rng_card.integers(0, self.C, si.size)
+            card = np.minimum((self.u_card.uniform(idx[si]) * self.C).astype(np.int64), self.C - 1)
             own = self.owned[fi] | np.left_shift(1, card)
             self.owned[fi] = own
             if overdrive:
@@ -631,7 +691,7 @@ class _Batch:
         if idx.size == 0:
             return
         slot = self._target(idx, f - idx * self.P, kind) if self.choose else np.zeros(idx.size, np.int64)
-        roll = self.rng_dice.integers(1, 7, idx.size)
+        roll = np.minimum((self.u_dice.uniform(idx) * 6).astype(np.int64), 5) + 1
         dmg = roll * 2 if kind == 2 else roll
         health = self.ahealth[idx, slot]
         removed = np.minimum(dmg, health)
