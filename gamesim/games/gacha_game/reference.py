@@ -28,7 +28,7 @@ from .policies import (LOOKAHEAD_CAPTURE, PLAN_MAX_MONEY, QUEST_TABLE_STEPS, SAV
                        paid_plan_tables, target_values)
 from .rules import (HAND_SIZE, N_ROUNDS, N_TURNS, attack_result, attack_tables, last_dance_chances,
                     paid_tables, quest_move, saturday_pulls)
-from .sim import SOURCES, GameConfig, check_game_config
+from .config import SOURCES, GameConfig, check_game_config
 
 __all__ = ["reference_game", "reference_games"]
 

@@ -42,6 +42,7 @@ from gamesim.core.registry import ParamError
 from gamesim.core.rng import KeyedStreams
 from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_int, check_int_list, check_rng
 
+from .config import BOSS_TARGETS, BOSS_USES, SOURCES, GameConfig, check_game_config
 from .data import GameData, Icon, load_data
 from .policies import (LOOKAHEAD_CAPTURE, PLAN_MAX_MONEY, POLICIES, SAVE_UNTIL, WEIGHTS, effect_values, paid_plan_tables,
                        quest_tables, target_values)
@@ -49,13 +50,8 @@ from .rules import HAND_SIZE, MAX_QUEST_CHAIN, N_ROUNDS, N_TURNS, attack_tables,
 
 __all__ = ["SOURCES", "BOSS_USES", "BOSS_TARGETS", "GameConfig", "make_config", "simulate_games", "MAX_GAMES", "CHUNK"]
 
-#: Where pulls come from (metric ``pulls_<source>``).
-SOURCES: tuple[str, ...] = ("weekday", "quest", "boss", "saturday", "paid", "event", "navi", "overdrive", "trigger")
+#: Index of each pull source in :data:`SOURCES`.
 _WEEKDAY, _QUEST, _BOSS, _SATURDAY, _PAID, _EVENT, _NAVI, _OVERDRIVE, _TRIGGER = range(len(SOURCES))
-#: Readings of ボスカードの使用 (parameter ``boss_use``): usable until the round ends, or once.
-BOSS_USES: tuple[str, ...] = ("round", "once")
-#: Which raid boss an attack hits (parameter ``boss_target``): the attacker's choice, or the first.
-BOSS_TARGETS: tuple[str, ...] = ("choose", "first")
 #: Most games per call (memory and time bound).
 MAX_GAMES = 2_000_000
 #: Games per chunk.
@@ -122,51 +118,6 @@ _MAX_DEPTH = 30
 _MAX_SUNDAY = 200
 #: Longest 👣 move read from the quest table (longer ones, from Overdrive multiples, go step by step).
 _QMAX = 64
-
-
-@dataclass(frozen=True, eq=False)
-class GameConfig:
-    """A validated game set-up (see :func:`make_config`)."""
-
-    data: GameData
-    n_players: int
-    policies: tuple[str, ...]
-    expert: bool
-    doubtful_k: tuple[int, ...] | None
-    navi_seat1: int | None
-    boss_refill: bool
-    last_dance_zero_first: bool = True
-    last_dance_consolete: bool = True
-    boss_use: str = "round"
-    boss_target: str = "choose"
-
-    def __post_init__(self) -> None:
-        # Built by make_config (which checks everything); a hand-built config gets the same
-        # type and range checks so simulate_games never runs on a coerced value (issue 9).
-        if not isinstance(self.data, GameData):
-            raise ParamTypeError("data", self.data, "a GameData (from load_data / make_config)")
-        n = check_int("n_players", self.n_players, min=2, max=4)
-        if (not isinstance(self.policies, tuple) or len(self.policies) != n
-                or not all(isinstance(x, str) and x in POLICIES for x in self.policies)):
-            raise ParamError("policies", self.policies, f"a tuple of {n} names from {', '.join(POLICIES)}")
-        check_bool("expert", self.expert)
-        if self.doubtful_k is not None:
-            check_int_list("doubtful_k", self.doubtful_k, min=0,
-                           max=max(0, min(sum(b) for b in self.data.round_bags) - 1), max_len=10)
-        if self.navi_seat1 is not None:
-            check_int("navi_seat1", self.navi_seat1, min=0, max=len(self.data.navi_names) - 1)
-        check_bool("boss_refill", self.boss_refill)
-        check_bool("last_dance_zero_first", self.last_dance_zero_first)
-        check_bool("last_dance_consolete", self.last_dance_consolete)
-        check_choice("boss_use", self.boss_use, BOSS_USES)
-        check_choice("boss_target", self.boss_target, BOSS_TARGETS)
-
-
-def check_game_config(cfg: object) -> GameConfig:
-    """``cfg`` itself if it is a :class:`GameConfig`, else a ``ParamTypeError`` naming ``cfg``."""
-    if not isinstance(cfg, GameConfig):
-        raise ParamTypeError("cfg", cfg, "a GameConfig from make_config(...)")
-    return cfg
 
 
 def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat1: str | None = None,
