@@ -462,7 +462,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         stack.enter_context(locks)
         # several scenarios: their reports render in worker processes, side by side and while the next
         # scenarios are swept (a report is the same as one rendered alone: same results file, same notebook)
-        with _Renderers(args.n_jobs if len(paths) > 1 else 1) as renderer:
+        with _Renderers(min(args.n_jobs, cpus, len(paths))) as renderer:  # local processes, whatever the cluster
             with compute_backend(args.backend, args.n_jobs, args.scheduler):
                 for path in paths:
                     scenario, results = _run_one(path, args, None, reuse=True)
