@@ -7,7 +7,9 @@
 3. how the results were produced, and the rules and variant modelled;
 4. one section per part: its question, task, swept and fixed settings, cases;
    ONE figure of every metric as small multiples (:func:`gamesim.report.charts.estimates_chart`),
-   one of the paired comparisons, one of the whole distributions; then, folded
+   one of the paired comparisons, one of the whole distributions of the integer metrics of widest
+   range (:func:`distribution_metrics`: at most two, one in a study of more than six parts; every
+   distribution is in the results); then, folded
    away in an appendix (``<details>``), the table of every cell of every metric and
    comparison (also in the CSV/parquet results).
 
@@ -264,7 +266,11 @@ def _part_section(results: Results, part: str, h: list[str]) -> None:
               "the half-width two independent samples of the same size would give.")
         _figure(compare_chart(results, part), f"{part}: paired differences, variant − baseline, 95% intervals")
 
-    drawn, tabulated = distribution_metrics(results, part)
+    # a study of many parts draws one distribution per part (the widest), so it stays within its pages
+    from gamesim.report.findings import MANY_PARTS
+
+    drawn, tabulated = distribution_metrics(results, part, max_metrics=1 if len(results.parts) > MANY_PARTS
+                                            else MAX_DISTRIBUTION_METRICS)
     if drawn:
         rest = [m for m in tabulated if m not in drawn]
         _md(f"{h[2]} Whole distributions\n\n"
