@@ -354,10 +354,10 @@ def _cell_labels(results: Any, part: str) -> dict[int, str]:
 
 
 def chart_png(chart: Any, *, scale: float = 1.25) -> bytes:
-    """The chart drawn as PNG by vl-convert (no browser)."""
+    """The chart (an Altair chart, or its Vega-Lite spec as a dict) drawn as PNG by vl-convert (no browser)."""
     import vl_convert as vlc
 
-    return vlc.vegalite_to_png(chart.to_dict(), scale=scale)
+    return vlc.vegalite_to_png(chart if isinstance(chart, dict) else chart.to_dict(), scale=scale)
 
 
 _ids = itertools.count()
@@ -369,8 +369,10 @@ def chart_html(chart: Any, caption: str = "") -> str:
     The page shows the live chart and hides the picture once vega-embed has drawn it; print (the
     PDF) shows the picture only. The picture is a ``data:`` URI, so the file stands alone.
     """
-    spec = chart.to_dict()
-    png = base64.b64encode(chart_png(chart)).decode("ascii")
+    # one spec for both: the schema check of a big spec costs about as much as drawing it, and the
+    # tests check every chart kind against the schema
+    spec = chart.to_dict(validate=False)
+    png = base64.b64encode(chart_png(spec)).decode("ascii")
     data = json.dumps(spec, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
     fid = f"gamesim-chart-{next(_ids)}"
     cap = f"<figcaption>{html.escape(caption)}</figcaption>" if caption else ""

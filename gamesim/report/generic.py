@@ -7,9 +7,11 @@
 3. how the results were produced, and the rules and variant modelled;
 4. one section per part: its question, task, swept and fixed settings, cases;
    ONE figure of every metric as small multiples (:func:`gamesim.report.charts.estimates_chart`),
-   one of the paired comparisons, one of the whole distributions (the exact curve drawn over the
-   Monte Carlo one where the game has a PMF) with a box that reads P(X ≥ k) of any cell at any k
-   (:mod:`gamesim.report.picker`), and P(X ≥ k) of every cell for each ``at_least`` event; then, folded
+   one of the paired comparisons, one of the whole distributions of the integer metrics of widest
+   range (:func:`distribution_metrics`: at most two, one in a study of more than six parts; every
+   distribution is in the results), the exact curve drawn over the Monte Carlo one where the game
+   has a PMF, with a box that reads P(X ≥ k) of any cell at any k (:mod:`gamesim.report.picker`),
+   and P(X ≥ k) of every cell for each ``at_least`` event; then, folded
    away in an appendix (``<details>``), the table of every cell of every metric and
    comparison (also in the CSV/parquet results).
 
@@ -266,10 +268,13 @@ def _part_section(results: Results, part: str, h: list[str]) -> None:
               "the half-width two independent samples of the same size would give.")
         _figure(compare_chart(results, part), f"{part}: paired differences, variant − baseline, 95% intervals")
 
+    from gamesim.report.findings import MANY_PARTS
     from gamesim.report.picker import event_lines, picker_html
 
     events = event_lines(results, part)
-    drawn, tabulated = distribution_metrics(results, part)
+    # a study of many parts draws one distribution per part (the widest), so it stays within its pages
+    drawn, tabulated = distribution_metrics(results, part, max_metrics=1 if len(results.parts) > MANY_PARTS
+                                            else MAX_DISTRIBUTION_METRICS)
     if drawn:
         dist = results.distributions
         exact = ("at_least_exact" in dist
