@@ -41,7 +41,7 @@ import numpy.typing as npt
 from gamesim.core.lazy import lazy_module
 from gamesim.core.registry import ParamError
 from gamesim.core.rng import KeyedStreams, RngLike
-from gamesim.core.validate import ParamTypeError, check_rng, check_bool, check_choice, check_int, check_int_list
+from gamesim.core.validate import ParamTypeError, check_int, check_rng
 
 from .exact import KIND_NONE, value_table
 from .policies import DMG_OFFSET, DamageRule, PlaySolver, kind_beats
