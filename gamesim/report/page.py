@@ -29,6 +29,9 @@ PRINT_CSS = """<style>
 @page { size: A4; margin: 14mm 12mm; }
 @media print { body { font-size: 10pt; } .gamesim-vega, .gamesim-filter, .gamesim-toggle { display: none !important; } }
 img, tr, figure, .jp-RenderedImage, .jp-RenderedText { break-inside: avoid; }
+/* nbconvert keeps every output whole on a page (.jp-OutputArea-child: avoid-page), so a long Findings
+   list or section moved to the next page and left the page before half empty; outputs break like text */
+@media print { .jp-OutputArea-child { break-inside: auto; } }
 .jp-Cell:empty, .jp-Cell.jp-mod-noOutputs { display: none; }
 body, .jp-RenderedHTMLCommon, .jp-RenderedText, table, code, pre {
   font-family: "DejaVu Sans", "Noto Sans", "IPAexGothic", "IPAGothic", "Noto Sans CJK JP",
