@@ -76,6 +76,23 @@ def distribution_metrics(results: Results, part: str, *,
     return [m for m in tabulated if m in chosen], tabulated
 
 
+def untabulated_cells(results: Results, part: str, metrics: list[str]) -> list[str]:
+    """Labels of the cells of ``part`` with no distribution table for any of ``metrics``.
+
+    A cell's distribution is tabulated only while it has at most
+    :data:`gamesim.core.analysis.MAX_DISTINCT_VALUES` distinct values (e.g. pulls to complete with
+    single pulls spread over hundreds of values); the report names such cells instead of leaving
+    them out of the figure silently. Their quantiles are in the estimates tables.
+    """
+    from gamesim.report.charts import _cell_labels
+
+    dist = results.distributions
+    d = dist[(dist["part"] == part) & dist["metric"].isin(metrics)]
+    labels = _cell_labels(results, part)
+    have = set(int(c) for c in d["cell"])
+    return [lab for c, lab in labels.items() if c not in have]
+
+
 def table_id(part: str, metric: str, kind: str = "metric") -> str:
     """The HTML id of a report table: ``gamesim-<kind>-<part>-<metric>`` (unsafe characters as ``_``)."""
     clean = re.sub(r"[^0-9A-Za-z_-]", "_", f"{part}-{metric}")
@@ -290,6 +307,12 @@ def _part_section(results: Results, part: str, h: list[str]) -> None:
             + "The probability mass function, P(X ≥ k) and P(X ≤ k) of every cell, with the case and parameter "
               "columns, are in the `.dist` results table and `Results.distribution(metric, **settings)`; in the "
               "HTML, the box below the figure reads P(X ≥ k) of any cell at any k.")
+        missing = untabulated_cells(results, part, drawn)
+        if missing:
+            from gamesim.core.analysis import MAX_DISTINCT_VALUES
+
+            _md(f"Not drawn (more than {MAX_DISTINCT_VALUES} distinct values, so no distribution table; their "
+                f"quantiles are in the tables): {'; '.join(safe_markdown(m) for m in missing)}.")
         _figure(distribution_chart(results, part, drawn), f"{part}: P(X ≥ k) per cell"
                 + ("; solid with shaded band: Monte Carlo, dashed: exact" if exact else ""))
         _html(picker_html(results, part))

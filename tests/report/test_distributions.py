@@ -230,3 +230,21 @@ def test_picker_leaves_cells_out_beyond_its_row_budget_and_says_how_many(res):
     for m_full, m_small in zip(full["metrics"], small["metrics"]):
         assert len(m_small["cells"]) + m_small["left_out"] == len(m_full["cells"])
         assert m_small["cells"] == m_full["cells"][:len(m_small["cells"])]
+
+
+def test_cells_with_too_many_values_to_tabulate_are_named_not_dropped(tmp_path):
+    from gamesim.core.analysis import MAX_DISTINCT_VALUES
+    from gamesim.report.generic import untabulated_cells
+
+    # single pulls spread pulls-to-complete over hundreds of values; fifty-pulls over at most 3000 / 50 = 60
+    scenario = {
+        "name": "spread", "game": "gacha", "n_trials": 600, "chunk_size": 600,
+        "parts": [{"name": "s", "task": "pulls_to_complete", "params": {"max_pulls": 3000},
+                   "cases": [{"name": "single", "session_size": 1}, {"name": "fifty", "session_size": 50}]}],
+    }
+    r = gamesim.sweep(scenario, progress=False, cache_root=tmp_path)
+    d = r.distributions
+    counts = r.frame.loc[(r.frame["metric"] == "pulls_to_complete") & (r.frame["statistic"] == "mean")]
+    assert set(d.loc[d["metric"] == "pulls_to_complete", "case"]) == {"fifty"}, counts
+    assert untabulated_cells(r, "s", ["pulls_to_complete"]) == ["single"]
+    assert MAX_DISTINCT_VALUES < 600  # the premise: single pulls has more distinct values than the cap
