@@ -197,7 +197,9 @@ def test_study_notebooks_show_scenario_text_through_the_sanitizer():
                     seen += 1
                     assert not raw_text.search(line), f"{path.name}: {line.strip()}"
                     assert "safe_markdown(" in line, f"{path.name}: {line.strip()}"
-    assert seen >= 10
+    # the study notebooks show the title, question or notes in several places (8 when this was written):
+    # the check must find some, or it would pass without looking at anything
+    assert seen >= 5, seen
 
 
 @pytest.fixture(scope="module")
