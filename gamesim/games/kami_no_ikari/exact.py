@@ -99,6 +99,8 @@ def hand_value_distribution(heights: tuple[int, ...] = (0,) * N_NUMBERS, mate: i
         raise ParamError("pool", pool, f"at least k = {k} cards")
     out: dict[int, Fraction] = {}
     for h in _hands(k):
+        if any(c > p for c, p in zip(h, pool)):  # more copies than the pool holds (k > COPIES): probability 0
+            continue
         pr = hand_probability(h, pool)
         if pr:
             v = _hand_value(h, heights, mate, 0, collapse_doubled)
@@ -120,6 +122,8 @@ def set_bonus_distribution(k: int = HAND_SIZE, pool: tuple[int, ...] = (COPIES,)
     pool = _check_counts("pool", pool)
     out: dict[int, Fraction] = {}
     for h in _hands(k):
+        if any(c > p for c, p in zip(h, pool)):  # more copies than the pool holds: probability 0
+            continue
         pr = hand_probability(h, pool) if sum(pool) >= k else Fraction(0)
         if pr:
             v = sum(SET_BONUS[min(c, 5)] for c in h)
