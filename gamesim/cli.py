@@ -342,6 +342,7 @@ def _run_one(
     from gamesim.core.api import Results, results_set_problem, sweep
     from gamesim.core.results import ResultsError, load_results
     from gamesim.core.scenario import load_scenario
+    from gamesim.core.sweep import INLINE_BELOW_S
 
     scenario = load_scenario(path)
     out = (out or args.out_dir / f"{scenario.name}.parquet").with_suffix("." + fmt)
@@ -366,6 +367,7 @@ def _run_one(
         cache_root=args.out_dir / ".chunks",
         progress=not args.quiet,
         fresh=args.fresh,
+        inline_below_s=INLINE_BELOW_S if getattr(args, "inline", False) else None,
     )
     res.meta.update({"n_jobs": args.n_jobs, "backend": args.backend, "scheduler": args.scheduler})
     written = res.save(out, format=fmt)  # type: ignore[arg-type]
@@ -425,6 +427,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return error(f"--out {args.out} is a folder; give a results file such as {args.out / 'results.parquet'}",
                      EXIT_USAGE)
     cpus = _cpu_count()
+    # --n-jobs not given: a sweep small enough to finish before workers would have started runs in this
+    # process (gamesim.core.sweep.INLINE_BELOW_S); with --n-jobs, every chunk goes to the workers asked for
+    args.inline = args.n_jobs is None and args.backend == "loky"
     if args.n_jobs is None:
         args.n_jobs = cpus
     if args.scheduler is None and args.n_jobs > cpus:  # local workers only: more than the cores just thrash

@@ -328,7 +328,11 @@ def distribution_table(
         not happen within the cap): it counts towards every "at least k" and no
         "at most k", and has no PMF row.
     max_distinct : int, default 200
-        Above this many rows the metric is not tabulated.
+        Most rows per table. With more distinct values the rows are thinned: ``k`` runs over (up to)
+        ``max_distinct`` integers evenly spaced from the smallest to the largest value, and every
+        column is still exact at its ``k`` (``count`` and ``pmf`` are those of ``X = k``; ``at_least``
+        and ``at_most`` count every trial), so P(X ≥ k) can be read and drawn at a resolution of
+        (largest − smallest) / ``max_distinct``. Column ``thinned`` says so.
     support : (float, float), optional
         The range the metric's values are known to lie in (a task's
         ``Metric.bounds``). Where both ends are finite integers the table has one
@@ -349,8 +353,9 @@ def distribution_table(
         **simultaneous** 95% band: the whole curve lies inside it 95% of the
         time; DKW, :func:`gamesim.core.stats.dkw_half_width`, clipped to
         ``[0, 1]``), ``band_half_width`` and ``full_support`` (whether rows cover
-        the whole known support). ``None`` if a finite value is not an integer,
-        lies outside ``support``, or there are too many rows.
+        the whole known support) and ``thinned`` (rows at selected ``k`` only, see
+        ``max_distinct``). ``None`` if a finite value is not an integer or lies outside
+        ``support``.
     """
     a = np.asarray(values, dtype=np.float64).ravel()
     n = a.size
@@ -411,10 +416,22 @@ def distribution_table_from_counts(
                 full_counts = np.zeros(grid.size, dtype=np.int64)
                 full_counts[np.searchsorted(grid, vals)] = counts
                 vals, counts, full = grid, full_counts, True
-    if vals.size > max_distinct or vals.size == 0:
+    if vals.size == 0:
         return None
     censored = n - int(counts.sum())
-    at_most = np.cumsum(counts)
+    thinned = vals.size > max_distinct
+    if thinned:  # k on an even grid from the smallest to the largest value; every column stays exact at its k
+        grid = np.unique(np.round(np.linspace(vals[0], vals[-1], max_distinct)))
+        at = np.searchsorted(vals, grid, side="left")
+        hit = np.zeros(grid.size, dtype=bool)
+        inside = at < vals.size
+        hit[inside] = vals[at[inside]] == grid[inside]
+        below = np.concatenate([[0], np.cumsum(counts)])[at]  # trials with a value < k
+        counts = np.where(hit, counts[np.minimum(at, vals.size - 1)], 0)
+        vals = grid
+        at_most = below + counts
+    else:
+        at_most = np.cumsum(counts)
     at_least = n - at_most + counts
     out = pd.DataFrame({"value": vals.astype(np.int64), "count": counts.astype(np.int64)})
     out["n"] = n
@@ -430,6 +447,7 @@ def distribution_table_from_counts(
         out[f"{name}_band_high"] = np.clip(out[name] + eps, 0.0, 1.0)
     out["band_half_width"] = eps
     out["full_support"] = full
+    out["thinned"] = thinned
     return out
 
 

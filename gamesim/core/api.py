@@ -369,15 +369,42 @@ class Results:
         """A copy of the tidy results (or of the comparisons or distributions table)."""
         return {"results": self.frame, "compare": self.comparisons, "distributions": self.distributions}[which].copy()
 
+    def _index(self) -> dict[str, Any]:
+        """Lookups of :attr:`frame` built once per frame: its parts, each part's rows and metrics, and each
+        (part, metric)'s rows in cell order. A report asks for them hundreds of times, and filtering the whole
+        frame each time cost seconds; rebuilt when :attr:`frame` is replaced (pandas' copy-on-write keeps the
+        cached frames from changing under a caller who edits what they were given)."""
+        cache = self.__dict__.get("_cache")
+        if cache is not None and cache["frame"] is self.frame:
+            return cache
+        frame = self.frame
+        parts = list(pd.unique(frame["part"]))
+        by_part = {p: g for p, g in frame.groupby("part", sort=False, observed=True)}
+        rows = {}
+        metrics = {}
+        for p, g in by_part.items():
+            metrics[p] = list(pd.unique(g["metric"]))
+            for m, gm in g.groupby("metric", sort=False, observed=True):
+                rows[(p, m)] = gm.sort_values(["cell"], kind="stable")
+        cache = {"frame": frame, "parts": parts, "by_part": by_part, "metrics": metrics, "rows": rows,
+                 "all_metrics": list(pd.unique(frame["metric"]))}
+        self.__dict__["_cache"] = cache
+        return cache
+
+    def part_frame(self, part: str) -> pd.DataFrame:
+        """The tidy rows of one part (empty if there is no such part)."""
+        got = self._index()["by_part"].get(part)
+        return got if got is not None else self.frame.iloc[0:0]
+
     @property
     def parts(self) -> list[str]:
         """Part names, in scenario order."""
-        return list(pd.unique(self.frame["part"]))
+        return list(self._index()["parts"])
 
     def metrics(self, part: str | None = None) -> list[str]:
         """Metric names (of one part, or of all), in the order the tasks declare them."""
-        rows = self.frame if part is None else self.frame[self.frame["part"] == part]
-        return list(pd.unique(rows["metric"]))
+        index = self._index()
+        return list(index["all_metrics"] if part is None else index["metrics"].get(part, []))
 
     def dims(self, part: str) -> list[str]:
         """The swept dimensions of a part: ``case`` (if it has cases) then its grid keys.
@@ -388,14 +415,14 @@ class Results:
             for p in self.scenario.parts:
                 if p.name == part:
                     return p.dims
-        rows = self.frame[self.frame["part"] == part]
+        rows = self.part_frame(part)
         fixed = {"scenario", "part", "task", "cell", "metric", "statistic", "n", "estimate", "se", "ci_low",
                  "ci_high", "exact", "n_chunks", "spawn_key", "target_met", "seed_entropy", "scenario_hash",
                  "gamesim_version"}
         return [c for c in rows.columns if c not in fixed and rows[c].nunique(dropna=True) > 1]
 
     def _part_of(self, metric: str, part: str | None) -> str:
-        if metric not in set(self.frame["metric"]):
+        if metric not in self._index()["all_metrics"]:
             raise KeyError(f"no metric {metric!r}; metrics: {', '.join(self.metrics())}")
         if part is not None:
             if part not in self.parts:
@@ -409,12 +436,14 @@ class Results:
     def rows(self, metric: str, *, part: str | None = None, statistic: str | None = None) -> pd.DataFrame:
         """Tidy rows of one metric of one part (one statistic, or all), in cell order."""
         part = self._part_of(metric, part)
-        r = self.frame[(self.frame["part"] == part) & (self.frame["metric"] == metric)]
+        r = self._index()["rows"].get((part, metric))
+        if r is None:
+            r = self.frame.iloc[0:0]
         if statistic is not None:
             r = r[r["statistic"] == statistic]
             if r.empty:
                 raise KeyError(f"no statistic {statistic!r} for {part}/{metric}")
-        return r.sort_values(["cell"], kind="stable")
+        return r
 
     def primary_statistic(self, metric: str, *, part: str | None = None) -> str:
         """The statistic plotted and compared: ``proportion`` or ``mean``, else the first quantile."""
@@ -455,25 +484,28 @@ class Results:
         rows = self.rows(metric, part=part)
         dims = self.dims(part)
         out: dict[str, list[Any]] = {}
-        cells = list(pd.unique(rows["cell"]))
-        first = rows.drop_duplicates("cell").set_index("cell")
+        first = rows.drop_duplicates("cell")
+        cells = first["cell"].tolist()
         index_cols = dims or ["part"]
         for d in index_cols:
-            out[d] = [_show(first.loc[c, d]) for c in cells]
-        for stat in pd.unique(rows["statistic"]):
-            sub = rows[rows["statistic"] == stat].set_index("cell")
+            out[d] = [_show(v) for v in first[d].tolist()]
+        stats = list(pd.unique(rows["statistic"]))
+        by_stat = {stat: {c: r for c, r in zip(sub["cell"].tolist(), sub[["estimate", "ci_low", "ci_high", "n",
+                                                                             "exact"]].itertuples(index=False))}
+                   for stat, sub in rows.groupby("statistic", sort=False, observed=True)}
+        for stat in stats:
+            sub = by_stat[stat]
             out[f"{stat} [95% CI]"] = [
-                format_interval(sub.loc[c, "estimate"], sub.loc[c, "ci_low"], sub.loc[c, "ci_high"], digits=digits,
-                                n=int(sub.loc[c, "n"]))
-                if c in sub.index else "–"
+                format_interval(sub[c].estimate, sub[c].ci_low, sub[c].ci_high, digits=digits, n=int(sub[c].n))
+                if c in sub else "–"
                 for c in cells
             ]
-        out["n"] = [f"{int(first.loc[c, 'n']):,}" for c in cells]
-        for stat in pd.unique(rows["statistic"]):
-            sub = rows[rows["statistic"] == stat].set_index("cell")
-            if sub["exact"].notna().any():
+        out["n"] = [f"{int(v):,}" for v in first["n"].tolist()]
+        for stat in stats:
+            sub = by_stat[stat]
+            if any(not pd.isna(r.exact) for r in sub.values()):
                 out[f"exact {stat}"] = [
-                    "–" if c not in sub.index or pd.isna(sub.loc[c, "exact"]) else f"{sub.loc[c, 'exact']:.{digits}f}"
+                    "–" if c not in sub or pd.isna(sub[c].exact) else f"{sub[c].exact:.{digits}f}"
                     for c in cells
                 ]
         return pd.DataFrame(out).set_index(index_cols)
@@ -610,14 +642,17 @@ class Results:
             ``count``, ``n``, ``censored`` and ``pmf``, ``at_least``, ``at_most``
             each with ``_low``/``_high`` 95% bounds (pointwise Wilson), the
             simultaneous 95% band of the whole curve (``at_least_band_low`` ...,
-            DKW) and, where the game gives the metric's exact PMF,
-            ``pmf_exact``, ``at_least_exact``, ``at_most_exact``.
+            DKW), ``thinned`` (a cell of more than 200 distinct values has rows at 200
+            evenly spaced ``k`` only, each exact at its ``k``:
+            :func:`gamesim.core.analysis.distribution_table`) and, where the game gives the
+            metric's exact PMF, ``pmf_exact``, ``at_least_exact``, ``at_most_exact``.
 
         Raises
         ------
         KeyError
-            If the metric has no tabulated distribution (not integer-valued, too
-            many distinct values, or ``distributions = false``), a setting is not a
+            If the metric has no tabulated distribution (not integer-valued, more than
+            :data:`gamesim.core.summary.MAX_COUNTED_VALUES` distinct values, or
+            ``distributions = false``), a setting is not a
             swept dimension of the part, or nothing matches.
         """
         part = self._part_of(metric, part)
@@ -628,13 +663,16 @@ class Results:
         if cell is not None:
             d = d[d["cell"] == cell]
         if d.empty:
-            raise KeyError(f"no distribution for {part}/{metric} (not integer-valued, or > 200 distinct values)")
+            from gamesim.core.summary import MAX_COUNTED_VALUES
+
+            raise KeyError(f"no distribution for {part}/{metric} (not integer-valued, or more than "
+                           f"{MAX_COUNTED_VALUES:,} distinct values)")
         dims = self.dims(part)
         unknown = [k for k in settings if k not in dims]
         if unknown:
             raise KeyError(f"{unknown[0]!r} is not a swept setting of part {part!r}; "
                            f"swept: {', '.join(dims) or 'none'}")
-        cells = self.frame[self.frame["part"] == part].drop_duplicates("cell")[["cell", *dims]]
+        cells = self.part_frame(part).drop_duplicates("cell")[["cell", *dims]]
         d = d.drop(columns=[c for c in dims if c in d.columns]).merge(cells, on="cell", how="left")
         for k, v in settings.items():
             want = json.dumps(_show(list(v) if isinstance(v, tuple) else v))
@@ -784,6 +822,7 @@ def sweep(
     scheduler: str | None = None,
     cache_root: str | Path = "reports/.chunks",
     fresh: bool = False,
+    inline_below_s: float | None = None,
 ) -> Results:
     """Run (or resume) a scenario's sweep and return its :class:`Results`.
 
@@ -810,6 +849,11 @@ def sweep(
         Where finished chunks are kept (an interrupted sweep resumes from them).
     fresh : bool, default False
         Discard chunks of this scenario version saved earlier.
+    inline_below_s : float, optional
+        Run the chunks in this process, starting no workers, while those left would take less than
+        this many CPU-seconds, judged from the first chunk run here (``gamesim run`` passes 3.0 unless
+        ``--n-jobs`` is given; see :func:`gamesim.core.sweep.run_sweep`). Same results either way.
+        ``None`` (default): every chunk goes to the ``n_jobs`` workers.
 
     Returns
     -------
@@ -838,11 +882,13 @@ def sweep(
     from gamesim.core.sweep import run_sweep
     from gamesim.core.validate import check_int
 
-    from gamesim.core.validate import check_bool
+    from gamesim.core.validate import check_bool, check_float
 
     check_int("n_jobs", n_jobs, min=1, max=MAX_N_JOBS)
     check_bool("progress", progress)
     check_bool("fresh", fresh)
+    if inline_below_s is not None:
+        check_float("inline_below_s", inline_below_s, min=0.0)
     if seed is not None:
         check_int("seed", seed, min=0)
     cpus = _cpu_count()
@@ -852,7 +898,7 @@ def sweep(
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     started = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
     res = run_sweep(sc, n_jobs=n_jobs, backend=backend, scheduler=scheduler, seed=seed, cache_root=cache_root,
-                    progress=progress, fresh=fresh)
+                    progress=progress, fresh=fresh, inline_below_s=inline_below_s)
     meta = {
         "scenario": sc.name,
         "scenario_path": str(sc.path) if sc.path is not None else None,

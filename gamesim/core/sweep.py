@@ -635,6 +635,7 @@ def run_sweep(
     cache_root: str | Path = "reports/.chunks",
     progress: bool = True,
     fresh: bool = False,
+    inline_below_s: float | None = None,
 ) -> SweepResult:
     """Run (or resume) every part of a scenario and summarise it as a tidy table.
 
@@ -662,6 +663,15 @@ def run_sweep(
         Show a tqdm progress bar (chunks done / planned).
     fresh : bool, default False
         Discard chunks of this scenario version already on disk.
+    inline_below_s : float, optional
+        Run the sweep in this process, without starting worker processes, while the chunks still to
+        run would take less than this many CPU-seconds here: the first chunk is run here and timed,
+        and the estimate is its CPU time (then the mean of the chunks run here) times the chunks
+        left. Starting two workers costs about 3 s of wall time and 4 CPU-seconds (each imports
+        numpy, scipy and the game), more than a small sweep takes. ``None`` (default): every chunk
+        goes through joblib. Results are the same either way (each chunk's random numbers depend
+        only on its position). ``gamesim run`` and ``gamesim report`` pass
+        :data:`INLINE_BELOW_S` unless ``--n-jobs`` is given.
 
     Returns
     -------
@@ -700,6 +710,7 @@ def run_sweep(
     if scenario.precision is not None:  # the second stage's value counts are kept apart from the pilot's
         store.splits = {p: len(_chunk_sizes(part.n_trials, scenario.chunk_size)) for p, part in enumerate(scenario.parts)}
     ran = 0
+    inline_n, inline_s = 0, 0.0  # chunks run in this process (inline_below_s) and their CPU-seconds
     bar = tqdm(total=0, desc=scenario.name, unit="chunk", disable=not progress, leave=True, delay=0.5)
     try:
         ctx = contextlib.nullcontext() if backend is None else compute_backend(backend, n_jobs, scheduler)
@@ -714,20 +725,33 @@ def run_sweep(
                 ]
                 bar.total += len(jobs)
                 bar.refresh()
+
+                def chunk_args(job: tuple[int, int, int, int]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+                    p, c, k, n = job
+                    return ((game, scenario.parts[p].task.name, cells[p][c], n, entropy, (p, groups[p][c], k),
+                             (p, c, k)), {"events": getattr(scenario.parts[p].task, "events", ())})
+
+                while (jobs and parallel is None and inline_below_s is not None
+                       and time.monotonic() > _workers_warm_until):
+                    # small sweeps run here: starting workers would cost more than the whole sweep
+                    if inline_n and inline_s / inline_n * len(jobs) >= inline_below_s:
+                        break
+                    t_cpu = time.process_time()
+                    a, kw = chunk_args(jobs.pop(0))
+                    store.write_blob(*run_chunk_summary(*a, **kw))
+                    inline_s += time.process_time() - t_cpu
+                    inline_n += 1
+                    ran += 1
+                    bar.update()
                 if jobs:
                     if parallel is None:  # one pool of workers for every round of the run
                         parallel = stack.enter_context(joblib.Parallel(return_as="generator_unordered"))
-                    tasks = (
-                        joblib.delayed(run_chunk_summary)(
-                            game, scenario.parts[p].task.name, cells[p][c], n, entropy, (p, groups[p][c], k),
-                            (p, c, k), events=getattr(scenario.parts[p].task, "events", ()),
-                        )
-                        for p, c, k, n in jobs
-                    )
+                    tasks = (joblib.delayed(run_chunk_summary)(*a, **kw) for a, kw in map(chunk_args, jobs))
                     for key, blob, rows, summaries in parallel(tasks):
                         store.write_blob(key, blob, rows, summaries)
                         ran += 1
                         bar.update()
+                    _note_workers_used()
                 if not _top_up(scenario, cells, planned, store):
                     break
     finally:
@@ -741,6 +765,21 @@ def run_sweep(
         table, entropy, digest, cache_dir, ran, reused, time.perf_counter() - t0, comparisons, distributions,
         rankings,
     )
+
+
+#: CPU-seconds of chunks left below which ``gamesim run`` / ``gamesim report`` run a sweep in their own process
+#: (see ``inline_below_s`` of :func:`run_sweep`): about what starting two loky workers costs on a 2-core machine.
+INLINE_BELOW_S = 3.0
+
+
+#: Until when (``time.monotonic()``) the loky workers of this process are taken to be still running: joblib
+#: reuses them for the next sweep until they have idled for 300 s, so a later small sweep need not run here.
+_workers_warm_until = 0.0
+
+
+def _note_workers_used() -> None:
+    global _workers_warm_until
+    _workers_warm_until = time.monotonic() + 240.0
 
 
 #: Fewest trials a cell must have before its precision target can count as met,

@@ -144,13 +144,14 @@ def estimates_chart(results: Any, part: str, metrics: list[str] | None = None, *
     alt = _alt()
     metrics = metrics or results.metrics(part)
     dims = results.dims(part)
-    frame = results.frame[(results.frame["part"] == part) & results.frame["metric"].isin(metrics)]
+    frame = results.part_frame(part)
+    frame = frame[frame["metric"].isin(metrics)]
     x, others, numeric = x_and_series(dims, frame, x)
     recs = []
     for metric in metrics:
         stat = statistic or results.primary_statistic(metric, part=part)
         rows = results.rows(metric, part=part, statistic=stat)
-        for _, r in rows.iterrows():
+        for r in rows.to_dict("records"):
             recs.append({
                 "metric": f"{metric} ({stat})",
                 "x": (float(r[x]) if numeric else _key(r[x])) if x else part,
@@ -206,17 +207,18 @@ def compare_chart(results: Any, part: str, *, columns: int = 2) -> Any:
     dims = [d for d in dims if c[d].map(_key).nunique() > 1]
     all_pairs = c["baseline"].map(_key).nunique() > 1  # [compare] pairs = "all": name both sides
 
-    def pair(r: pd.Series) -> str:
+    def pair(r: Any) -> str:
         return f"{_key(r['variant'])} − {_key(r['baseline'])}" if all_pairs else _key(r["variant"])
 
+    records = c.to_dict("records")
     df = pd.DataFrame({
         "metric": c["metric"].astype(str).to_numpy(),
-        "setting": [" | ".join([pair(r)] + [_key(r[d]) for d in dims]) for _, r in c.iterrows()],
+        "setting": [" | ".join([pair(r)] + [_key(r[d]) for d in dims]) for r in records],
         "estimate": c["estimate"].astype(float).to_numpy(),
         "ci_low": _finite(c["ci_low"]), "ci_high": _finite(c["ci_high"]),
         "exact": _finite(c["exact"]), "n": c["n"].astype(int).to_numpy(),
         "shown": [format_interval(float(r["estimate"]), float(r["ci_low"]), float(r["ci_high"]), n=int(r["n"]))
-                  for _, r in c.iterrows()],
+                  for r in records],
     })
     df["verdict"] = np.where(df["ci_low"] > 0, "higher",
                              np.where(df["ci_high"] < 0, "lower", "no detectable difference"))
@@ -346,11 +348,11 @@ def distribution_chart(results: Any, part: str, metrics: list[str] | None = None
 
 
 def _cell_labels(results: Any, part: str) -> dict[int, str]:
-    rows = results.frame[results.frame["part"] == part].drop_duplicates("cell")
+    rows = results.part_frame(part).drop_duplicates("cell")
     dims = results.dims(part)
     if not dims:
         return {int(c): part for c in rows["cell"]}
-    return {int(r["cell"]): " | ".join(_key(r[d]) for d in dims) for _, r in rows.iterrows()}
+    return {int(r["cell"]): " | ".join(_key(r[d]) for d in dims) for r in rows.to_dict("records")}
 
 
 def chart_png(chart: Any, *, scale: float = 1.25) -> bytes:

@@ -148,8 +148,8 @@ def _key(v: Any) -> str:
 
 
 def _exact_agreement(results: Any, part: str) -> str | None:
-    f = results.frame
-    rows = f[(f["part"] == part) & f["exact"].notna()]
+    f = results.part_frame(part)
+    rows = f[f["exact"].notna()]
     rows = rows[rows["statistic"].isin(["proportion", "mean"])]
     if rows.empty:
         return None

@@ -79,10 +79,11 @@ def distribution_metrics(results: Results, part: str, *,
 def untabulated_cells(results: Results, part: str, metrics: list[str]) -> list[str]:
     """Labels of the cells of ``part`` with no distribution table for any of ``metrics``.
 
-    A cell's distribution is tabulated only while it has at most
-    :data:`gamesim.core.analysis.MAX_DISTINCT_VALUES` distinct values (e.g. pulls to complete with
-    single pulls spread over hundreds of values); the report names such cells instead of leaving
-    them out of the figure silently. Their quantiles are in the estimates tables.
+    A sweep tabulates a cell's distribution while it counts the cell's distinct values (at most
+    :data:`gamesim.core.summary.MAX_COUNTED_VALUES`; over
+    :data:`gamesim.core.analysis.MAX_DISTINCT_VALUES` of them the table is thinned, not dropped); the
+    report names the cells left without one instead of leaving them out of the figure silently. Their
+    quantiles are in the estimates tables.
     """
     from gamesim.report.charts import _cell_labels
 
@@ -91,6 +92,18 @@ def untabulated_cells(results: Results, part: str, metrics: list[str]) -> list[s
     labels = _cell_labels(results, part)
     have = set(int(c) for c in d["cell"])
     return [lab for c, lab in labels.items() if c not in have]
+
+
+def _thinned_cells(results: Results, part: str, metrics: list[str]) -> list[str]:
+    """Labels of the cells of ``part`` whose distribution table of one of ``metrics`` is thinned."""
+    from gamesim.report.charts import _cell_labels
+
+    dist = results.distributions
+    if "thinned" not in dist:
+        return []
+    d = dist[(dist["part"] == part) & dist["metric"].isin(metrics) & dist["thinned"].fillna(False).astype(bool)]
+    cells = set(int(c) for c in d["cell"])
+    return [lab for c, lab in _cell_labels(results, part).items() if c in cells]
 
 
 def table_id(part: str, metric: str, kind: str = "metric") -> str:
@@ -216,7 +229,7 @@ def _part_section(results: Results, part: str, h: list[str]) -> None:
 
     sc = results.scenario
     spec = next((p for p in sc.parts if p.name == part), None) if sc is not None else None
-    task_name = results.frame.loc[results.frame["part"] == part, "task"].iloc[0]
+    task_name = results.part_frame(part)["task"].iloc[0]
     heading = spec.title if spec is not None and spec.title else part
     _md(f"{h[1]} {safe_markdown(heading)}" + (f" (part `{safe_markdown(part)}`)" if heading != part else "")
         + f", task `{safe_markdown(str(task_name))}`")
@@ -247,10 +260,10 @@ def _part_section(results: Results, part: str, h: list[str]) -> None:
             for m in spec.task.metrics_for(cell):
                 docs.setdefault(m.name, m.doc)
     metrics = results.metrics(part)
-    frame = results.frame[results.frame["part"] == part]
+    frame = results.part_frame(part)
     x, others, _ = x_and_series(results.dims(part), frame)
     series = list(dict.fromkeys(" | ".join(str(show_value(r[o])) for o in others)
-                                for _, r in frame.drop_duplicates("cell").iterrows())) if others else []
+                                for r in frame.drop_duplicates("cell").to_dict("records"))) if others else []
     # one figure for up to MAX_PANELS_PER_FIGURE metrics (each figure costs about a second to draw and a third
     # of a page); more are split by statistic
     groups = metric_groups(results, part, max_panels=MAX_PANELS_PER_FIGURE)
@@ -309,10 +322,16 @@ def _part_section(results: Results, part: str, h: list[str]) -> None:
               "HTML, the box below the figure reads P(X ≥ k) of any cell at any k.")
         missing = untabulated_cells(results, part, drawn)
         if missing:
+            from gamesim.core.summary import MAX_COUNTED_VALUES
+
+            _md(f"Not drawn (more than {MAX_COUNTED_VALUES:,} distinct values, so no distribution table; their "
+                f"quantiles are in the tables): {'; '.join(safe_markdown(m) for m in missing)}.")
+        thinned = _thinned_cells(results, part, drawn)
+        if thinned:
             from gamesim.core.analysis import MAX_DISTINCT_VALUES
 
-            _md(f"Not drawn (more than {MAX_DISTINCT_VALUES} distinct values, so no distribution table; their "
-                f"quantiles are in the tables): {'; '.join(safe_markdown(m) for m in missing)}.")
+            _md(f"Drawn at {MAX_DISTINCT_VALUES} evenly spaced k (more distinct values than that; each point is "
+                f"exact at its k): {'; '.join(safe_markdown(m) for m in thinned)}.")
         _figure(distribution_chart(results, part, drawn), f"{part}: P(X ≥ k) per cell"
                 + ("; solid with shaded band: Monte Carlo, dashed: exact" if exact else ""))
         _html(picker_html(results, part))

@@ -19,13 +19,17 @@ section expanded.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import html
+import os
 import re
+from pathlib import Path
 
-__all__ = ["finish_page", "external_urls", "PRINT_CSS"]
+__all__ = ["finish_page", "external_urls", "printable", "chart_bundle", "PRINT_CSS", "PDF_BASE_CSS"]
 
 #: Print and screen styles. Fonts with Japanese glyphs follow DejaVu (rule names are quoted in Japanese).
-PRINT_CSS = """<style>
+PRINT_CSS = """<style id="gamesim-css">
 @page { size: A4; margin: 14mm 12mm; }
 @media print { body { font-size: 10pt; } .gamesim-vega, .gamesim-filter, .gamesim-toggle { display: none !important; } }
 img, tr, figure, .jp-RenderedImage, .jp-RenderedText { break-inside: avoid; }
@@ -64,6 +68,57 @@ th.gamesim-sortable { cursor: pointer; }
 .vega-embed { max-width: 100%; overflow-x: auto; }
 </style>
 """
+
+#: The PDF's base styles, in place of the notebook template's stylesheets (about 260 kB of JupyterLab theme
+#: written for the screen). WeasyPrint matched every element against every rule of those: about half of the time
+#: it took to print a report. :data:`PRINT_CSS` follows it.
+PDF_BASE_CSS = """<style id="gamesim-pdf-base">
+body { margin: 0; font-size: 10pt; line-height: 1.35; color: #000; background: #fff; }
+h1 { font-size: 17pt; margin: 0.5em 0 0.3em; } h2 { font-size: 13.5pt; margin: 0.9em 0 0.3em; }
+h3 { font-size: 11.5pt; margin: 0.8em 0 0.25em; } h4, h5 { font-size: 10.5pt; margin: 0.6em 0 0.2em; }
+p { margin: 0.35em 0; } ul, ol { margin: 0.3em 0; padding-left: 1.6em; } li { margin: 0.08em 0; }
+code { background: #f2f2f2; padding: 0 2px; font-size: 90%; } pre { white-space: pre-wrap; margin: 0.3em 0; }
+table { margin: 0.3em 0; } thead { border-bottom: 1px solid #444; }
+th, td { text-align: right; vertical-align: middle; padding: 1px 3px; } th { font-weight: bold; }
+tbody tr:nth-child(odd) { background: #f5f5f5; }
+a { color: #1a4f8b; text-decoration: none; } a.anchor-link { display: none; }
+summary { font-weight: bold; margin: 0.3em 0; } .jp-InputArea, .jp-InputPrompt, .jp-OutputPrompt { display: none; }
+</style>
+"""
+
+#: Every ``<style>`` element of a page (template styles hold no ``</``).
+_STYLE = re.compile(r"<style\b[^>]*>.*?</style\s*>", re.I | re.S)
+#: Every ``<script>`` element with its content (chart specs and the page script are escaped: no ``</`` inside).
+_SCRIPT = re.compile(r"<script\b[^>]*>.*?</script\s*>", re.I | re.S)
+
+
+#: An appendix too long to print (``gamesim-noprint``): its summary line is kept, its tables are not.
+_NOPRINT = re.compile(r"(<details class=\"gamesim-appendix gamesim-noprint\">\s*<summary>.*?</summary>).*?(</details>)",
+                      re.S)
+
+
+def printable(page: str) -> str:
+    """The page as the PDF printer reads it: no scripts (the printer runs none; the chart specs and the
+    script bundle are most of the page's bytes), and the notebook template's screen stylesheets replaced by
+    :data:`PDF_BASE_CSS`. gamesim's own styles (every ``<style>`` naming a ``gamesim`` class: print rules,
+    the picker hidden in print) stay. The tables of an appendix too long to print are left out (only its
+    summary line is printed, as before).
+
+    Parameters
+    ----------
+    page : str
+        A report page made by :func:`finish_page`.
+
+    Returns
+    -------
+    str
+        HTML for WeasyPrint.
+    """
+    page = _SCRIPT.sub("", page)
+    page = _STYLE.sub(lambda m: m.group(0) if "gamesim" in m.group(0) else "", page)
+    page = _NOPRINT.sub(r"\1\2", page)  # hidden in print anyway: the printer need not lay them out
+    return page.replace('<style id="gamesim-css">', PDF_BASE_CSS + '<style id="gamesim-css">', 1)
+
 
 #: Page behaviour: live charts, collapsible sections, sortable and filterable tables (no library beyond vega-embed).
 _PAGE_JS = r"""
@@ -171,6 +226,41 @@ def _toc(page: str) -> str:
     return '<nav class="gamesim-toc"><b>Contents</b><ol>' + "".join(items) + "</ol></nav>"
 
 
+@functools.lru_cache(maxsize=1)
+def chart_bundle() -> str:
+    """vega-embed, Vega-Lite and Vega with this page's script, bundled by vl-convert (nothing downloaded).
+
+    Bundling takes vl-convert about 1.5 s and gives the same text for the same vl-convert version and
+    script, so it is kept: in this process, and as a file in the user's cache folder
+    (``$XDG_CACHE_HOME/gamesim`` or ``~/.cache/gamesim``) named by the vl-convert version and the
+    script's SHA-256; a cache file that cannot be read or written is ignored (the bundle is made again).
+
+    Returns
+    -------
+    str
+        JavaScript.
+    """
+    import vl_convert as vlc
+
+    key = hashlib.sha256(_PAGE_JS.encode("utf-8")).hexdigest()[:16]
+    version = getattr(vlc, "__version__", "") or vlc.get_vegalite_versions()[-1]
+    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gamesim"
+    path = root / f"vega-bundle-{re.sub(r'[^0-9A-Za-z.]+', '_', str(version))}-{key}.js"
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeError):
+        pass
+    bundle = vlc.javascript_bundle(_PAGE_JS)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(bundle, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass
+    return bundle
+
+
 def finish_page(page: str, *, bundle: str | None = None) -> str:
     """Make an nbconvert HTML page self-contained and interactive (see the module docstring).
 
@@ -199,9 +289,7 @@ def finish_page(page: str, *, bundle: str | None = None) -> str:
             page = page[: m.end()] + toc + page[m.end():]
     if bundle is None:
         if "gamesim-spec" in page:
-            import vl_convert as vlc
-
-            bundle = vlc.javascript_bundle(_PAGE_JS)
+            bundle = chart_bundle()
         else:
             bundle = _PAGE_JS.replace("charts(); ", "")
     script = '<script id="gamesim-page-js">' + bundle.replace("</script", "<\\/script") + "</script>"

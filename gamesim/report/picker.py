@@ -108,8 +108,8 @@ def _label(row: pd.Series, dims: list[str]) -> str:
 
 
 def _num(a: Any) -> list[float | None]:
-    return [None if v is None or not math.isfinite(float(v)) else round(float(v), 6)
-            for v in pd.to_numeric(pd.Series(a), errors="coerce")]
+    v = pd.to_numeric(pd.Series(a), errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    return [None if not math.isfinite(x) else round(x, 6) for x in v.tolist()]
 
 
 def picker_data(results: Any, part: str, *, max_rows: int = MAX_PICKER_ROWS) -> dict[str, Any]:
@@ -145,21 +145,28 @@ def picker_data(results: Any, part: str, *, max_rows: int = MAX_PICKER_ROWS) -> 
     metrics = []
     room = int(max_rows)
     for metric in pd.unique(d.loc[d["part"] == part, "metric"]):
-        rows = results.distribution(metric, part=part)
+        rows = results.distribution(metric, part=part).sort_values(["cell", "value"], kind="stable")
         cells: list[dict[str, Any]] = []
         left_out = 0
-        for cell, g in rows.groupby("cell", sort=True):
-            if len(g) > room and cells:
+        cols = {c: _num(rows[c]) for c in ("at_least", "at_least_low", "at_least_high", "at_least_band_low",
+                                               "at_least_band_high", "at_least_exact") if c in rows}
+        values = rows["value"].astype(int).tolist()
+        n = rows["n"].astype(int).tolist()
+        cell_of = rows["cell"].to_numpy()
+        starts = np.flatnonzero(np.r_[True, cell_of[1:] != cell_of[:-1]])
+        for a, b in zip(starts, np.r_[starts[1:], len(rows)]):
+            a, b = int(a), int(b)
+            if b - a > room and cells:
                 left_out += 1
                 continue
-            room -= len(g)
-            g = g.sort_values("value")
-            ex = g["at_least_exact"] if "at_least_exact" in g else None
+            room -= b - a
+            ex = cols.get("at_least_exact")
+            exact = ex[a:b] if ex is not None and any(v is not None for v in ex[a:b]) else None
             cells.append({
-                "cell": int(cell), "label": _label(g.iloc[0], dims), "n": int(g["n"].iloc[0]),
-                "k": [int(v) for v in g["value"]], "p": _num(g["at_least"]), "lo": _num(g["at_least_low"]),
-                "hi": _num(g["at_least_high"]), "blo": _num(g["at_least_band_low"]), "bhi": _num(g["at_least_band_high"]),
-                "exact": _num(ex) if ex is not None and ex.notna().any() else None,
+                "cell": int(cell_of[a]), "label": _label(rows.iloc[a], dims), "n": n[a],
+                "k": values[a:b], "p": cols["at_least"][a:b], "lo": cols["at_least_low"][a:b],
+                "hi": cols["at_least_high"][a:b], "blo": cols["at_least_band_low"][a:b],
+                "bhi": cols["at_least_band_high"][a:b], "exact": exact,
             })
         metrics.append({"name": str(metric), "cells": cells, "left_out": left_out})
     return {"part": part, "dims": dims, "metrics": metrics}

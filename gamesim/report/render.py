@@ -239,9 +239,9 @@ def html_to_pdf(html_path: Path, pdf_path: Path, *, timeout_s: float | None = PD
     logging.getLogger("weasyprint").setLevel(logging.CRITICAL)  # refused URLs are logged as errors
     logging.getLogger("fontTools").setLevel(logging.ERROR)
     text = html_path.read_text(encoding="utf-8")
-    # the printer runs no script: leave the chart specs and the page's script bundle (most of the page's
-    # bytes) out of what it parses
-    printed = _SCRIPT.sub("", text)
+    from gamesim.report.page import printable
+
+    printed = printable(text)
     tmp = _tmp_name(pdf_path)
     try:
         with _time_limit(timeout_s):
@@ -257,10 +257,6 @@ def html_to_pdf(html_path: Path, pdf_path: Path, *, timeout_s: float | None = PD
     finally:
         tmp.unlink(missing_ok=True)
     return pdf_path
-
-
-#: A ``<script>`` element with its content (chart specs and the page script are escaped: no ``</`` inside).
-_SCRIPT = re.compile(r"<script\b[^>]*>.*?</script\s*>", re.I | re.S)
 
 
 def _count_figures(page: str) -> int:

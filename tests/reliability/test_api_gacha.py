@@ -77,7 +77,8 @@ QUANTILES = Arg(st.lists(st.floats(0.05, 0.95), min_size=1, max_size=3),
 
 SPECS: dict[str, tuple[Callable[..., Any], dict[str, Arg]]] = {
     "BagConfig": (g.BagConfig, {"n_god_chance": int_arg(0, 50, 2), "n_sr": int_arg(0, MAX_CHIPS, 5),
-                                "n_n": int_arg(1, MAX_CHIPS, 44)}),
+                                # 0 N chips is a valid bag while other chips are in it: never drawn as invalid
+                                "n_n": Arg(int_arg(1, MAX_CHIPS, 44).good, int_arg(0, MAX_CHIPS).bad)}),
     "DoubtfulConfig": (g.DoubtfulConfig, {"k_values": int_list(0, 2050, 5, min_size=1, max_size=3)}),
     "RateBundle": (g.RateBundle, {"cost": int_arg(1, 10_000, 30), "pulls": int_arg(1, 10_000, 30)}),
     "BagState": (g.BagState, {"in_bag": Arg(COUNTS.good, COUNTS.bad), "gc_drawn": int_arg(0, 50, 3)}),

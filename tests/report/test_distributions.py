@@ -232,9 +232,9 @@ def test_picker_leaves_cells_out_beyond_its_row_budget_and_says_how_many(res):
         assert m_small["cells"] == m_full["cells"][:len(m_small["cells"])]
 
 
-def test_cells_with_too_many_values_to_tabulate_are_named_not_dropped(tmp_path):
+def test_cells_with_many_values_are_tabulated_thinned_and_drawn(tmp_path):
     from gamesim.core.analysis import MAX_DISTINCT_VALUES
-    from gamesim.report.generic import untabulated_cells
+    from gamesim.report.generic import _thinned_cells, untabulated_cells
 
     # single pulls spread pulls-to-complete over hundreds of values; fifty-pulls over at most 3000 / 50 = 60
     scenario = {
@@ -244,7 +244,35 @@ def test_cells_with_too_many_values_to_tabulate_are_named_not_dropped(tmp_path):
     }
     r = gamesim.sweep(scenario, progress=False, cache_root=tmp_path)
     d = r.distributions
-    counts = r.frame.loc[(r.frame["metric"] == "pulls_to_complete") & (r.frame["statistic"] == "mean")]
-    assert set(d.loc[d["metric"] == "pulls_to_complete", "case"]) == {"fifty"}, counts
-    assert untabulated_cells(r, "s", ["pulls_to_complete"]) == ["single"]
-    assert MAX_DISTINCT_VALUES < 600  # the premise: single pulls has more distinct values than the cap
+    d = d[d["metric"] == "pulls_to_complete"]
+    assert set(d["case"]) == {"single", "fifty"}
+    single, fifty = d[d["case"] == "single"], d[d["case"] == "fifty"]
+    assert single["thinned"].all() and not fifty["thinned"].any()
+    assert len(single) <= MAX_DISTINCT_VALUES < 600  # the premise: single pulls has more distinct values
+    assert untabulated_cells(r, "s", ["pulls_to_complete"]) == []
+    assert _thinned_cells(r, "s", ["pulls_to_complete"]) == ["single"]
+    # the thinned rows agree with the cell's quantiles: P(X <= median) >= 1/2 >= P(X <= k) below it
+    med = float(r.frame.loc[(r.frame["case"] == "single") & (r.frame["metric"] == "pulls_to_complete")
+                            & (r.frame["statistic"] == "q50"), "estimate"].iloc[0])
+    assert (single.loc[single["value"] >= med, "at_most"] >= 0.5).all()
+    assert (single.loc[single["value"] < med, "at_most"] <= 0.5).all()
+
+
+@pytest.mark.parametrize("censor", [False, True])
+def test_thinned_table_is_exact_at_every_k(censor):
+    from gamesim.core.analysis import distribution_table
+
+    rng = np.random.default_rng()
+    x = rng.geometric(0.004, size=3000).astype(float)  # hundreds of distinct values
+    if censor:
+        x[rng.random(x.size) < 0.1] = np.nan
+    t = distribution_table(x, max_distinct=50)
+    assert t is not None and t["thinned"].all() and 40 <= len(t) <= 50
+    finite = x[~np.isnan(x)]
+    assert t["value"].iloc[0] == finite.min() and t["value"].iloc[-1] == finite.max()
+    for row in t.itertuples():
+        assert row.count == np.sum(x == row.value)
+        assert row.at_least == pytest.approx(np.mean(~(x < row.value)))  # nan: at least every k
+        assert row.at_most == pytest.approx(np.mean(x <= row.value))
+        assert row.pmf == pytest.approx(np.mean(x == row.value))
+    assert not distribution_table(np.arange(30.0), max_distinct=50)["thinned"].any()
