@@ -3,7 +3,7 @@
 An independent formulation of the rules the vectorized simulator (:mod:`.sim`) implements:
 chips are drawn one at a time, God Chance cards one at a time, the quest track through
 :func:`.rules.quest_move`, the boss attack through :func:`.rules.attack_result`, the
-Saturday pulls through :func:`.rules.saturday_pulls`, the ラストダンス through
+Saturday pulls through :func:`.rules.saturday_pulls_of` (its unchecked form), the ラストダンス through
 :func:`.rules.last_dance_chances`. The tests compare both with two-sample tests
 (``tests.conftest.assert_same_mean``); the benchmark runs it with ``random.Random().random``
 as the plain-Python baseline.
@@ -27,7 +27,7 @@ from .data import Icon
 from .policies import (LOOKAHEAD_CAPTURE, PLAN_MAX_MONEY, QUEST_TABLE_STEPS, SAVE_UNTIL, WEIGHTS, effect_value,
                        paid_plan_tables, target_values)
 from .rules import (HAND_SIZE, N_ROUNDS, N_TURNS, attack_result, attack_tables, last_dance_chances,
-                    paid_tables, quest_move, saturday_pulls)
+                    paid_tables, quest_move, saturday_pulls_of)
 from .config import SOURCES, GameConfig, check_game_config
 
 __all__ = ["reference_game", "reference_games"]
@@ -259,9 +259,9 @@ class _Game:
         cap = len(self.paid_pulls) - 1
         v += self.paid_pulls[min(self.money[s] + icons[Icon.MONEY], cap)] - self.paid_pulls[min(self.money[s], cap)]
         rates = list(self.rate)
-        now = saturday_pulls(self.d_sat[self.sid], rates)[s]
+        now = saturday_pulls_of(self.d_sat[self.sid], rates)[s]
         rates[s] = min(rates[s] + icons[Icon.RATE], self.d.rate_length)
-        v += saturday_pulls(self.d_sat[self.sid], rates)[s] - now
+        v += saturday_pulls_of(self.d_sat[self.sid], rates)[s] - now
         h = self.vhealth(s)
         for kind, ic in enumerate((Icon.ATTACK, Icon.ATTACK_CRITICAL, Icon.ATTACK_DOUBLE)):
             if icons[ic]:
@@ -349,7 +349,7 @@ class _Game:
         self.flip.clear()
 
     def saturday(self) -> None:
-        per = saturday_pulls(self.d_sat[self.sid], self.rate)
+        per = saturday_pulls_of(self.d_sat[self.sid], list(self.rate))
         for p in self.order():
             self.session(p, per[p], "saturday")
 

@@ -40,6 +40,7 @@ __all__ = [
     "QuestResult",
     "quest_move",
     "saturday_pulls",
+    "saturday_pulls_of",
     "paid_tables",
     "last_dance_chances",
 ]
@@ -290,11 +291,21 @@ def saturday_pulls(data: GameData, rates: Sequence[int]) -> list[int]:
     matters only to the bag, see the simulator).
     """
     _check_data(data)
-    rs = check_int_list("rates", rates, min=0, max=data.rate_length, min_len=1, max_len=4)
-    top = max(rs)
-    k = rs.count(top)
+    return saturday_pulls_of(data, check_int_list("rates", rates, min=0, max=data.rate_length, min_len=1, max_len=4))
+
+
+def saturday_pulls_of(data: GameData, rates: list[int]) -> list[int]:
+    """:func:`saturday_pulls` without the argument checks, for loops whose rates are checked already.
+
+    The plain-Python reference evaluates Saturday pulls about a thousand times per game (its
+    lookahead players); checking the same validated state each time was two thirds of its run time.
+    Same parameters, returns and source rule as :func:`saturday_pulls`; ``rates`` must be a list of
+    1..4 ints in ``0..data.rate_length`` (nothing is checked).
+    """
+    top = max(rates)
+    k = rates.count(top)
     per = int(data.saturday[data.rate_columns[top], k - 1])
-    return [per if r == top else 0 for r in rs]
+    return [per if r == top else 0 for r in rates]
 
 
 def paid_tables(rates: tuple[tuple[int, int], ...], max_money: int = 400
