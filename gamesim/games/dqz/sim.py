@@ -693,6 +693,7 @@ def simulate(params: DqzParams, n_games: int, *, rng: RngLike = None,
         raise ParamTypeError("monsters", monsters, "a list of monsters (Monster, bestiary name or mapping)")
     if not 1 <= len(monsters) <= MAX_BATTLES:
         raise ParamError("monsters", monsters, f"a list of 1 to {MAX_BATTLES} monsters")
+    n_games = check_int("n_games", n_games, min=0, max=MAX_TRIALS)
     return run_battles([_as_monster(m) for m in monsters], n_games, params, rng=rng)
 
 

@@ -745,6 +745,7 @@ def simulate(params: GachaParams, n_games: int, *, rng: RngLike = None,
     """
     if not isinstance(params, GachaParams):
         raise ParamTypeError("params", params, "a GachaParams")
+    n_games = check_int("n_games", n_games, min=0, max=MAX_TRIALS)
     return run_schedule(sessions, n_games, rng=rng, bag=params.bag, n_characters=params.n_characters,
                         doubtful=params.doubtful, overdrive_pulls=params.overdrive_pulls)
 

@@ -351,6 +351,7 @@ def simulate(params: GodtearParams, n_games: int, *, rng: RngLike = None) -> dic
         (a ``ValueError``) If ``n_games`` is out of range.
     """
     _of("params", params, GodtearParams, "a GodtearParams")
+    n_games = check_int("n_games", n_games, min=0, max=MAX_TRIALS)
     return run_knockout(params.skill, params.target, n_games, uses=params.uses, max_uses=params.max_uses,
                         attacker=params.attacker, target_status=params.target_status, die=params.die, rng=rng)
 
