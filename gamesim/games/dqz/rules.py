@@ -8,6 +8,10 @@ functions and constants.
 Source: ``shared/seeds/dqz_rules_ja.txt``, sections さくせんカード, えんざんカード,
 こうげきカード, 手札, バトル, とくぎ (とくぎキーワード) and 宿屋. Our reading of every
 ambiguous point is in ``docs/rules/dqz.md``.
+
+The game's parameters are :class:`DqzParams` (formerly ``BattleConfig``: party, decks, policy
+and rule readings, checked once when built), with :class:`DamageRule` and the policy names
+(:data:`POLICIES`) it checks and builds; :func:`gamesim.games.dqz.sim.simulate` takes one.
 """
 
 from __future__ import annotations

@@ -9,6 +9,10 @@ rules, documented in ``docs/rules/gacha.md``.
 
 Source: ``shared/seeds/gacha_god_chance_rules_ja.txt``, sections ガチャ袋作成,
 ガチャを引く, God Chance, Overdrive, 課金ガチャの例 and 疑惑の運営モード.
+
+The game's parameters are :class:`GachaParams`: the bag (:class:`BagConfig`), the number of
+characters, 疑惑の運営モード (:class:`DoubtfulConfig`) and Overdrive in one frozen object, checked
+once when built (as :func:`check_config`); :func:`gamesim.games.gacha.sim.simulate` takes one.
 """
 
 from __future__ import annotations

@@ -8,6 +8,11 @@ the bag itself (ガチャ袋, God Chance, 課金ガチャ rates) is the one of
 
 Source: ``shared/seeds/gacha_god_chance_rules_ja.txt``, sections アイコンの詳細 (ボス攻撃,
 クエスト, レート, 土曜ガチャ), 課金ガチャの例, ラストダンス.
+
+The game's parameters are :class:`GachaGameParams` (formerly ``GameConfig``: the card data,
+the slayers and their policies, the modes and readings, checked once when built), with the
+names it checks (:data:`POLICIES`, :data:`BOSS_USES`, :data:`BOSS_TARGETS`);
+:func:`gamesim.games.gacha_game.sim.simulate` takes one.
 """
 
 from __future__ import annotations

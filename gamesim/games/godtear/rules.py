@@ -9,6 +9,10 @@ Everything here is a pure function of a state and a roll outcome. Chance points
 list their outcomes with exact probabilities (:func:`roll_outcomes`,
 :func:`use_outcomes`), which the exact solvers (:mod:`.exact`) combine and the
 plain-Python reference (:mod:`.reference`) replays one die at a time.
+
+The simulator's parameters are :class:`GodtearParams` (skill, target, counted and simulated
+uses, starting tokens, die: the knock-out chain, checked once when built);
+:func:`gamesim.games.godtear.sim.simulate` takes one.
 """
 
 from __future__ import annotations
