@@ -195,3 +195,27 @@ def test_sizes_that_would_hang_are_refused_fast() -> None:
     _refused_fast(value_table, 6)
     _refused_fast(simulate_battle, 5, party_size=3, monster="スライム", rng=2.5)
     _refused_fast(simulate_battle, 5, party_size=3, monster="スライム", rng=True)
+
+
+# ---------------------------------------------------------------------------
+# The game's Params and the common entry point (issue 25: one shape per game)
+# ---------------------------------------------------------------------------
+
+
+def test_dqz_params_and_simulate_strict() -> None:
+    import gamesim.games.dqz as dqz
+
+    assert dqz.DqzParams() == dqz.BattleConfig(3)  # one class, two names
+    for kw, name in [({"party_size": 2.5}, "party_size"), ({"party_size": 6}, "party_size"),
+                     ({"policy": "bold"}, "policy"), ({"heal_cap": "no"}, "heal_cap"),
+                     ({"hand_size": 30}, "hand_size")]:
+        assert name in str(_refused_fast(dqz.DqzParams, **kw))
+    p = dqz.DqzParams()
+    assert "params" in str(_refused_fast(dqz.simulate, None, 10))
+    assert "n_games" in str(_refused_fast(dqz.simulate, p, 2.5))
+    assert "n_games" in str(_refused_fast(dqz.simulate, p, 10**9))
+    assert "monsters" in str(_refused_fast(dqz.simulate, p, 10, monsters="スライム"))
+    assert "monsters" in str(_refused_fast(dqz.simulate, p, 10, monsters=[]))
+    assert "rng" in str(_refused_fast(dqz.simulate, p, 10, rng=True))
+    r = dqz.simulate(p, 7, rng=1, monsters=["スライム", {"hp": 5}])
+    assert all(v.shape[0] == 7 for v in r.values())

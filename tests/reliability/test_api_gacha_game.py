@@ -148,3 +148,31 @@ def test_examples_are_refused_naming_the_parameter(call: Callable[[], Any], key:
 
 def test_lists_are_as_good_as_tuples_for_the_cached_tables() -> None:
     assert (gg.paid_tables([[2, 1], [10, 12]], 30)[0] == gg.paid_tables(((2, 1), (10, 12)), 30)[0]).all()
+
+
+# ---------------------------------------------------------------------------
+# The game's Params and the common entry point (issue 25: one shape per game)
+# ---------------------------------------------------------------------------
+
+
+def _refused_names(fn: Callable[..., Any], name: str, *args: Any, **kwargs: Any) -> None:
+    with pytest.raises((ParamError, TypeError)) as exc:
+        fn(*args, **kwargs)
+    assert name in str(exc.value)
+
+
+def test_gacha_game_params_and_simulate_strict() -> None:
+    p = gg.GachaGameParams()
+    assert gg.GachaGameParams is gg.GameConfig
+    assert p.policies == ("greedy_pulls",) * 4 and p.data is gg.load_data()
+    _refused_names(gg.GachaGameParams, "data", data="illustrative")
+    _refused_names(gg.GachaGameParams, "n_players", n_players=5)
+    _refused_names(gg.GachaGameParams, "n_players", n_players=2.0)
+    _refused_names(gg.GachaGameParams, "policies", policies=("random",))
+    _refused_names(gg.GachaGameParams, "navi_seat1", navi_seat1=0, expert=True)
+    _refused_names(gg.GachaGameParams, "boss_use", boss_use="never")
+    _refused_names(gg.simulate, "cfg", None, 10)
+    _refused_names(gg.simulate, "n_games", p, 0)
+    _refused_names(gg.simulate, "n_games", p, MAX_GAMES + 1)
+    r = gg.simulate(gg.GachaGameParams(n_players=2), 5, rng=1)
+    assert all(v.shape[0] == 5 for v in r.values())

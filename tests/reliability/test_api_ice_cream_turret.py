@@ -196,3 +196,25 @@ def test_examples_are_refused_naming_the_parameter(call: Callable[[], Any], key:
         call()
     assert time.perf_counter() - t0 < 1.0
     assert info.value.key == key, str(info.value)
+
+
+# ---------------------------------------------------------------------------
+# The common entry point (issue 25: one shape per game)
+# ---------------------------------------------------------------------------
+
+
+def _refused_names(fn: Callable[..., Any], name: str, *args: Any, **kwargs: Any) -> None:
+    with pytest.raises((ParamError, TypeError)) as exc:
+        fn(*args, **kwargs)
+    assert name in str(exc.value)
+
+
+def test_simulate_strict() -> None:
+    p = ic.IceCreamParams()
+    _refused_names(ic.simulate, "p", None, 10)
+    _refused_names(ic.simulate, "n_games", p, 2.5)
+    _refused_names(ic.simulate, "n_games", p, MAX_GAMES + 1)
+    _refused_names(ic.simulate, "chunk_size", p, 10, chunk_size=0)
+    _refused_names(ic.simulate, "policy", p, 10, policy="clever")
+    r = ic.simulate(p, 6, rng=1, policy="random")
+    assert all(v.shape == (6,) for v in r.values())

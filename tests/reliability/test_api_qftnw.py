@@ -171,3 +171,18 @@ def test_rules_core_strict(a: object, b: object, f0: object, f1: object, hold: l
         assert sum(o.hold0) + sum(o.hold1) + len(o.to_bottom) == sum(hold) + 1
     elif not (_is_int(flip) and 0 <= flip <= 6) or not hold_ok:
         _refused_fast(play_round, hold, [0] * 7, 5, 5, 3, 3, flip, p)
+
+
+def test_simulate_with_params_strict() -> None:
+    # the common entry point: simulate(params, n_games, *, rng) with a QftnwParams
+    p = edition_params("spa")
+    r = simulate(p, 9, rng=2)
+    assert isinstance(r, dict) and all(v.shape == (9,) for v in r.values())
+    assert "n_games" in str(_refused_fast(simulate, p, 2.5))
+    assert "n_games" in str(_refused_fast(simulate, p, None))
+    assert "edition" in str(_refused_fast(simulate, p, 10, edition="v2"))
+    assert "advanced" in str(_refused_fast(simulate, p, 10, advanced=True))
+    assert "start_funds" in str(_refused_fast(simulate, p, 10, start_funds=3))
+    assert "policies" in str(_refused_fast(simulate, p, 10, policies=("uniform",)))
+    assert "n_games" in str(_refused_fast(simulate, 10, 10))  # the old form takes n_games once
+    assert len(simulate(n_games=4, rng=1)) == 4  # the old form by keyword

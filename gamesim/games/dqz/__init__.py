@@ -7,6 +7,9 @@ Public API (outside checks call these names):
 * :func:`best_attack_value` (exact best value for given hands),
 * :func:`simulate_battle` (vectorized battles, a DataFrame with ``won``, ``turns``,
   ``cards_left`` ...),
+* :func:`simulate` ``(params, n_games, *, rng, monsters)`` (every game's common entry point:
+  :func:`run_battles`'s arrays) with :class:`DqzParams` (formerly ``BattleConfig``, still
+  importable under that name),
 
 plus the rules core (:mod:`.rules`), exact solvers (:mod:`.exact`,
 :mod:`.exact_battle`), policies (:mod:`.policies`), the ILLUSTRATIVE bestiary
@@ -38,12 +41,13 @@ from .rules import (
     round_half_away,
     triggers_multiple,
 )
-from .sim import BattleConfig, run_battles, simulate_battle, simulate_run
+from .sim import BattleConfig, DqzParams, run_battles, simulate, simulate_battle, simulate_run
 from .tasks import TASKS
 
 __all__ = [
     "GAME", "TASKS", "BESTIARY", "ILLUSTRATIVE", "get_monster",
     "attack_value", "best_attack_value", "simulate_battle", "simulate_run", "run_battles", "BattleConfig",
+    "DqzParams", "simulate",
     "achievable_values", "enumerate_plays", "eval_expressions", "hand_distribution", "value_table",
     "exact_first_turn", "best_damage_by_kind", "POLICIES", "DamageRule", "PlaySolver", "reference_battles",
     "Monster", "Skill", "SkillUse", "Strategy", "StrategyPlay", "Timing", "damage_from_value", "exact_value",

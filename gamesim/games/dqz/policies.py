@@ -32,23 +32,25 @@ deck, uses it if it beats playing without one, and stocks it if not.
 
 This module holds the vectorized solver shared by the batch simulator; the scalar
 reference (:mod:`gamesim.games.dqz.reference`) re-implements the same choice by
-brute force with :class:`fractions.Fraction`.
+brute force with :class:`fractions.Fraction`. The policy names (:data:`POLICIES`) and
+:class:`DamageRule` are defined in :mod:`.rules` (the game's parameters,
+:class:`~gamesim.games.dqz.rules.DqzParams`, check and build them) and importable from here
+as before.
 """
 
 from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from .exact import KIND_NONE, N_KINDS, value_table
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_int_list
+from gamesim.core.validate import ParamTypeError
 
-from .rules import OPERATORS, RESIST_ROUNDINGS, Monster, Skill, Strategy
+from .rules import OPERATORS, POLICIES, DamageRule, PolicyName, Strategy  # POLICIES, DamageRule, PolicyName: re-exported
 
 __all__ = [
     "POLICIES",
@@ -60,8 +62,6 @@ __all__ = [
     "kind_beats",
 ]
 
-PolicyName = Literal["max_damage", "exact_kill", "avoid_trigger", "random"]
-POLICIES: tuple[str, ...] = ("max_damage", "exact_kill", "avoid_trigger", "random")
 
 #: Offset that makes encoded damages non-negative (|damage| < 2**19 for card values <= 10).
 DMG_OFFSET: int = 1 << 19
@@ -69,87 +69,6 @@ KILL_FLAG: int = 1 << 60
 AVOID_FLAG: int = 1 << 40
 _I64 = np.int64
 _INOCHI = 1 + int(Strategy.INOCHI_DAIJINI)
-
-
-@dataclass(frozen=True)
-class DamageRule:
-    """How an attack value becomes damage, and which values set off a skill.
-
-    Attributes
-    ----------
-    physical_immune : bool
-        物理攻撃無効 (damage = -value).
-    spell_resistant : bool
-        呪文耐性：高 (halved, rounded up, when a strategy card was used).
-    negative_heals : bool
-        Negative damage heals the monster (rule parameter; default off).
-    multiples : tuple of int
-        k of the monster's multiple-of-k skills.
-    resist_rounding : {"at_end", "value_first"}, default "at_end"
-        Order of the 呪文耐性：高 halving (see :func:`gamesim.games.dqz.rules.damage_from_value`).
-    multiple_nonpositive : bool, default False
-        Whether values <= 0 set off the multiple-of-k skills (the rulebook does not say so).
-
-    Raises
-    ------
-    ParamError
-        (``ValueError``/``TypeError``) for a flag that is not a bool, ``multiples`` not up to three
-        integers 1..100, or an unknown ``resist_rounding``.
-    """
-
-    physical_immune: bool = False
-    spell_resistant: bool = False
-    negative_heals: bool = False
-    multiples: tuple[int, ...] = ()
-    resist_rounding: str = "at_end"
-    multiple_nonpositive: bool = False
-
-    def __post_init__(self) -> None:
-        for name in ("physical_immune", "spell_resistant", "negative_heals", "multiple_nonpositive"):
-            check_bool(name, getattr(self, name))
-        object.__setattr__(self, "multiples", tuple(check_int_list("multiples", list(self.multiples), min=1, max=100,
-                                                                   min_len=0, max_len=3)))
-        check_choice("resist_rounding", self.resist_rounding, RESIST_ROUNDINGS)
-
-    @staticmethod
-    def of(monster: Monster, negative_heals: bool = False, *, resist_rounding: str = "at_end",
-           multiple_nonpositive: bool = False) -> "DamageRule":
-        """The rule of a monster."""
-        return DamageRule(monster.has(Skill.BUTSURI_MUKOU), monster.has(Skill.JUMON_TAISEI), bool(negative_heals),
-                          tuple(sorted(monster.multiples)), resist_rounding, bool(multiple_nonpositive))
-
-    def damage(self, values: npt.NDArray[np.integer], strategy_used: npt.ArrayLike,
-               halves: npt.NDArray[np.integer] | None = None) -> npt.NDArray[np.int64]:
-        """Vectorized :func:`gamesim.games.dqz.rules.damage_from_value`.
-
-        ``values`` are the rounded attack values; ``halves`` (needed for 呪文耐性：高 with
-        ``resist_rounding = "at_end"``) half the exact values rounded up in magnitude
-        (:attr:`gamesim.games.dqz.exact.ValueTable.half`).
-        """
-        d = -values.astype(_I64) if self.physical_immune else values.astype(_I64)
-        if not self.negative_heals:
-            d = np.maximum(d, 0)
-        if self.spell_resistant:
-            if self.resist_rounding == "at_end":
-                if halves is None:
-                    raise ValueError("resist_rounding = 'at_end' needs the exact halves")
-                half = -halves.astype(_I64) if self.physical_immune else halves.astype(_I64)
-                if not self.negative_heals:
-                    half = np.maximum(half, 0)
-            else:
-                h = (np.abs(d) + 1) // 2
-                half = np.where(d > 0, h, -h)
-            d = np.where(np.asarray(strategy_used, dtype=bool), half, d)
-        return d
-
-    def triggers(self, values: npt.NDArray[np.integer]) -> npt.NDArray[np.bool_]:
-        """Whether each value sets off a multiple-of-k skill (values <= 0 only with ``multiple_nonpositive``)."""
-        out = np.zeros(np.shape(values), dtype=bool)
-        for k in self.multiples:
-            out |= (values % k) == 0
-        if not self.multiple_nonpositive:
-            out &= np.asarray(values) > 0
-        return out
 
 
 def encode_e1(dmg: npt.ArrayLike, cost: npt.ArrayLike) -> npt.NDArray[np.int64]:

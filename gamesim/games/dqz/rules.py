@@ -8,6 +8,10 @@ functions and constants.
 Source: ``shared/seeds/dqz_rules_ja.txt``, sections さくせんカード, えんざんカード,
 こうげきカード, 手札, バトル, とくぎ (とくぎキーワード) and 宿屋. Our reading of every
 ambiguous point is in ``docs/rules/dqz.md``.
+
+The game's parameters are :class:`DqzParams` (formerly ``BattleConfig``: party, decks, policy
+and rule readings, checked once when built), with :class:`DamageRule` and the policy names
+(:data:`POLICIES`) it checks and builds; :func:`gamesim.games.dqz.sim.simulate` takes one.
 """
 
 from __future__ import annotations
@@ -16,8 +20,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from fractions import Fraction
+from typing import Literal
 
 import numpy as np
+import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
 from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_int, check_int_list, is_int
@@ -53,6 +59,15 @@ __all__ = [
     "focus_target",
     "inn_refill",
     "effective_value",
+    "POLICIES",
+    "PolicyName",
+    "DamageRule",
+    "MAX_HAND",
+    "MAX_PER_VALUE",
+    "MAX_STRATEGY",
+    "MAX_INN_EVERY",
+    "MAX_TURNS",
+    "DqzParams",
 ]
 
 #: Attack card values (こうげきカード 1-5).
@@ -786,3 +801,202 @@ def _effective_value(card: int, slot: int, poison: int | None, paralysed: int | 
     if paralysed is not None and slot == paralysed:
         v = 0
     return v
+
+
+# ---------------------------------------------------------------------------
+# The game's parameters (one frozen object per game: docs/architecture.md)
+# ---------------------------------------------------------------------------
+
+#: Party policy names (``policy=`` everywhere; the solver is :class:`gamesim.games.dqz.policies.PlaySolver`).
+PolicyName = Literal["max_damage", "exact_kill", "avoid_trigger", "random"]
+POLICIES: tuple[str, ...] = ("max_damage", "exact_kill", "avoid_trigger", "random")
+
+_I64 = np.int64
+
+
+@dataclass(frozen=True)
+class DamageRule:
+    """How an attack value becomes damage, and which values set off a skill.
+
+    Attributes
+    ----------
+    physical_immune : bool
+        物理攻撃無効 (damage = -value).
+    spell_resistant : bool
+        呪文耐性：高 (halved, rounded up, when a strategy card was used).
+    negative_heals : bool
+        Negative damage heals the monster (rule parameter; default off).
+    multiples : tuple of int
+        k of the monster's multiple-of-k skills.
+    resist_rounding : {"at_end", "value_first"}, default "at_end"
+        Order of the 呪文耐性：高 halving (see :func:`gamesim.games.dqz.rules.damage_from_value`).
+    multiple_nonpositive : bool, default False
+        Whether values <= 0 set off the multiple-of-k skills (the rulebook does not say so).
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``/``TypeError``) for a flag that is not a bool, ``multiples`` not up to three
+        integers 1..100, or an unknown ``resist_rounding``.
+    """
+
+    physical_immune: bool = False
+    spell_resistant: bool = False
+    negative_heals: bool = False
+    multiples: tuple[int, ...] = ()
+    resist_rounding: str = "at_end"
+    multiple_nonpositive: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("physical_immune", "spell_resistant", "negative_heals", "multiple_nonpositive"):
+            check_bool(name, getattr(self, name))
+        object.__setattr__(self, "multiples", tuple(check_int_list("multiples", list(self.multiples), min=1, max=100,
+                                                                   min_len=0, max_len=3)))
+        check_choice("resist_rounding", self.resist_rounding, RESIST_ROUNDINGS)
+
+    @staticmethod
+    def of(monster: Monster, negative_heals: bool = False, *, resist_rounding: str = "at_end",
+           multiple_nonpositive: bool = False) -> "DamageRule":
+        """The rule of a monster."""
+        return DamageRule(monster.has(Skill.BUTSURI_MUKOU), monster.has(Skill.JUMON_TAISEI), bool(negative_heals),
+                          tuple(sorted(monster.multiples)), resist_rounding, bool(multiple_nonpositive))
+
+    def damage(self, values: npt.NDArray[np.integer], strategy_used: npt.ArrayLike,
+               halves: npt.NDArray[np.integer] | None = None) -> npt.NDArray[np.int64]:
+        """Vectorized :func:`gamesim.games.dqz.rules.damage_from_value`.
+
+        ``values`` are the rounded attack values; ``halves`` (needed for 呪文耐性：高 with
+        ``resist_rounding = "at_end"``) half the exact values rounded up in magnitude
+        (:attr:`gamesim.games.dqz.exact.ValueTable.half`).
+        """
+        d = -values.astype(_I64) if self.physical_immune else values.astype(_I64)
+        if not self.negative_heals:
+            d = np.maximum(d, 0)
+        if self.spell_resistant:
+            if self.resist_rounding == "at_end":
+                if halves is None:
+                    raise ValueError("resist_rounding = 'at_end' needs the exact halves")
+                half = -halves.astype(_I64) if self.physical_immune else halves.astype(_I64)
+                if not self.negative_heals:
+                    half = np.maximum(half, 0)
+            else:
+                h = (np.abs(d) + 1) // 2
+                half = np.where(d > 0, h, -h)
+            d = np.where(np.asarray(strategy_used, dtype=bool), half, d)
+        return d
+
+    def triggers(self, values: npt.NDArray[np.integer]) -> npt.NDArray[np.bool_]:
+        """Whether each value sets off a multiple-of-k skill (values <= 0 only with ``multiple_nonpositive``)."""
+        out = np.zeros(np.shape(values), dtype=bool)
+        for k in self.multiples:
+            out |= (values % k) == 0
+        if not self.multiple_nonpositive:
+            out &= np.asarray(values) > 0
+        return out
+
+
+#: Largest hand size, cards per value, strategy cards per kind, inn period and turn cap a
+#: :class:`DqzParams` accepts (bigger values would exhaust memory or time).
+MAX_HAND: int = 20
+MAX_PER_VALUE: int = 40
+MAX_STRATEGY: int = 20
+MAX_INN_EVERY: int = 1000
+MAX_TURNS: int = 10_000
+
+
+@dataclass(frozen=True)
+class DqzParams:
+    """Everything a battle simulation needs besides the monsters and the trial count.
+
+    Formerly ``BattleConfig``, a name still importable from :mod:`.config`, :mod:`.sim` and the
+    package (the same class). Every field is checked once, when the object is built.
+
+    Attributes
+    ----------
+    party_size : int, default 3
+        Players, 3-5 in the rulebook (1-5 accepted).
+    hand_size : int, default 3
+        Cards per player at the start and after the inn (cards).
+    n_per_value : int, default 10
+        Attack cards of each value 1..5 (deck = 5 x this; cards).
+    strategy_deck : tuple of int, default (2, 2, 2, 2, 2)
+        Strategy cards of each kind, in :class:`Strategy` order (cards).
+    policy : str, default "max_damage"
+        One of :data:`POLICIES`.
+    negative_heals : bool, default False
+        Negative damage heals the monster.
+    inn_every : int, default 1
+        Stay at the inn before battle j when ``j % inn_every == 0`` (j >= 1; 0 = never);
+        never right after a battle whose monster called a companion (なかまをよぶ).
+    max_turns : int, default 200
+        Safety cap: a battle still running after this many turns is a loss (turns, 1..10,000).
+    hero_passes : bool, default False
+        When the hero (player 0) is しぼう (no cards), does the first living player in turn
+        order take over the hero's strategy cards (draw, stock, use)? The rulebook's reading
+        (default False): a しぼう player cannot take part in the battle (手札が0枚のプレイヤーは
+        "しぼう"状態にあり、バトルに参加できない), so no strategy card is taken or used while
+        the hero is しぼう. Seat-based skills (ギラ, まひ/ラリホー counting) keep counting from
+        player 0 either way.
+    resist_rounding : {"at_end", "value_first"}, default "at_end"
+        Order of the 呪文耐性：高 halving (see :func:`damage_from_value`).
+    heal_cap : bool, default True
+        ホイミ/ベホイミ restore HP up to the monster's starting HP (回復する), never above it.
+        False: no cap (the reading before this change).
+    multiple_nonpositive : bool, default False
+        Whether attack values <= 0 set off the multiple-of-k skills (はげしいほのお ...).
+
+    Raises
+    ------
+    ParamError
+        (``ValueError``; ``ParamTypeError``, a ``TypeError``, for a wrong type) for any field
+        of the wrong type or out of range: ``party_size`` 1..5, ``hand_size`` 0..20,
+        ``n_per_value`` 0..40, five ``strategy_deck`` counts 0..20, ``inn_every`` 0..1000,
+        ``max_turns`` 1..10,000, hands that do not fit in the deck.
+    """
+
+    party_size: int = 3
+    hand_size: int = HAND_SIZE_DEFAULT
+    n_per_value: int = N_PER_VALUE_DEFAULT
+    strategy_deck: tuple[int, ...] = STRATEGY_DECK_DEFAULT
+    policy: str = "max_damage"
+    negative_heals: bool = False
+    inn_every: int = 1
+    max_turns: int = 200
+    hero_passes: bool = False
+    resist_rounding: str = "at_end"
+    heal_cap: bool = True
+    multiple_nonpositive: bool = False
+
+    def __post_init__(self) -> None:
+        check_int("party_size", self.party_size, min=1, max=MAX_PARTY)
+        check_int("hand_size", self.hand_size, min=0, max=MAX_HAND)
+        check_int("n_per_value", self.n_per_value, min=0, max=MAX_PER_VALUE)
+        if self.party_size * self.hand_size > 5 * self.n_per_value:
+            raise ParamError("hand_size", self.hand_size, f"at most {5 * self.n_per_value // self.party_size} "
+                             f"({self.party_size} players x hand_size cards must fit in the deck of "
+                             f"{5 * self.n_per_value})")
+        sd = check_int_list("strategy_deck", self.strategy_deck, min=0, max=MAX_STRATEGY, min_len=5, max_len=5)
+        object.__setattr__(self, "strategy_deck", tuple(sd))
+        check_choice("policy", self.policy, POLICIES)
+        check_bool("negative_heals", self.negative_heals)
+        check_int("inn_every", self.inn_every, min=0, max=MAX_INN_EVERY)
+        check_int("max_turns", self.max_turns, min=1, max=MAX_TURNS)
+        check_bool("hero_passes", self.hero_passes)
+        check_choice("resist_rounding", self.resist_rounding, RESIST_ROUNDINGS)
+        check_bool("heal_cap", self.heal_cap)
+        check_bool("multiple_nonpositive", self.multiple_nonpositive)
+
+    def rule(self, monster: Monster) -> DamageRule:
+        """The :class:`DamageRule` of ``monster`` under these parameters.
+
+        Parameters
+        ----------
+        monster : Monster
+            The monster fought.
+
+        Returns
+        -------
+        DamageRule
+        """
+        return DamageRule.of(monster, self.negative_heals, resist_rounding=self.resist_rounding,
+                             multiple_nonpositive=self.multiple_nonpositive)

@@ -28,6 +28,11 @@ picks. Every draw is made for all runs of the chunk (one number per run, used or
 run ``i`` reads column ``i`` whichever runs are still fighting. Two variants compared with
 common random numbers (a bigger party, more HP, another strategy deck) then keep every
 source that the change does not touch on the same numbers, turn by turn.
+
+Entry point shared by every game: :func:`simulate` ``(params, n_games, *, rng=None)`` takes a
+:class:`~gamesim.games.dqz.rules.DqzParams` (formerly ``BattleConfig``, a name still importable
+here) and returns :func:`run_battles`'s arrays; :func:`simulate_battle` and :func:`simulate_run`
+remain the DataFrame front ends.
 """
 
 from __future__ import annotations
@@ -54,6 +59,7 @@ from .config import (
     BattleConfig,
 )
 from .config import as_monster as _as_monster
+from .rules import DqzParams
 from .rules import (
     HAND_SIZE_DEFAULT,
     N_PER_VALUE_DEFAULT,
@@ -75,7 +81,8 @@ MAX_TRIALS: int = 10_000_000
 MAX_BATTLES: int = 1000
 
 __all__ = ["CHUNK_SIZE", "MAX_HAND", "MAX_PER_VALUE", "MAX_STRATEGY", "MAX_INN_EVERY", "MAX_TURNS", "MAX_TRIALS",
-           "MAX_BATTLES", "BattleConfig", "run_battles", "simulate_battle", "simulate_run", "RESULT_COLUMNS"]
+           "MAX_BATTLES", "BattleConfig", "DqzParams", "run_battles", "simulate", "simulate_battle", "simulate_run",
+           "RESULT_COLUMNS"]
 
 #: Runs simulated at once.
 CHUNK_SIZE: int = 8192
@@ -644,6 +651,50 @@ def run_battles(monsters: Sequence[Monster], n_runs: int, cfg: BattleConfig, *, 
         out["cleared"].append(battles_won == len(monsters))
         out["cards_end"].append(st.hands.sum(axis=(1, 2)))
     return {k: (np.concatenate(v) if v else np.zeros(0)) for k, v in out.items()}
+
+
+def simulate(params: DqzParams, n_games: int, *, rng: RngLike = None,
+             monsters: Sequence[Monster | str | Mapping[str, Any]] = ("スライム",)) -> dict[str, npt.NDArray[Any]]:
+    """``n_games`` runs of the battles ``monsters`` under ``params``: every game's common entry point.
+
+    Delegates to :func:`run_battles` (the same random streams: identical arrays for the same
+    ``rng``); one monster is a single battle.
+
+    Parameters
+    ----------
+    params : DqzParams
+        Party, decks, policy and rule readings (checked when built).
+    n_games : int
+        Independent runs, 0..:data:`MAX_TRIALS` (10**7).
+    rng : int, SeedSequence, Generator or None, keyword-only, default None
+        Random source, normalised by ``numpy.random.default_rng``.
+    monsters : sequence of Monster, str or mapping, keyword-only, default ("スライム",)
+        The battles of a run, in order: :class:`Monster` objects, names from the illustrative
+        bestiary or ``{"name", "level", "hp", "skills"}`` mappings (1 to :data:`MAX_BATTLES`);
+        the default is the ``battle`` task's single スライム battle.
+
+    Returns
+    -------
+    dict of str to ndarray, each shape (n_games,)
+        As :func:`run_battles` (``won``, ``turns``, ``cards_left``, ..., ``cards_end``).
+
+    Raises
+    ------
+    ParamTypeError
+        (a ``TypeError``) If ``params`` is not a :class:`DqzParams`, ``monsters`` not a list of
+        monsters, or ``n_games`` not an integer.
+    ParamError
+        (a ``ValueError``) For an unknown monster name, an empty monster list or one longer than
+        1000, ``n_games`` out of range, a bad ``rng``.
+    """
+    if not isinstance(params, DqzParams):
+        raise ParamTypeError("params", params, "a DqzParams")
+    if isinstance(monsters, (str, bytes, Mapping, Monster)) or not isinstance(monsters, Sequence):
+        raise ParamTypeError("monsters", monsters, "a list of monsters (Monster, bestiary name or mapping)")
+    if not 1 <= len(monsters) <= MAX_BATTLES:
+        raise ParamError("monsters", monsters, f"a list of 1 to {MAX_BATTLES} monsters")
+    n_games = check_int("n_games", n_games, min=0, max=MAX_TRIALS)
+    return run_battles([_as_monster(m) for m in monsters], n_games, params, rng=rng)
 
 
 def simulate_battle(n_battles: int, *, party_size: int, monster: Monster | str | Mapping[str, Any],

@@ -1,7 +1,9 @@
 """ガッチャ ~God Chance~: the gacha bag, God Chance, Overdrive, 課金ガチャ, 疑惑の運営モード.
 
-Public API: the rules core (:mod:`.rules`), exact solvers (:mod:`.exact`), the
-vectorized simulator (:mod:`.sim`) and the scalar reference (:mod:`.reference`).
+Public API: the rules core (:mod:`.rules`, with :class:`GachaParams`: bag, characters,
+疑惑の運営モード and Overdrive in one frozen, checked object), exact solvers (:mod:`.exact`), the
+vectorized simulator (:mod:`.sim`, with the common entry point :func:`simulate`
+``(params, n_games, *, rng, sessions)``) and the scalar reference (:mod:`.reference`).
 Importing this package registers the game ``"gacha"`` with its tasks
 ``schedule``, ``pulls_to_complete``, ``money`` and ``shared``.
 """
@@ -26,6 +28,7 @@ from .rules import (
     BundleMix,
     Chip,
     DoubtfulConfig,
+    GachaParams,
     RateBundle,
     SessionOutcome,
     bag_creation_outcomes,
@@ -41,6 +44,7 @@ from .sim import (
     run_pulls_to_complete,
     run_schedule,
     run_shared,
+    simulate,
     simulate_pulls_to_complete,
     simulate_schedule,
     simulate_shared,
@@ -55,6 +59,7 @@ __all__ = [
     "BundleMix",
     "Chip",
     "DoubtfulConfig",
+    "GachaParams",
     "RateBundle",
     "SessionOutcome",
     "bag_creation_outcomes",
@@ -82,6 +87,7 @@ __all__ = [
     "run_schedule",
     "run_shared",
     "simulate_pulls_to_complete",
+    "simulate",
     "simulate_schedule",
     "simulate_shared",
     "TASKS",

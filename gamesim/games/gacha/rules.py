@@ -9,6 +9,10 @@ rules, documented in ``docs/rules/gacha.md``.
 
 Source: ``shared/seeds/gacha_god_chance_rules_ja.txt``, sections ガチャ袋作成,
 ガチャを引く, God Chance, Overdrive, 課金ガチャの例 and 疑惑の運営モード.
+
+The game's parameters are :class:`GachaParams`: the bag (:class:`BagConfig`), the number of
+characters, 疑惑の運営モード (:class:`DoubtfulConfig`) and Overdrive in one frozen object, checked
+once when built (as :func:`check_config`); :func:`gamesim.games.gacha.sim.simulate` takes one.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ __all__ = [
     "DOUBTFUL_K_DEFAULT",
     "BagConfig",
     "DoubtfulConfig",
+    "GachaParams",
     "RateBundle",
     "DEFAULT_BUNDLES",
     "BundleMix",
@@ -649,6 +654,61 @@ def check_config(
                 f"small enough that an Overdrive chain ends: n_god_chance * (1 + overdrive_pulls / {smallest}) "
                 f"/ n_characters < 1 (here {mu:.3g})")
     return bag, n, d, op
+
+
+@dataclass(frozen=True)
+class GachaParams:
+    """The set-up every gacha simulator and solver shares, checked once: bag, 疑惑の運営モード, Overdrive.
+
+    One frozen object instead of the four arguments ``bag, n_characters, doubtful,
+    overdrive_pulls`` that the functions of :mod:`.sim`, :mod:`.exact` and :mod:`.purchase`
+    take one by one (they keep taking them: :meth:`kwargs` spreads a GachaParams into them).
+    Built with the same checks as :func:`check_config`, so a GachaParams always holds a valid,
+    normalised set-up (Python ints).
+
+    Parameters
+    ----------
+    bag : BagConfig, default BagConfig()
+        Full-bag contents (chips; default 1 God Chance, 5 SR, 44 N).
+    n_characters : int, default 5
+        God Chance cards / UR characters (characters), 1..:data:`MAX_CHARACTERS`.
+    doubtful : DoubtfulConfig or None, default None
+        疑惑の運営モード (chips removed unseen at every bag creation); ``None`` = off. Every
+        ``k`` must be smaller than the bag total.
+    overdrive_pulls : int or None, default None
+        Extra pulls (pulls) when a God Chance shows the navi character (Overdrive),
+        1..:data:`MAX_OVERDRIVE_PULLS`; ``None`` = no navi (エキスパートモード). The Overdrive
+        chain must be certain to end (see :func:`check_config`).
+
+    Raises
+    ------
+    ParamTypeError
+        (a ``TypeError``) If ``bag`` is not a BagConfig, ``doubtful`` neither a DoubtfulConfig
+        nor None, or a count is not an integer (a float or bool).
+    ParamError
+        (a ``ValueError``) For a value out of range, as :func:`check_config`.
+
+    Examples
+    --------
+    >>> p = GachaParams(n_characters=4, doubtful=DoubtfulConfig())
+    >>> sorted(p.kwargs())
+    ['bag', 'doubtful', 'n_characters', 'overdrive_pulls']
+    """
+
+    bag: BagConfig = BagConfig()
+    n_characters: int = N_CHARACTERS_DEFAULT
+    doubtful: DoubtfulConfig | None = None
+    overdrive_pulls: int | None = None
+
+    def __post_init__(self) -> None:
+        _, n, _, op = check_config(self.bag, self.n_characters, self.doubtful, self.overdrive_pulls)
+        object.__setattr__(self, "n_characters", n)
+        object.__setattr__(self, "overdrive_pulls", op)
+
+    def kwargs(self) -> dict[str, BagConfig | int | DoubtfulConfig | None]:
+        """``{"bag", "n_characters", "doubtful", "overdrive_pulls"}``: the keyword arguments of the gacha functions."""
+        return {"bag": self.bag, "n_characters": self.n_characters, "doubtful": self.doubtful,
+                "overdrive_pulls": self.overdrive_pulls}
 
 
 def check_sessions(sessions: object, name: str = "sessions", *, min_pulls: int = 0) -> list[int]:

@@ -35,6 +35,12 @@ uses depth-first order and the tests compare the two).
 Single-player schedules without Overdrive (:func:`run_schedule`) use a faster kernel
 with the same distribution: one chance outcome per bag cycle instead of one draw per
 session (see the comment block above ``_alias_table``).
+
+Entry point shared by every game: :func:`simulate` ``(params, n_games, *, rng=None)`` takes a
+:class:`~gamesim.games.gacha.rules.GachaParams` (bag, characters, 疑惑の運営モード and Overdrive,
+checked once when built) and returns :func:`run_schedule`'s arrays. The other functions keep
+their separate ``bag, n_characters, doubtful, overdrive_pulls`` arguments
+(``**params.kwargs()`` fills them from a GachaParams).
 """
 
 from __future__ import annotations
@@ -52,7 +58,7 @@ from gamesim.core.lazy import lazy_module
 from gamesim.core.rng import RngLike, as_generator
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import check_bool, check_int
+from gamesim.core.validate import ParamTypeError, check_bool, check_int
 
 from .kernels import (
     _I64,
@@ -70,6 +76,7 @@ from .rules import (
     MAX_TRIALS,
     BagConfig,
     DoubtfulConfig,
+    GachaParams,
     check_config,
     check_sessions,
     check_shared_args,
@@ -92,6 +99,7 @@ __all__ = [
     "simulate_schedule",
     "simulate_shared",
     "simulate_pulls_to_complete",
+    "simulate",
 ]
 
 def run_shared(
@@ -700,6 +708,46 @@ def run_schedule(
         "sr_drawn": r["sr_drawn"],
         "pulls": r["pulls"][:, 0],
     }
+
+
+def simulate(params: GachaParams, n_games: int, *, rng: RngLike = None,
+             sessions: Sequence[int] = (10,) * 10) -> dict[str, npt.NDArray[np.int64] | npt.NDArray[np.bool_]]:
+    """One player pulls ``sessions`` from a fresh bag, ``n_games`` trials: every game's common entry point.
+
+    Delegates to :func:`run_schedule` with the set-up of ``params`` (the same random streams:
+    identical arrays for the same ``rng``).
+
+    Parameters
+    ----------
+    params : GachaParams
+        Bag, characters, 疑惑の運営モード and Overdrive (checked when it was built).
+    n_games : int
+        Independent trials, 0..:data:`MAX_TRIALS`.
+    rng : int, SeedSequence, Generator or None, keyword-only, default None
+        Normalised with ``np.random.default_rng``.
+    sessions : sequence of int, keyword-only, default (10,) * 10
+        Session sizes (pulls), in order: the ``schedule`` task's default of 100 pulls in
+        sessions of 10.
+
+    Returns
+    -------
+    dict of str to ndarray, each shape (n_games,)
+        As :func:`run_schedule`: ``god_chances``, ``complete`` (bool), ``characters_owned``,
+        ``sr_drawn`` (chips), ``pulls``.
+
+    Raises
+    ------
+    ParamTypeError
+        (a ``TypeError``) If ``params`` is not a :class:`GachaParams`, or an argument has the
+        wrong type (as :func:`run_schedule`).
+    ParamError
+        (a ``ValueError``) As :func:`simulate_schedule` (a session size or ``n_games`` out of range).
+    """
+    if not isinstance(params, GachaParams):
+        raise ParamTypeError("params", params, "a GachaParams")
+    n_games = check_int("n_games", n_games, min=0, max=MAX_TRIALS)
+    return run_schedule(sessions, n_games, rng=rng, bag=params.bag, n_characters=params.n_characters,
+                        doubtful=params.doubtful, overdrive_pulls=params.overdrive_pulls)
 
 
 def simulate_schedule(

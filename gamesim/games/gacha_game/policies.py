@@ -33,12 +33,11 @@ import numpy as np
 import numpy.typing as npt
 
 from .data import GameData, Icon
+from .rules import POLICIES  # defined with the game's parameters (GachaGameParams checks them)
 
 __all__ = ["target_values", "POLICIES", "PLAN_MAX_MONEY", "paid_plan_tables", "LOOKAHEAD_CAPTURE", "QUEST_TABLE_STEPS", "quest_tables", "PolicyWeights", "WEIGHTS", "SAVE_UNTIL", "effect_values", "effect_value", "buys"]
 
 #: Policy names (task parameter ``policy``).
-POLICIES: tuple[str, ...] = ("random", "greedy_pulls", "money_then_paid", "quest_rusher", "boss_hunter", "lookahead",
-                             "paid_plan")
 #: ``paid_plan``: largest money the purchase plan is computed for (more money is planned as this much).
 PLAN_MAX_MONEY = 80
 #: ``lookahead``: pulls a capture is worth (a boss card's later effect, roughly).

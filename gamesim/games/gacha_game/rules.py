@@ -8,6 +8,11 @@ the bag itself (ガチャ袋, God Chance, 課金ガチャ rates) is the one of
 
 Source: ``shared/seeds/gacha_god_chance_rules_ja.txt``, sections アイコンの詳細 (ボス攻撃,
 クエスト, レート, 土曜ガチャ), 課金ガチャの例, ラストダンス.
+
+The game's parameters are :class:`GachaGameParams` (formerly ``GameConfig``: the card data,
+the slayers and their policies, the modes and readings, checked once when built), with the
+names it checks (:data:`POLICIES`, :data:`BOSS_USES`, :data:`BOSS_TARGETS`);
+:func:`gamesim.games.gacha_game.sim.simulate` takes one.
 """
 
 from __future__ import annotations
@@ -22,10 +27,14 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_bool, check_int, check_int_list
-from .data import GameData, Icon
+from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_int, check_int_list
+from .data import BUILTIN_DATA, GameData, Icon, load_data
 
 __all__ = [
+    "POLICIES",
+    "BOSS_USES",
+    "BOSS_TARGETS",
+    "GachaGameParams",
     "N_ROUNDS",
     "N_TURNS",
     "HAND_SIZE",
@@ -57,6 +66,13 @@ DIE_FACES = 6
 MAX_QUEST_CHAIN = 64
 #: Largest money for which the 課金ガチャ table is precomputed (money above is capped).
 MAX_MONEY_TABLE = 2000
+#: Policy names (task parameter ``policy``; the strategies are in :mod:`.policies`).
+POLICIES: tuple[str, ...] = ("random", "greedy_pulls", "money_then_paid", "quest_rusher", "boss_hunter", "lookahead",
+                             "paid_plan")
+#: Readings of ボスカードの使用 (parameter ``boss_use``): usable until the round ends, or once.
+BOSS_USES: tuple[str, ...] = ("round", "once")
+#: Which raid boss an attack hits (parameter ``boss_target``): the attacker's choice, or the first.
+BOSS_TARGETS: tuple[str, ...] = ("choose", "first")
 
 
 class Attack(IntEnum):
@@ -420,3 +436,101 @@ def last_dance_chances(laps: Sequence[int], bosses: Sequence[int], rates: Sequen
         for i, v in enumerate(seq):
             out[i] += int(v == top)
     return out
+
+
+# ---------------------------------------------------------------------------
+# The game's parameters (one frozen object per game: docs/architecture.md)
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class GachaGameParams:
+    """A validated set-up of a whole game (formerly ``GameConfig``, still importable under that name).
+
+    Build one directly, or with :func:`gamesim.games.gacha_game.sim.make_config`, which takes
+    names (a navi card's, a policy per seat) and card removals and returns one of these.
+    ``GachaGameParams()`` is ``make_config()``'s set-up: four ``greedy_pulls`` slayers, the
+    illustrative card lists, the rulebook's readings.
+
+    Parameters
+    ----------
+    data : GameData or None, default None
+        Card lists and tracks (:func:`.data.load_data`); ``None`` = the built-in illustrative
+        data (:data:`.data.BUILTIN_DATA`).
+    n_players : int, default 4
+        Slayers, 2..4.
+    policies : tuple of str or None, default None
+        One policy name per seat (seat 0 = the first start slayer), each from :data:`POLICIES`;
+        ``None`` = ``"greedy_pulls"`` for every seat.
+    expert : bool, default False
+        エキスパートモード: no navi cards (no navi effects, no Overdrive).
+    doubtful_k : tuple of int or None, default None
+        疑惑の運営モード: chips removed unseen at every bag creation (chips), uniform over the
+        tuple (at most 10 entries, each below the smallest round bag); ``None`` = off.
+    navi_seat1 : int or None, default None
+        Index into ``data.navi_names`` of the navi card given to seat 1 (``None``: all dealt
+        at random); unset in expert mode.
+    boss_refill : bool, default False
+        Reveal the next raid boss when the area empties by a capture.
+    last_dance_zero_first : bool, default True
+        ラストダンス: a tie at 0 is a first place for everybody.
+    last_dance_consolete : bool, default True
+        A slayer completing the set during the ラストダンス wins at once.
+    boss_use : {"round", "once"}, default "round"
+        ボスカードの使用: usable until the round ends, or spent when played.
+    boss_target : {"choose", "first"}, default "choose"
+        Which raid boss an attack hits.
+
+    Raises
+    ------
+    ParamTypeError
+        (a ``TypeError``) For a field of the wrong type (``data`` not a GameData, a float or
+        bool for an integer, a non-bool flag).
+    ParamError
+        (a ``ValueError``) For a value out of range: ``n_players`` outside 2..4, not one known
+        policy per seat, a ``doubtful_k`` too large, ``navi_seat1`` outside the navi cards or
+        set in expert mode, more slayers than the action cards can deal a hand of
+        :data:`HAND_SIZE` to, an unknown ``boss_use`` or ``boss_target``.
+    DataError
+        If ``data`` is None and the built-in data file is invalid.
+    """
+
+    data: GameData = None  # type: ignore[assignment]  # None: the built-in data, set in __post_init__
+    n_players: int = 4
+    policies: tuple[str, ...] = None  # type: ignore[assignment]  # None: greedy_pulls for every seat
+    expert: bool = False
+    doubtful_k: tuple[int, ...] | None = None
+    navi_seat1: int | None = None
+    boss_refill: bool = False
+    last_dance_zero_first: bool = True
+    last_dance_consolete: bool = True
+    boss_use: str = "round"
+    boss_target: str = "choose"
+
+    def __post_init__(self) -> None:
+        if self.data is None:
+            object.__setattr__(self, "data", load_data(BUILTIN_DATA))
+        if not isinstance(self.data, GameData):
+            raise ParamTypeError("data", self.data, "a GameData (from load_data / make_config)")
+        n = check_int("n_players", self.n_players, min=2, max=4)
+        if self.policies is None:
+            object.__setattr__(self, "policies", ("greedy_pulls",) * n)
+        if (not isinstance(self.policies, tuple) or len(self.policies) != n
+                or not all(isinstance(x, str) and x in POLICIES for x in self.policies)):
+            raise ParamError("policies", self.policies, f"a tuple of {n} names from {', '.join(POLICIES)}")
+        check_bool("expert", self.expert)
+        if self.doubtful_k is not None:
+            check_int_list("doubtful_k", self.doubtful_k, min=0,
+                           max=max(0, min(sum(b) for b in self.data.round_bags) - 1), max_len=10)
+        if self.navi_seat1 is not None:
+            check_int("navi_seat1", self.navi_seat1, min=0, max=len(self.data.navi_names) - 1)
+            if self.expert:
+                raise ParamError("navi_seat1", self.navi_seat1, "unset in エキスパートモード (expert = true: no navi)")
+        if len(self.data.action_names) < HAND_SIZE * n:
+            raise ParamError("n_players", n, f"at most {len(self.data.action_names) // HAND_SIZE} with "
+                             f"{len(self.data.action_names)} action cards ({HAND_SIZE} each)")
+        check_bool("boss_refill", self.boss_refill)
+        check_bool("last_dance_zero_first", self.last_dance_zero_first)
+        check_bool("last_dance_consolete", self.last_dance_consolete)
+        check_choice("boss_use", self.boss_use, BOSS_USES)
+        check_choice("boss_target", self.boss_target, BOSS_TARGETS)

@@ -24,6 +24,11 @@ random players' choices draw for the games that act, in call order (reading the 
 game too cost about 25% more CPU time for little gain in the measured comparison,
 ``docs/comparisons.md``).
 
+Entry point shared by every game: :func:`simulate` ``(params, n_games, *, rng=None)`` takes a
+:class:`~gamesim.games.gacha_game.rules.GachaGameParams` (formerly ``GameConfig``, a name still
+importable here) and returns :func:`simulate_games`'s arrays; :func:`make_config` builds the
+Params from names.
+
 Source: ``shared/seeds/gacha_god_chance_rules_ja.txt``; reading: ``docs/rules/gacha_game.md``.
 """
 
@@ -46,9 +51,10 @@ from .config import BOSS_TARGETS, BOSS_USES, SOURCES, GameConfig, check_game_con
 from .data import GameData, Icon, load_data
 from .policies import (LOOKAHEAD_CAPTURE, PLAN_MAX_MONEY, POLICIES, SAVE_UNTIL, WEIGHTS, effect_values, paid_plan_tables,
                        quest_tables, target_values)
-from .rules import HAND_SIZE, MAX_QUEST_CHAIN, N_ROUNDS, N_TURNS, attack_tables, paid_tables
+from .rules import HAND_SIZE, MAX_QUEST_CHAIN, N_ROUNDS, N_TURNS, GachaGameParams, attack_tables, paid_tables
 
-__all__ = ["SOURCES", "BOSS_USES", "BOSS_TARGETS", "GameConfig", "make_config", "simulate_games", "MAX_GAMES", "CHUNK"]
+__all__ = ["SOURCES", "BOSS_USES", "BOSS_TARGETS", "GachaGameParams", "GameConfig", "make_config", "simulate",
+           "simulate_games", "MAX_GAMES", "CHUNK"]
 
 #: Index of each pull source in :data:`SOURCES`.
 _WEEKDAY, _QUEST, _BOSS, _SATURDAY, _PAID, _EVENT, _NAVI, _OVERDRIVE, _TRIGGER = range(len(SOURCES))
@@ -126,8 +132,8 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
                 remove_action: str = "none", remove_boss: str = "none",
                 last_dance_zero_first: bool = True, last_dance_consolete: bool = True,
                 boss_use: str = "round", boss_target: str = "choose", chip_triggers: bool = True,
-                round_effects: bool = True) -> GameConfig:
-    """Check a game set-up once.
+                round_effects: bool = True) -> GachaGameParams:
+    """A game set-up, :class:`~gamesim.games.gacha_game.rules.GachaGameParams`, from names and readings.
 
     Parameters
     ----------
@@ -181,7 +187,8 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
 
     Returns
     -------
-    GameConfig
+    GachaGameParams
+        (alias ``GameConfig``) checked once, when built.
 
     Raises
     ------
@@ -223,9 +230,7 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
         if expert:
             raise ParamError("navi_seat1", navi_seat1, "unset in エキスパートモード (expert = true: no navi)")
         n1 = gd.navi_names.index(check_choice("navi_seat1", navi_seat1, gd.navi_names))
-    if len(gd.action_names) < HAND_SIZE * n_players:
-        raise ParamError("n_players", n_players, f"at most {len(gd.action_names) // HAND_SIZE} with "
-                         f"{len(gd.action_names)} action cards ({HAND_SIZE} each)")
+    # the hand-size bound (HAND_SIZE cards per slayer) is checked by GachaGameParams itself
     return GameConfig(gd, n_players, tuple(pols), expert, ks, n1, check_bool("boss_refill", boss_refill),
                       check_bool("last_dance_zero_first", last_dance_zero_first),
                       check_bool("last_dance_consolete", last_dance_consolete),
@@ -1059,6 +1064,37 @@ def _events(d: GameData, G: int, rng: np.random.Generator) -> npt.NDArray[np.int
     out[:, 1:3] = wk[w]
     out[:, 3] = cl[rng.integers(0, cl.size, G)]
     return out
+
+
+def simulate(params: GachaGameParams, n_games: int, *, rng: Any = None, held: bool = False
+             ) -> dict[str, npt.NDArray[Any]]:
+    """Play ``n_games`` whole games of ``params``: every game's common entry point.
+
+    The same function as :func:`simulate_games` under the common name (the same random
+    streams: identical arrays for the same ``rng``).
+
+    Parameters
+    ----------
+    params : GachaGameParams
+        The set-up (``GachaGameParams()`` or :func:`make_config`).
+    n_games : int
+        Games, 1..:data:`MAX_GAMES`.
+    rng : int, SeedSequence, Generator or None, keyword-only, default None
+        Randomness, normalized by ``np.random.default_rng``.
+    held : bool, keyword-only, default False
+        Also return ``boss_owner`` and ``played`` (see :func:`simulate_games`).
+
+    Returns
+    -------
+    dict of ndarray, axis 0 = game
+        As :func:`simulate_games`.
+
+    Raises
+    ------
+    ParamError, ParamTypeError
+        As :func:`simulate_games`.
+    """
+    return simulate_games(params, n_games, rng=rng, held=held)
 
 
 def simulate_games(cfg: GameConfig, n_games: int, *, rng: Any = None, held: bool = False) -> dict[str, npt.NDArray[Any]]:

@@ -2,7 +2,8 @@
 
 Public API (issue 3): :func:`roll_pmf`, :func:`p_success`, :func:`wounds_pmf` and
 :func:`p_knockout`, plus exact-fraction twins (``*_fraction``), tables, the rules
-core (:mod:`.rules`), the vectorized simulator (:mod:`.sim`) and the scalar
+core (:mod:`.rules`, with :class:`GodtearParams`), the vectorized simulator (:mod:`.sim`, with
+the common entry point :func:`simulate` ``(params, n_games, *, rng)``) and the scalar
 reference (:mod:`.reference`). Importing this package registers the game
 ``"godtear"`` with its tasks ``success_roll``, ``damage_roll``, ``knockout``,
 ``activation`` and ``end_phase``.
@@ -34,6 +35,7 @@ from .exact import (
 from .reference import reference_activation, reference_knockout, reference_roll, reference_rolls
 from .rules import (
     FACTIONS,
+    GodtearParams,
     GODTEAR_DIE,
     HIT_EFFECTS,
     TALLY_STEPS,
@@ -60,7 +62,7 @@ from .rules import (
     use_outcomes,
     wounds_dealt,
 )
-from .sim import CHUNK_SIZE, roll_totals, run_activation, run_end_phase, run_knockout, sample_rolls
+from .sim import CHUNK_SIZE, roll_totals, run_activation, run_end_phase, run_knockout, sample_rolls, simulate
 from .tasks import TASKS
 
 __all__ = [
@@ -98,6 +100,7 @@ __all__ = [
     "Faction",
     "FollowerSkill",
     "Skill",
+    "GodtearParams",
     "Status",
     "TallyEvent",
     "Target",
@@ -119,6 +122,7 @@ __all__ = [
     "roll_totals",
     "sample_rolls",
     "run_knockout",
+    "simulate",
     "run_activation",
     "run_end_phase",
     "reference_roll",

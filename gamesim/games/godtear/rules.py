@@ -9,6 +9,10 @@ Everything here is a pure function of a state and a roll outcome. Chance points
 list their outcomes with exact probabilities (:func:`roll_outcomes`,
 :func:`use_outcomes`), which the exact solvers (:mod:`.exact`) combine and the
 plain-Python reference (:mod:`.reference`) replays one die at a time.
+
+The simulator's parameters are :class:`GodtearParams` (skill, target, counted and simulated
+uses, starting tokens, die: the knock-out chain, checked once when built);
+:func:`gamesim.games.godtear.sim.simulate` takes one.
 """
 
 from __future__ import annotations
@@ -64,6 +68,7 @@ __all__ = [
     "default_health",
     "life_new_objectives",
     "change_moves",
+    "GodtearParams",
 ]
 
 #: Most actions of one activation, and most models in a target unit (the simulator and the reference check both).
@@ -781,3 +786,71 @@ def change_moves(roll: int) -> int:
     """
     return _int("roll", roll, 0, MAX_FACE_PIPS)
 
+
+
+# ---------------------------------------------------------------------------
+# The simulator's parameters (one frozen object per game: docs/architecture.md)
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GodtearParams:
+    """Everything :func:`gamesim.games.godtear.sim.simulate` needs besides the trial count.
+
+    The knock-out chain of :func:`gamesim.games.godtear.sim.run_knockout`: one skill used
+    again and again on one target, wounds carried over. The defaults are the ``knockout``
+    task's illustrative stat line (the rulebook prints no cards).
+
+    Parameters
+    ----------
+    skill : Skill, default Skill(4, 4)
+        The skill used once per use (accuracy and damage in dice).
+    target : Target, default Target(2, 1, 5)
+        Dodge and protection (pips) and health (wounds) of the target.
+    uses : int, default 2
+        Uses counted for ``knockout`` and ``wounds``, 0..:data:`MAX_USES` (1000).
+    max_uses : int or None, default None
+        Uses simulated for ``uses_to_knockout``, ``max(uses, 1)``..:data:`MAX_USES`;
+        ``None`` = ``max(uses, 50)`` (as :func:`~gamesim.games.godtear.sim.run_knockout`).
+    attacker : Status, default Status()
+        The attacker's tokens before the first use (accuracy, damage).
+    target_status : Status, default Status()
+        The target's tokens before the first use (dodge, protection).
+    die : DieSpec, default GODTEAR_DIE
+        The die rolled.
+
+    Raises
+    ------
+    ParamTypeError
+        (a ``TypeError``) If ``skill``, ``target``, ``attacker``, ``target_status`` or ``die``
+        has the wrong type, or ``uses`` / ``max_uses`` is not an integer (``2.5``, ``True``).
+    ParamError
+        (a ``ValueError``) If ``uses`` or ``max_uses`` is out of range.
+
+    Notes
+    -----
+    Checked once, here; :func:`~gamesim.games.godtear.sim.run_knockout` checks its arguments
+    again (it is public too) and, with the trial count, the work bound
+    ``n_trials x max_uses``. A whole activation (:func:`~gamesim.games.godtear.sim.run_activation`)
+    and the end phase (:func:`~gamesim.games.godtear.sim.run_end_phase`) keep their own
+    arguments: they are other questions on the same dice, not variants of this one.
+    """
+
+    skill: Skill = Skill(4, 4)
+    target: Target = Target(2, 1, 5)
+    uses: int = 2
+    max_uses: int | None = None
+    attacker: Status = Status()
+    target_status: Status = Status()
+    die: DieSpec = GODTEAR_DIE
+
+    def __post_init__(self) -> None:
+        _instance("skill", self.skill, Skill, "a Skill")
+        _instance("target", self.target, Target, "a Target")
+        _instance("attacker", self.attacker, Status, "a Status")
+        _instance("target_status", self.target_status, Status, "a Status")
+        _instance("die", self.die, DieSpec, "a DieSpec")
+        object.__setattr__(self, "uses", check_int("uses", self.uses, min=0, max=MAX_USES))
+        if self.max_uses is not None:
+            object.__setattr__(self, "max_uses", check_int("max_uses", self.max_uses, min=max(self.uses, 1),
+                                                           max=MAX_USES))

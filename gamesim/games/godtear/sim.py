@@ -19,6 +19,10 @@ per trial of the chunk, rolled or not). One more accuracy die, or one trial knoc
 out earlier, then leaves every other die of every trial on the same number, so
 variants compared with common random numbers stay paired die by die (a boon adds
 one die: ``dice + 1`` streams are spawned per roll). The later uses (``uses_to_knockout`` only) roll as above.
+
+Entry point shared by every game: :func:`simulate` ``(params, n_games, *, rng=None)`` takes a
+:class:`~gamesim.games.godtear.rules.GodtearParams` (the knock-out chain's set-up, checked once
+when built) and returns :func:`run_knockout`'s arrays; the other functions keep their names.
 """
 
 from __future__ import annotations
@@ -32,13 +36,25 @@ from gamesim.core.registry import ParamError
 from gamesim.core.rng import RngLike, as_generator
 from gamesim.core.validate import ParamTypeError, check_choice, check_int
 
-from .rules import GODTEAR_DIE, MAX_ACTIONS, MAX_MODELS, MAX_ROLL_DICE, MAX_USES, DieSpec, Skill, Status, Target
+from .rules import (
+    GODTEAR_DIE,
+    MAX_ACTIONS,
+    MAX_MODELS,
+    MAX_ROLL_DICE,
+    MAX_USES,
+    DieSpec,
+    GodtearParams,
+    Skill,
+    Status,
+    Target,
+)
 
 __all__ = [
     "CHUNK_SIZE",
     "roll_totals",
     "sample_rolls",
     "run_knockout",
+    "simulate",
     "run_activation",
     "run_end_phase",
 ]
@@ -303,6 +319,41 @@ def run_knockout(skill: Skill, target: Target, n_trials: int, *, uses: int, max_
         t_ko[a:b] = t
         ko[a:b] = t <= uses
     return {"knockout": ko, "wounds": wounds_out, "uses_to_knockout": t_ko}
+
+
+def simulate(params: GodtearParams, n_games: int, *, rng: RngLike = None) -> dict[str, npt.NDArray[np.generic]]:
+    """The knock-out chain of ``params``, ``n_games`` trials: every game's common entry point.
+
+    Delegates to :func:`run_knockout` (the same random streams: identical arrays for the
+    same ``rng``).
+
+    Parameters
+    ----------
+    params : GodtearParams
+        Skill, target, counted and simulated uses, starting tokens, die.
+    n_games : int
+        Independent trials, 0..:data:`MAX_TRIALS` (and ``n_games x max_uses`` at most
+        :data:`MAX_TRIAL_USES`).
+    rng : int, SeedSequence, Generator or None, keyword-only, default None
+        Random source, normalised by :func:`gamesim.core.rng.as_generator`.
+
+    Returns
+    -------
+    dict of str to ndarray, each shape (n_games,)
+        As :func:`run_knockout`: ``knockout`` (bool), ``wounds`` (int64, wounds),
+        ``uses_to_knockout`` (float64, uses; NaN beyond ``max_uses``).
+
+    Raises
+    ------
+    ParamTypeError
+        (a ``TypeError``) If ``params`` is not a :class:`GodtearParams` or ``n_games`` not an integer.
+    ParamError
+        (a ``ValueError``) If ``n_games`` is out of range.
+    """
+    _of("params", params, GodtearParams, "a GodtearParams")
+    n_games = check_int("n_games", n_games, min=0, max=MAX_TRIALS)
+    return run_knockout(params.skill, params.target, n_games, uses=params.uses, max_uses=params.max_uses,
+                        attacker=params.attacker, target_status=params.target_status, die=params.die, rng=rng)
 
 
 def run_activation(actions: Sequence[tuple[Skill, int]], target: Target, n_trials: int, *, n_models: int = 1,

@@ -4,7 +4,8 @@ Public API (outside checks call these names):
 
 - the rules core (:mod:`.rules`): :class:`IceCreamParams`, :func:`resolve`, :func:`place`,
   :func:`board_from_rows`, :func:`cycle_additions`, ...;
-- the vectorized simulator (:mod:`.sim`): :func:`run_games` ``(p, policy, n_games, *, rng)``
+- the vectorized simulator (:mod:`.sim`): :func:`simulate` ``(params, n_games, *, rng, policy="greedy")``
+  (every game's common entry point) and :func:`run_games` ``(p, policy, n_games, *, rng)``
   over boards of shape ``(n, 15)`` = ``(n, 5, 3)`` flattened, and :func:`resolve_batch`;
 - policies (:mod:`.policies`): ``random``, ``greedy``, ``lookahead``, ``rollout``;
 - the plain-Python scalar reference (:mod:`.reference`): :func:`reference_simulate`.
@@ -49,14 +50,14 @@ from .rules import (
     resolve,
     window_kind,
 )
-from .sim import STATUS, GameBatch, advance, new_games, resolve_batch, run_games
+from .sim import STATUS, GameBatch, advance, new_games, resolve_batch, run_games, simulate
 from .tasks import TASKS
 
 __all__ = [
     "GAME", "TASKS", "COLS", "ROWS", "CRUSH", "LINES", "WINDOWS", "IceCreamParams", "Resolution",
     "board_from_rows", "board_to_rows", "cycle_additions", "find_clears", "gravity", "initial_deck",
     "is_game_over", "legal_columns", "place", "rebuild_deck", "resolve", "window_kind",
-    "STATUS", "GameBatch", "advance", "new_games", "resolve_batch", "run_games",
+    "STATUS", "GameBatch", "advance", "new_games", "resolve_batch", "run_games", "simulate",
     "POLICY_NAMES", "GreedyPolicy", "LookaheadPolicy", "RandomPolicy", "RolloutPolicy", "greedy_keys_batch",
     "lookahead_values_batch", "make_policy", "greedy_keys", "lookahead_values", "reference_game",
     "reference_simulate",

@@ -14,6 +14,10 @@ policy's choices (tie-breaks, rollouts) at placement ``s`` from another, keyed
 ``(policy, s)``. A rule change that ends some games sooner, or a policy that draws more
 numbers, then leaves every other game's cards on the same numbers, so variants compared
 with common random numbers stay paired card by card.
+
+Entry point shared by every game: :func:`simulate` ``(params, n_games, *, rng=None)`` takes an
+:class:`~gamesim.games.ice_cream_turret.rules.IceCreamParams` and returns :func:`run_games`'s
+arrays (policy ``"greedy"`` unless given); :func:`run_games` keeps its signature.
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ from .rules import CRUSH, IceCreamParams
 
 __all__ = [
     "CHUNK_SIZE", "MAX_GAMES", "STATUS", "GameBatch", "Tables", "tables", "resolve_batch", "advance",
-    "new_games", "run_games", "GAME_KEYS", "rowsum", "heights", "draw", "place_batch", "deck_out",
+    "new_games", "run_games", "simulate", "GAME_KEYS", "rowsum", "heights", "draw", "place_batch", "deck_out",
     "check_board_batch",
 ]
 
@@ -135,3 +139,36 @@ def run_games(p: IceCreamParams, policy: Any, n_games: int, *, rng: RngLike = No
     out["game_over"] = out["status"] == 2
     out["capped"] = out["status"] == 3
     return out
+
+
+def simulate(params: IceCreamParams, n_games: int, *, rng: RngLike = None, policy: Any = "greedy",
+             chunk_size: int = CHUNK_SIZE) -> dict[str, np.ndarray]:
+    """Play ``n_games`` whole games under ``params``: every game's common entry point.
+
+    Delegates to :func:`run_games` (the same random streams: identical arrays for the same
+    ``rng``).
+
+    Parameters
+    ----------
+    params : IceCreamParams
+        The rules (mode, deck composition, readings).
+    n_games : int
+        Games to play, 1..MAX_GAMES.
+    rng : int, SeedSequence, Generator or None, keyword-only, default None
+        Randomness (deck order, random choices, rollouts).
+    policy : str or policy object, keyword-only, default "greedy"
+        As :func:`run_games` (the ``game`` task's default player).
+    chunk_size : int, keyword-only, default CHUNK_SIZE
+        Games per chunk (memory bound), 1..1,000,000.
+
+    Returns
+    -------
+    dict of ndarray, each shape (n_games,)
+        As :func:`run_games`.
+
+    Raises
+    ------
+    ParamError, ParamTypeError
+        As :func:`run_games` (``params`` not an IceCreamParams included).
+    """
+    return run_games(params, policy, n_games, rng=rng, chunk_size=chunk_size)

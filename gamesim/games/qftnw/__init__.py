@@ -4,6 +4,8 @@ Public API (outside checks call these names):
 
 - :func:`simulate` ``(n_games, *, edition="original"|"spa"|"v2", advanced=False,
   policies=("uniform", "uniform"), rng=None, **rules) -> pandas.DataFrame``, one row per game;
+  called as ``simulate(params, n_games, *, rng=None)`` with a :class:`QftnwParams` (every game's
+  common entry point) it returns :func:`run_games`'s dict of arrays;
 - the rules core (:mod:`.rules`: :class:`QftnwParams`, :func:`edition_params`, ...);
 - policies (:mod:`.policies`: :func:`make_policy`, ``uniform``/``mixed``/``cautious``/``greedy``/
   ``equilibrium``);

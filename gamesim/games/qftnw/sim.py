@@ -24,13 +24,17 @@ drawn for the games of the chunk (one uniform per game, used or not; game ``g`` 
 number ``g`` even after the finished games were compacted away). A rule change (start
 funds, a win condition) then leaves the deck and every bid draw of every game on the same
 numbers, so variants compared with common random numbers stay paired round by round.
+
+Entry point shared by every game: :func:`simulate` ``(params, n_games, *, rng=None)`` with a
+:class:`~gamesim.games.qftnw.rules.QftnwParams` returns :func:`run_games`'s arrays; called the way
+it always was, ``simulate(n_games, edition=..., ...)``, it still returns the DataFrame.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -399,15 +403,40 @@ def to_frame(r: dict[str, npt.NDArray[Any]], p: QftnwParams) -> pd.DataFrame:
     return df
 
 
-def simulate(n_games: int, *, edition: str = "original", advanced: bool = False,
-             policies: Sequence[Any] = ("uniform", "uniform"), rng: RngLike = None,
-             chunk_size: int = CHUNK_SIZE, **rules: Any) -> pd.DataFrame:
-    """Simulate whole games of Quest for the New World; one row per game.
+@overload
+def simulate(params: QftnwParams, n_games: int, *, rng: RngLike = None,
+             policies: Sequence[Any] = ("uniform", "uniform"),
+             chunk_size: int = CHUNK_SIZE) -> dict[str, npt.NDArray[Any]]: ...
+
+
+@overload
+def simulate(params: int | None = None, n_games: int | None = None, *, rng: RngLike = None, edition: str = "original",
+             advanced: bool = False, policies: Sequence[Any] = ("uniform", "uniform"), chunk_size: int = CHUNK_SIZE,
+             **rules: Any) -> pd.DataFrame: ...
+
+
+def simulate(params: QftnwParams | int | None = None, n_games: int | None = None, *, rng: RngLike = None,
+             edition: str = "original", advanced: bool = False, policies: Sequence[Any] = ("uniform", "uniform"),
+             chunk_size: int = CHUNK_SIZE, **rules: Any) -> dict[str, npt.NDArray[Any]] | pd.DataFrame:
+    """Simulate whole games of Quest for the New World: per-game arrays, or one row per game.
+
+    Two forms, told apart by the type of the first argument:
+
+    * ``simulate(params, n_games, *, rng=None, policies=..., chunk_size=...)`` with a
+      :class:`~gamesim.games.qftnw.rules.QftnwParams`: every game's common entry point; returns
+      :func:`run_games`'s dict of arrays (the same random streams: identical arrays for the
+      same ``rng``). ``edition``, ``advanced`` and rule overrides belong in ``params`` here.
+    * ``simulate(n_games, *, edition=..., advanced=..., policies=..., rng=..., **rules)`` (the
+      form this function always had): the rules from :func:`~gamesim.games.qftnw.rules.edition_params`
+      and a :class:`pandas.DataFrame` (:func:`to_frame`).
 
     Parameters
     ----------
-    n_games : int
-        Number of games (>= 0).
+    params : QftnwParams or int
+        The rules (first form), or the number of games (second form, >= 0).
+    n_games : int or None, default None
+        Number of games (>= 0): the second positional argument in the first form; in the second
+        form only as a keyword (``simulate(n_games=1000)``).
     edition : {"original", "spa", "v2"}, default "original"
         ``original`` = #29 クエストフォーザニューワールド; ``spa`` = QftNW スパ帝国版ルール;
         ``v2`` = QftNW スパ帝国版ルール ver.2 (see :func:`~gamesim.games.qftnw.rules.edition_params`).
@@ -426,8 +455,9 @@ def simulate(n_games: int, *, edition: str = "original", advanced: bool = False,
 
     Returns
     -------
-    pandas.DataFrame
-        One row per game (n_games rows) with columns
+    dict of str to ndarray or pandas.DataFrame
+        First form: :func:`run_games`'s arrays, each of shape (n_games,). Second form: one row
+        per game (n_games rows) with columns
 
         - ``rounds`` (int64): rounds played (the cap for unfinished games);
         - ``winner`` (int64): 0 or 1 (seat), -1 when unfinished;
@@ -448,7 +478,10 @@ def simulate(n_games: int, *, edition: str = "original", advanced: bool = False,
         ``True`` for an integer, ``"no"`` for ``advanced``) unknown edition, rule field or policy;
         a rule value out of range (``start_funds`` above ``fund_cap`` included, see
         :meth:`~gamesim.games.qftnw.rules.QftnwParams.validate`); ``n_games`` not in 0..10**7;
-        ``chunk_size`` as :func:`run_games`; a bad ``rng``.
+        ``chunk_size`` as :func:`run_games`; a bad ``rng``; with a QftnwParams, ``edition``,
+        ``advanced`` or a rule override also given (they belong in ``params``).
+    ParamTypeError
+        (a ``TypeError``) In the second form, ``n_games`` given both positionally and as a keyword.
 
     Notes
     -----
@@ -461,7 +494,18 @@ def simulate(n_games: int, *, edition: str = "original", advanced: bool = False,
     >>> df = simulate(1000, edition="spa", rng=1)
     >>> sorted(df.columns[:4])
     ['bankruptcies', 'rounds', 'win_condition', 'winner']
+    >>> r = simulate(edition_params("spa"), 1000, rng=1)
+    >>> r["winner"].shape
+    (1000,)
     """
-    n_games = check_int("n_games", n_games, min=0, max=MAX_GAMES)
+    if isinstance(params, QftnwParams):
+        if edition != "original" or advanced is not False or rules:
+            bad = "edition" if edition != "original" else "advanced" if advanced is not False else sorted(rules)[0]
+            raise ParamError(bad, rules.get(bad, edition if bad == "edition" else advanced),
+                             "unset with a QftnwParams (set it in params: edition_params(...) or QftnwParams(...))")
+        return run_games(params, policies, n_games, rng=rng, chunk_size=chunk_size)  # type: ignore[arg-type]
+    if params is not None and n_games is not None:
+        raise ParamTypeError("n_games", n_games, "given once: simulate(n_games, ...) or simulate(params, n_games)")
+    n_games = check_int("n_games", params if params is not None else n_games, min=0, max=MAX_GAMES)
     p = edition_params(edition, advanced=advanced, **rules)
     return to_frame(run_games(p, policies, n_games, rng=rng, chunk_size=chunk_size), p)
