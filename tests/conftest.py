@@ -6,6 +6,7 @@ import html as html_lib
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -15,6 +16,18 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "notebooks" / "gacha_god_chance.ipynb"
+
+
+def pytest_configure(config):
+    """Give Ctrl-C back to the tests when pytest was started with SIGINT ignored.
+
+    A shell starts a background job (``pytest ... &``) with SIGINT ignored; Python then installs no
+    KeyboardInterrupt handler, and an ignored signal stays ignored in every process started from it.
+    The tests that press Ctrl-C (on a sweep, a report, a search, the publishing renames) would see
+    nothing happen. A handler (unlike "ignored") is reset to the default in child processes.
+    """
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture

@@ -90,9 +90,11 @@ SPECS: dict[str, tuple[Callable[..., Any], dict[str, Arg]]] = {
     "load_data": (gg.load_data, {"data": Arg(st.sampled_from(["illustrative"]),
                                              st.sampled_from([3, None, 2.5, "no/such/file.toml"]), keyword=False)}),
     "GameConfig": (gg.GameConfig, {
-        "data": DATA, "n_players": pos(int_arg(2, 2)),
+        # data=None and policies=None are the defaults (the built-in cards; greedy_pulls in every seat)
+        "data": Arg(DATA.good, st.sampled_from(["illustrative", 3, {"characters": []}]), keyword=False),
+        "n_players": pos(int_arg(2, 2)),
         "policies": Arg(st.just(("greedy_pulls", "random")), st.sampled_from([("nope", "random"), ["random"] * 2,
-                                                                               ("random",), None]), keyword=False),
+                                                                               ("random",)]), keyword=False),
         "expert": pos(BOOL), "doubtful_k": Arg(st.one_of(st.none(), st.just((3, 4))),
                                                st.sampled_from([(2.5,), (True,), (-1,), "34"]), keyword=False),
         "navi_seat1": Arg(st.one_of(st.none(), st.integers(0, len(D.navi_names) - 1)),
