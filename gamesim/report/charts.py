@@ -30,6 +30,7 @@ import html
 import itertools
 import json
 import math
+import re
 from typing import Any
 
 import numpy as np
@@ -365,16 +366,27 @@ def chart_png(chart: Any, *, scale: float = 1.25) -> bytes:
 _ids = itertools.count()
 
 
-def chart_html(chart: Any, caption: str = "") -> str:
+def chart_html(chart: Any, caption: str = "", *, drawer: Any = None) -> str:
     """One ``<figure>``: the live chart's spec (drawn by the page's vega-embed) and its static PNG.
 
     The page shows the live chart and hides the picture once vega-embed has drawn it; print (the
     PDF) shows the picture only. The picture is a ``data:`` URI, so the file stands alone.
+
+    Parameters
+    ----------
+    chart : altair chart
+    caption : str, default ""
+    drawer : gamesim.report.pngworker.PngDrawer, optional
+        Draw the picture there, in the background: the figure then holds a placeholder that
+        :func:`fill_pngs` replaces with the picture. Default: drawn here, now.
     """
     # one spec for both: the schema check of a big spec costs about as much as drawing it, and the
     # tests check every chart kind against the schema
     spec = chart.to_dict(validate=False)
-    png = base64.b64encode(chart_png(spec)).decode("ascii")
+    if drawer is not None:
+        png = f"{_PENDING}{drawer.submit(spec)}@"
+    else:
+        png = base64.b64encode(chart_png(spec)).decode("ascii")
     data = json.dumps(spec, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
     fid = f"gamesim-chart-{next(_ids)}"
     cap = f"<figcaption>{html.escape(caption)}</figcaption>" if caption else ""
@@ -383,3 +395,14 @@ def chart_html(chart: Any, caption: str = "") -> str:
             f'<script type="application/json" class="gamesim-spec">{data}</script>'
             f'<img class="gamesim-static" alt="{html.escape(caption or "chart")}" src="data:image/png;base64,{png}"/>'
             f"{cap}</figure>")
+
+
+#: The placeholder of a picture still being drawn (``<_PENDING><key>@``): not base64, never in a finished page.
+_PENDING = "gamesim-pending-png-"
+_PENDING_RE = re.compile(re.escape(_PENDING) + r"(\d+)@")
+
+
+def fill_pngs(text: str, drawer: Any) -> str:
+    """``text`` with every picture placeholder of :func:`chart_html` replaced by its PNG from ``drawer``
+    (waiting for the ones still being drawn)."""
+    return _PENDING_RE.sub(lambda m: drawer.png(int(m.group(1))), text)

@@ -28,8 +28,10 @@ words what the picture shows.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -138,12 +140,53 @@ def _figure(chart: Any, caption: str, series_what: str = "", series: list[str] |
     """One chart (live in the HTML, a picture in the PDF) and the line naming the series it draws."""
     from gamesim.report.charts import chart_html
 
-    out = chart_html(chart, caption)
+    drawer = _DRAWING[-1] if _DRAWING else None
+    out = chart_html(chart, caption, drawer=drawer[0] if drawer else None)
     if series:
         named = f" ({html.escape(series_title)})" if series_title else ""
         out += (f'<p class="gamesim-series">{html.escape(series_what)}{named}: '
                 + "; ".join(html.escape(str(s)) for s in series) + "</p>")
-    _html(out)
+    if drawer is None:
+        _html(out)
+        return
+    from IPython.display import HTML, display
+
+    handle = display(HTML(out), display_id=True)  # its picture is filled in when drawn (see render)
+    drawer[1].append((handle, out))
+
+
+#: The picture drawer of the report being rendered, and its figures waiting for their pictures.
+_DRAWING: list[tuple[Any, list[tuple[Any, str]]]] = []
+
+
+@contextlib.contextmanager
+def _pictures_in_background() -> Iterator[None]:
+    """While the report is built, its chart pictures are drawn in a helper process
+    (:class:`gamesim.report.pngworker.PngDrawer`); at the end every figure is shown again with its
+    picture (the notebook keeps only that output: the figures are display updates)."""
+    from gamesim.report.charts import fill_pngs
+    from gamesim.report.pngworker import PngDrawer
+
+    try:
+        from IPython import get_ipython
+
+        live = getattr(get_ipython(), "kernel", None) is not None
+    except ImportError:
+        live = False
+    if not live:  # display updates need a notebook kernel: draw each picture where it is made
+        yield
+        return
+    with PngDrawer() as drawer:
+        figures: list[tuple[Any, str]] = []
+        _DRAWING.append((drawer, figures))
+        try:
+            yield
+        finally:
+            _DRAWING.pop()
+        from IPython.display import HTML
+
+        for handle, out in figures:
+            handle.update(HTML(fill_pngs(out, drawer)))
 
 
 def _value(v: Any) -> str:
@@ -195,8 +238,9 @@ def render(results: Results, *, heading_level: int = 1) -> None:
     if sc is not None:
         _rules_section(sc, h)
 
-    for part in results.parts:
-        _part_section(results, part, h)
+    with _pictures_in_background():
+        for part in results.parts:
+            _part_section(results, part, h)
 
 
 def _rules_section(sc: Any, h: list[str]) -> None:

@@ -1,0 +1,57 @@
+"""Chart pictures drawn in a helper process are the pictures drawn in the report's own process."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+
+from gamesim.report.charts import _PENDING, chart_html, chart_png, fill_pngs
+from gamesim.report.pngworker import PngDrawer
+
+
+def _spec(values: list[int]) -> dict:
+    return {"$schema": "https://vega.github.io/schema/vega-lite/v5.json",
+            "data": {"values": [{"x": i, "y": v} for i, v in enumerate(values)]},
+            "mark": "bar", "encoding": {"x": {"field": "x", "type": "ordinal"}, "y": {"field": "y", "type": "quantitative"}}}
+
+
+def test_helper_draws_the_same_bytes_in_any_order():
+    specs = [_spec([1, 2, 3]), _spec([5, 1]), _spec([2, 2, 2, 9])]
+    with PngDrawer() as drawer:
+        keys = [drawer.submit(s) for s in specs]
+        got = [drawer.png(k) for k in reversed(keys)][::-1]
+    assert got == [base64.b64encode(chart_png(s)).decode("ascii") for s in specs]
+
+
+def test_a_helper_that_cannot_start_leaves_the_drawing_here(monkeypatch):
+    import gamesim.report.pngworker as pw
+
+    monkeypatch.setattr(pw.sys, "executable", "/nonexistent/python")
+    spec = _spec([4, 3])
+    with PngDrawer() as drawer:
+        key = drawer.submit(spec)
+        assert drawer.png(key) == base64.b64encode(chart_png(spec)).decode("ascii")
+
+
+def test_a_spec_the_helper_cannot_draw_is_drawn_here_and_fails_the_same_way():
+    with PngDrawer() as drawer:
+        ok = drawer.submit(_spec([1]))
+        bad = drawer.submit({"mark": "no-such-mark", "data": {"values": []}})
+        assert drawer.png(ok)
+        with pytest.raises(Exception):  # drawn here again: the report sees vl-convert's own error
+            drawer.png(bad)
+
+
+def test_figure_placeholders_are_filled():
+    import altair as alt
+    import pandas as pd
+
+    chart = alt.Chart(pd.DataFrame({"x": [1, 2], "y": [3, 4]})).mark_point().encode(x="x:Q", y="y:Q")
+    with PngDrawer() as drawer:
+        pending = chart_html(chart, "a caption", drawer=drawer)
+        assert _PENDING in pending
+        filled = fill_pngs(pending, drawer)
+    assert _PENDING not in filled
+    png = filled.split('src="data:image/png;base64,')[1].split('"')[0]
+    assert png == base64.b64encode(chart_png(chart.to_dict(validate=False))).decode("ascii")
