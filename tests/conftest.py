@@ -71,6 +71,8 @@ def fake_render_report(notebook: Path, results: Path, scenario_path: Path, out_d
 #: report tests render, once per session each (see :func:`report_of`).
 REPORT_SCENARIOS = ("tests/data/gacha_small.toml", "tests/data/dqz_small.toml", "tests/data/gacha_game_small.toml",
                     "tests/data/godtear_small.toml", "tests/data/qftnw_small.toml",
+                    "tests/data/godtear_hit_tables_small.toml", "tests/data/kami_small.toml",
+                    "tests/data/mech_small.toml", "tests/data/panzer_small.toml",
                     "scenarios/examples/gacha_two_god_chance_chips.toml")
 
 #: Text every study report must show (findings, run table, rules section, intervals, pictures).
