@@ -57,7 +57,7 @@ from gamesim.games.dqz.tasks import TASKS
 from tests.conftest import assert_same_mean
 
 Z = 4.5
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture

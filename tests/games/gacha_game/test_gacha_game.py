@@ -364,7 +364,7 @@ def _small_deck():
 def test_benchmark_smoke(capsys):
     import importlib.util
 
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_gacha_game.py"
+    path = Path(__file__).resolve().parents[3] / "benchmarks" / "bench_gacha_game.py"
     spec = importlib.util.spec_from_file_location("bench_gacha_game", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

@@ -70,7 +70,7 @@ from gamesim.games.godtear.tasks import TASKS
 from tests.conftest import assert_same_mean
 
 Z = 4.5
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 ICE_DIE = icepool.Die({0: 2, 1: 3, 2: 1})
 
 

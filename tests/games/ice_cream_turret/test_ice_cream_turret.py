@@ -43,7 +43,7 @@ from gamesim.games.ice_cream_turret.rules import N_VALUES, ROWS, cell, multi_lin
 from gamesim.games.ice_cream_turret.sim import GameBatch, advance
 from tests.conftest import assert_same_mean
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 P = IceCreamParams()
 SA = IceCreamParams(mode="score_attack")
 C = CRUSH

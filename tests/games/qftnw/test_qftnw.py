@@ -49,7 +49,7 @@ from gamesim.games.qftnw.vecrules import resolve_bids_vec, win_condition_vec
 from tests.conftest import assert_same_mean
 
 Z = 4.5
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 A, B, C, D, E, F, G = range(7)
 
 
