@@ -31,12 +31,6 @@ from gamesim.games.dqz.policies import KILL_FLAG
 from gamesim.games.dqz.reference import _choose, reference_plays
 
 
-@pytest.fixture
-def seed() -> int:
-    """A fresh seed each run: stochastic tests must pass for any seed."""
-    return int(np.random.SeedSequence().entropy % (2**32))
-
-
 # ---------------------------------------------------------------------------
 # Exact solvers
 # ---------------------------------------------------------------------------

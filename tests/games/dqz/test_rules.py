@@ -37,12 +37,6 @@ from gamesim.games.dqz.rules import effective_value, parse_skill
 from gamesim.games.dqz.sim import BattleConfig, _apply_skill, _State
 
 
-@pytest.fixture
-def seed() -> int:
-    """A fresh seed each run: stochastic tests must pass for any seed."""
-    return int(np.random.SeedSequence().entropy % (2**32))
-
-
 # ---------------------------------------------------------------------------
 # Worked examples of the rulebook (dqz_rules_ja.txt)
 # ---------------------------------------------------------------------------

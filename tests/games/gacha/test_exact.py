@@ -27,12 +27,6 @@ from gamesim.games.gacha import (
 )
 
 
-@pytest.fixture
-def seed() -> int:
-    """A fresh seed each run: stochastic tests must pass for any seed."""
-    return int(np.random.SeedSequence().entropy % (2**32))
-
-
 # ---------------------------------------------------------------------------
 # Exact solver: hand calculations and brute force
 # ---------------------------------------------------------------------------

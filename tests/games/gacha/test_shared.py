@@ -28,12 +28,6 @@ Z = 4.5
 ROOT = Path(__file__).resolve().parents[3]
 
 
-@pytest.fixture
-def seed() -> int:
-    """A fresh seed each run: stochastic tests must pass for any seed."""
-    return int(np.random.SeedSequence().entropy % (2**32))
-
-
 # ---------------------------------------------------------------------------
 # Shared bag: コンスリート ends the game
 # ---------------------------------------------------------------------------

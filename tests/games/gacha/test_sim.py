@@ -32,12 +32,6 @@ from tests.games.gacha.helpers import _assert_mean, _assert_prop, _two_sample
 Z = 4.5
 
 
-@pytest.fixture
-def seed() -> int:
-    """A fresh seed each run: stochastic tests must pass for any seed."""
-    return int(np.random.SeedSequence().entropy % (2**32))
-
-
 # ---------------------------------------------------------------------------
 # Monte Carlo vs exact
 # ---------------------------------------------------------------------------

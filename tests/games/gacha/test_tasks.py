@@ -20,12 +20,6 @@ from gamesim.games.gacha.tasks import TASKS
 ROOT = Path(__file__).resolve().parents[3]
 
 
-@pytest.fixture
-def seed() -> int:
-    """A fresh seed each run: stochastic tests must pass for any seed."""
-    return int(np.random.SeedSequence().entropy % (2**32))
-
-
 # ---------------------------------------------------------------------------
 # Tasks
 # ---------------------------------------------------------------------------

@@ -41,12 +41,6 @@ from gamesim.games.godtear import (
 ICE_DIE = icepool.Die({0: 2, 1: 3, 2: 1})
 
 
-@pytest.fixture
-def seed() -> int:
-    """A fresh seed each run: stochastic tests must pass for any seed."""
-    return int(np.random.SeedSequence().entropy % (2**32))
-
-
 def _ice_pmf(die: icepool.Die) -> dict[int, Fraction]:
     return {int(o): Fraction(p) for o, p in zip(die.outcomes(), die.probabilities())}
 

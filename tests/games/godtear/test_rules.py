@@ -37,12 +37,6 @@ from gamesim.games.godtear import (
 Z = 4.5
 
 
-@pytest.fixture
-def seed() -> int:
-    """A fresh seed each run: stochastic tests must pass for any seed."""
-    return int(np.random.SeedSequence().entropy % (2**32))
-
-
 # ---------------------------------------------------------------------------
 # Rulebook worked examples (モデルのスキルを使う: スキルの例)
 # ---------------------------------------------------------------------------

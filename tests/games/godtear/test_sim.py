@@ -36,12 +36,6 @@ from tests.conftest import assert_same_mean
 Z = 4.5
 
 
-@pytest.fixture
-def seed() -> int:
-    """A fresh seed each run: stochastic tests must pass for any seed."""
-    return int(np.random.SeedSequence().entropy % (2**32))
-
-
 # ---------------------------------------------------------------------------
 # Monte Carlo vs exact
 # ---------------------------------------------------------------------------

@@ -25,12 +25,6 @@ from gamesim.games.godtear.tasks import TASKS
 ROOT = Path(__file__).resolve().parents[3]
 
 
-@pytest.fixture
-def seed() -> int:
-    """A fresh seed each run: stochastic tests must pass for any seed."""
-    return int(np.random.SeedSequence().entropy % (2**32))
-
-
 # ---------------------------------------------------------------------------
 # Tasks and scenarios
 # ---------------------------------------------------------------------------

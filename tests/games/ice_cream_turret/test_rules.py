@@ -36,12 +36,6 @@ SA = IceCreamParams(mode="score_attack")
 C = CRUSH
 
 
-@pytest.fixture
-def seed() -> int:
-    """A fresh seed each run: stochastic tests must pass for any seed."""
-    return int(np.random.SeedSequence().entropy % (2**32))
-
-
 def drop(rows: list[str], col: int, value: int, p: IceCreamParams = P):
     """Draw a board, drop ``value`` into ``col``, resolve; returns (resolution, landing row)."""
     b, row = place(board_from_rows(rows), col, value)

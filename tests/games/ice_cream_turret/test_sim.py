@@ -38,12 +38,6 @@ SA = IceCreamParams(mode="score_attack")
 C = CRUSH
 
 
-@pytest.fixture
-def seed() -> int:
-    """A fresh seed each run: stochastic tests must pass for any seed."""
-    return int(np.random.SeedSequence().entropy % (2**32))
-
-
 # ---------------------------------------------------------------------------
 # Vectorized kernels against the scalar rules core
 # ---------------------------------------------------------------------------

@@ -36,12 +36,6 @@ P = IceCreamParams()
 SA = IceCreamParams(mode="score_attack")
 
 
-@pytest.fixture
-def seed() -> int:
-    """A fresh seed each run: stochastic tests must pass for any seed."""
-    return int(np.random.SeedSequence().entropy % (2**32))
-
-
 # ---------------------------------------------------------------------------
 # Validation and tasks
 # ---------------------------------------------------------------------------

@@ -29,12 +29,6 @@ from gamesim.games.qftnw.vecrules import resolve_bids_vec, win_condition_vec
 A, B, C, D, E, F, G = range(7)
 
 
-@pytest.fixture
-def seed() -> int:
-    """A fresh seed each run: stochastic tests must pass for any seed."""
-    return int(np.random.SeedSequence().entropy % (2**32))
-
-
 def hold(*types: int, n: int = 7) -> tuple[int, ...]:
     h = [0] * n
     for t in types:

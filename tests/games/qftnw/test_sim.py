@@ -33,12 +33,6 @@ Z = 4.5
 A, B, C, D, E, F, G = range(7)
 
 
-@pytest.fixture
-def seed() -> int:
-    """A fresh seed each run: stochastic tests must pass for any seed."""
-    return int(np.random.SeedSequence().entropy % (2**32))
-
-
 ORIG, SPA, V2 = edition_params("original"), edition_params("spa"), edition_params("v2")
 
 
