@@ -16,6 +16,8 @@ from typing import Any, Callable
 import pytest
 from hypothesis import strategies as st
 
+from gamesim.core.registry import ParamError
+
 
 @dataclass(frozen=True)
 class Arg:
@@ -106,3 +108,10 @@ def refused_fast(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> BaseExcep
         fn(*args, **kwargs)
     assert time.perf_counter() - t0 < FAST_S, "refusal too slow"
     return exc.value
+
+
+def refused_names(fn: Callable[..., Any], name: str, *args: Any, **kwargs: Any) -> None:
+    """Call ``fn``, expect a ``ParamError`` or ``TypeError`` whose message names ``name``."""
+    with pytest.raises((ParamError, TypeError)) as exc:
+        fn(*args, **kwargs)
+    assert name in str(exc.value)
