@@ -34,7 +34,7 @@ if command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=ja 2>/dev/null)" 
    || { apt-get update -qq && apt-get install -y -qq fonts-ipaexfont-gothic >/dev/null; }) \
    || echo "setup: warning: no Japanese font; Japanese text in PDF reports will show as boxes" >&2
 fi
-# The browser test (tests/test_report_browser.py) opens every report in Debian's headless Chromium;
+# The browser test (tests/report/test_browser.py) opens every report in Debian's headless Chromium;
 # without it that test skips and says why.
 if { ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; } \
    && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then

@@ -153,7 +153,7 @@ def check_report(rendered: Rendered, texts: tuple[str, ...] = (), code: tuple[st
 #: The reading budget of a report's PDF.
 MAX_PAGES, MAX_FIGURES = 40, 60
 
-#: Reports whose PDF is known to exceed the budget, and why (tests/test_report_budget.py marks them xfail).
+#: Reports whose PDF is known to exceed the budget, and why (tests/report/test_budget.py marks them xfail).
 #: Empty: every report the tests render is within it.
 OVER_BUDGET: dict[str, str] = {}
 

@@ -9,10 +9,14 @@ refused quickly with a :class:`gamesim.core.registry.ParamError` naming the para
 from __future__ import annotations
 
 import inspect
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+import pytest
 from hypothesis import strategies as st
+
+from gamesim.core.registry import ParamError
 
 
 @dataclass(frozen=True)
@@ -79,3 +83,35 @@ def draw_call(fn: Callable[..., Any], spec: dict[str, Arg], data: st.DataObject,
             bad.append(k)
         values[k] = data.draw(arg.bad if mode == "bad" else arg.good, label=k)
     return values, bad
+
+
+#: A refusal must come back well within this many seconds.
+FAST_S = 0.5
+
+
+def junk_or(valid: st.SearchStrategy, also: tuple[Any, ...] = ()) -> st.SearchStrategy:
+    """A valid value two times in three, else anything a confused caller might pass where a
+    small value is expected: floats (nan, inf), bools, short strings, huge or negative
+    integers, a list, and the values in ``also``."""
+    junk = st.one_of(
+        st.floats(allow_nan=True, allow_infinity=True), st.booleans(), st.text(max_size=3),
+        st.integers(min_value=-10**12, max_value=10**12), st.just([1]),
+        *(st.just(v) for v in also),
+    )
+    return st.one_of(valid, valid, junk)
+
+
+def refused_fast(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> BaseException:
+    """Call ``fn``, expect a ``ValueError`` or ``TypeError`` within :data:`FAST_S`, return it."""
+    t0 = time.perf_counter()
+    with pytest.raises((ValueError, TypeError)) as exc:
+        fn(*args, **kwargs)
+    assert time.perf_counter() - t0 < FAST_S, "refusal too slow"
+    return exc.value
+
+
+def refused_names(fn: Callable[..., Any], name: str, *args: Any, **kwargs: Any) -> None:
+    """Call ``fn``, expect a ``ParamError`` or ``TypeError`` whose message names ``name``."""
+    with pytest.raises((ParamError, TypeError)) as exc:
+        fn(*args, **kwargs)
+    assert name in str(exc.value)

@@ -9,12 +9,10 @@ written from the documented limits (docs/rules/dqz.md, "Argument checks and limi
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 
 import numpy as np
 import pandas as pd
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -32,30 +30,20 @@ from gamesim.games.dqz import (
     triggers_multiple,
     value_table,
 )
+from tests.reliability import api_support
+from tests.reliability.api_support import refused_fast
+
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
-FAST_S = 0.5  # a refusal must come back well within this
 
 
 def _is_int(x: object) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
-# anything a confused caller might pass where a small integer is expected
 def junk_or(valid: st.SearchStrategy) -> st.SearchStrategy:
-    junk = st.one_of(
-        st.floats(allow_nan=True, allow_infinity=True), st.booleans(), st.text(max_size=3), st.none(),
-        st.integers(min_value=-10**12, max_value=10**12), st.just(3.0), st.just([1]),
-    )
-    return st.one_of(valid, valid, junk)
-
-
-def _refused_fast(fn, *args, **kwargs) -> BaseException:  # type: ignore[no-untyped-def]
-    t0 = time.perf_counter()
-    with pytest.raises((ValueError, TypeError)) as exc:
-        fn(*args, **kwargs)
-    assert time.perf_counter() - t0 < FAST_S, "refusal too slow"
-    return exc.value
+    """The shared junk, plus (None, 3.0): what a confused dqz caller passes."""
+    return api_support.junk_or(valid, also=(None, 3.0))
 
 
 @SETTINGS
@@ -66,7 +54,7 @@ def test_attack_value_strict(cards: list, ops: object) -> None:
     valid_cards = 1 <= len(cards) <= 5 and all(_is_int(c) and 0 <= c <= 5 for c in cards)
     valid_ops = all(isinstance(o, str) and o in "+-*/" for o in ops) and len(ops) == len(cards) - 1
     if not (valid_cards and valid_ops):
-        err = _refused_fast(attack_value, cards, ops)
+        err = refused_fast(attack_value, cards, ops)
         if not valid_cards:
             assert isinstance(err, ParamError) and "cards" in str(err)
         return
@@ -79,11 +67,11 @@ def test_attack_value_strict(cards: list, ops: object) -> None:
 
 
 def test_attack_value_issue_examples() -> None:
-    err = _refused_fast(attack_value, [5, 6], "+")  # cards are 1-5: 6 is not a card
+    err = refused_fast(attack_value, [5, 6], "+")  # cards are 1-5: 6 is not a card
     assert "cards = [5, 6]" in str(err)
-    _refused_fast(attack_value, [5, 2.0], "+")
-    _refused_fast(attack_value, [True, 2], "+")
-    _refused_fast(attack_value, [5, 3], "+", strategy=("gangan_ikouze", 1.5))
+    refused_fast(attack_value, [5, 2.0], "+")
+    refused_fast(attack_value, [True, 2], "+")
+    refused_fast(attack_value, [5, 3], "+", strategy=("gangan_ikouze", 1.5))
 
 
 @SETTINGS
@@ -91,11 +79,11 @@ def test_attack_value_issue_examples() -> None:
 def test_best_attack_value_strict(hands: list) -> None:
     valid = len(hands) <= 5 and all(_is_int(c) and 1 <= c <= 5 for h in hands for c in h)
     if not valid:
-        err = _refused_fast(best_attack_value, hands)
+        err = refused_fast(best_attack_value, hands)
         assert isinstance(err, ParamError) and "hands" in str(err)
         return
     if not any(hands):
-        _refused_fast(best_attack_value, hands)  # nobody alive
+        refused_fast(best_attack_value, hands)  # nobody alive
         return
     v = best_attack_value(hands)
     assert type(v) is int
@@ -103,7 +91,7 @@ def test_best_attack_value_strict(hands: list) -> None:
 
 
 def test_best_attack_value_issue_example() -> None:
-    err = _refused_fast(best_attack_value, [[2.5], [5]])
+    err = refused_fast(best_attack_value, [[2.5], [5]])
     assert "hands[0]" in str(err) or "hands" in str(err)
 
 
@@ -118,7 +106,7 @@ def test_damage_from_value_strict(value: object, flags: list, order: object) -> 
     kw = dict(physical_immune=flags[0], spell_resistant=flags[1], strategy_used=flags[2], negative_heals=flags[3],
               resist_rounding=order)
     if not valid:
-        _refused_fast(damage_from_value, value, **kw)
+        refused_fast(damage_from_value, value, **kw)
         return
     d = damage_from_value(value, **kw)
     assert type(d) is int
@@ -136,19 +124,19 @@ def test_small_rules_strict(level: object, n_living: object, deck: object, sizes
         split = experience_split(level, n_living, deck)
         assert sum(split) == min(level * n_living, deck) and len(split) == n_living
     else:
-        _refused_fast(experience_split, level, n_living, deck)
+        refused_fast(experience_split, level, n_living, deck)
     sizes_ok = len(sizes) <= 5 and all(_is_int(s) and 0 <= s <= 200 for s in sizes)
     if sizes_ok:
         focus_target(sizes)
         if _is_int(deck) and 0 <= deck <= 200:
             assert sum(inn_refill(sizes, deck)) <= deck
     else:
-        _refused_fast(focus_target, sizes)
-        _refused_fast(inn_refill, sizes, 10)
+        refused_fast(focus_target, sizes)
+        refused_fast(inn_refill, sizes, 10)
     if _is_int(value):
         assert triggers_multiple(value, [5]) == (value > 0 and value % 5 == 0)
     else:
-        _refused_fast(triggers_multiple, value, [5])
+        refused_fast(triggers_multiple, value, [5])
 
 
 POLICY = st.sampled_from(["max_damage", "exact_kill", "avoid_trigger", "random"])
@@ -175,7 +163,7 @@ def test_simulate_battle_strict(data: st.DataObject, all_valid: bool) -> None:
              and _is_int(turns) and 1 <= turns <= 10_000 and isinstance(hero, bool) and isinstance(cap, bool)
              and isinstance(order, str) and order in ("at_end", "value_first"))
     if not valid:
-        _refused_fast(simulate_battle, n, monster="スライム", **kw)
+        refused_fast(simulate_battle, n, monster="スライム", **kw)
         return
     mon = data.draw(st.sampled_from(["スライム", "まほうつかい", "くさったしたい", "ホイミスライム"]))
     df = simulate_battle(n, monster=mon, rng=1, **kw)
@@ -187,14 +175,14 @@ def test_sizes_that_would_hang_are_refused_fast() -> None:
     for kw in (dict(n_battles=10**12), dict(n_battles=5, hand_size=10**9, n_per_value=10**9),
                dict(n_battles=5, max_turns=10**9), dict(n_battles=5, strategy_deck=[10**9] * 5)):
         n = kw.pop("n_battles")
-        err = _refused_fast(simulate_battle, n, party_size=3, monster="スライム", **kw)
+        err = refused_fast(simulate_battle, n, party_size=3, monster="スライム", **kw)
         assert isinstance(err, ParamError)
-    _refused_fast(simulate_run, 5, party_size=3, monsters=["スライム"] * 10**4)
-    _refused_fast(simulate_battle, 5, party_size=3, monster={"hp": 10**12})
-    _refused_fast(hand_distribution, 5, 20)  # C(24, 4) ** 5 deals
-    _refused_fast(value_table, 6)
-    _refused_fast(simulate_battle, 5, party_size=3, monster="スライム", rng=2.5)
-    _refused_fast(simulate_battle, 5, party_size=3, monster="スライム", rng=True)
+    refused_fast(simulate_run, 5, party_size=3, monsters=["スライム"] * 10**4)
+    refused_fast(simulate_battle, 5, party_size=3, monster={"hp": 10**12})
+    refused_fast(hand_distribution, 5, 20)  # C(24, 4) ** 5 deals
+    refused_fast(value_table, 6)
+    refused_fast(simulate_battle, 5, party_size=3, monster="スライム", rng=2.5)
+    refused_fast(simulate_battle, 5, party_size=3, monster="スライム", rng=True)
 
 
 # ---------------------------------------------------------------------------
@@ -209,13 +197,13 @@ def test_dqz_params_and_simulate_strict() -> None:
     for kw, name in [({"party_size": 2.5}, "party_size"), ({"party_size": 6}, "party_size"),
                      ({"policy": "bold"}, "policy"), ({"heal_cap": "no"}, "heal_cap"),
                      ({"hand_size": 30}, "hand_size")]:
-        assert name in str(_refused_fast(dqz.DqzParams, **kw))
+        assert name in str(refused_fast(dqz.DqzParams, **kw))
     p = dqz.DqzParams()
-    assert "params" in str(_refused_fast(dqz.simulate, None, 10))
-    assert "n_games" in str(_refused_fast(dqz.simulate, p, 2.5))
-    assert "n_games" in str(_refused_fast(dqz.simulate, p, 10**9))
-    assert "monsters" in str(_refused_fast(dqz.simulate, p, 10, monsters="スライム"))
-    assert "monsters" in str(_refused_fast(dqz.simulate, p, 10, monsters=[]))
-    assert "rng" in str(_refused_fast(dqz.simulate, p, 10, rng=True))
+    assert "params" in str(refused_fast(dqz.simulate, None, 10))
+    assert "n_games" in str(refused_fast(dqz.simulate, p, 2.5))
+    assert "n_games" in str(refused_fast(dqz.simulate, p, 10**9))
+    assert "monsters" in str(refused_fast(dqz.simulate, p, 10, monsters="スライム"))
+    assert "monsters" in str(refused_fast(dqz.simulate, p, 10, monsters=[]))
+    assert "rng" in str(refused_fast(dqz.simulate, p, 10, rng=True))
     r = dqz.simulate(p, 7, rng=1, monsters=["スライム", {"hp": 5}])
     assert all(v.shape[0] == 7 for v in r.values())

@@ -26,7 +26,7 @@ import gamesim.games.gacha as g
 from gamesim.core.registry import ParamError
 from gamesim.games.gacha import tasks as gtasks
 from gamesim.games.gacha.rules import MAX_CHARACTERS, MAX_CHIPS, MAX_MONEY, MAX_SESSION_PULLS
-from tests.reliability.api_support import Arg, call, draw_call, int_arg, NOT_INT, pos
+from tests.reliability.api_support import Arg, call, draw_call, int_arg, NOT_INT, pos, refused_names
 
 
 def int_list(lo: int, hi: int, small: int, min_size: int = 0, max_size: int = 5) -> Arg:
@@ -271,25 +271,19 @@ def test_schedule_kernel_refuses_what_the_other_simulators_refuse(call: Callable
 # ---------------------------------------------------------------------------
 
 
-def _refused_names(fn: Callable[..., Any], name: str, *args: Any, **kwargs: Any) -> None:
-    with pytest.raises((ParamError, TypeError)) as exc:
-        fn(*args, **kwargs)
-    assert name in str(exc.value)
-
-
 def test_gacha_params_and_simulate_strict() -> None:
     p = g.GachaParams()
     assert p.kwargs() == {"bag": g.BagConfig(), "n_characters": 5, "doubtful": None, "overdrive_pulls": None}
-    _refused_names(g.GachaParams, "bag", bag=(1, 5, 44))
-    _refused_names(g.GachaParams, "n_characters", n_characters=2.5)
-    _refused_names(g.GachaParams, "n_characters", n_characters=MAX_CHARACTERS + 1)
-    _refused_names(g.GachaParams, "doubtful", doubtful=(3, 4))
-    _refused_names(g.GachaParams, "doubtful", bag=g.BagConfig(1, 1, 1), doubtful=g.DoubtfulConfig((3,)))
-    _refused_names(g.GachaParams, "overdrive_pulls", overdrive_pulls=True)
-    _refused_names(g.GachaParams, "overdrive_pulls", n_characters=1, overdrive_pulls=10)  # chain never ends
-    _refused_names(g.simulate, "params", None, 10)
-    _refused_names(g.simulate, "n_games", p, 2.5)
-    _refused_names(g.simulate, "n_games", p, -1)
-    _refused_names(g.simulate, "sessions", p, 10, sessions=[2.5])
+    refused_names(g.GachaParams, "bag", bag=(1, 5, 44))
+    refused_names(g.GachaParams, "n_characters", n_characters=2.5)
+    refused_names(g.GachaParams, "n_characters", n_characters=MAX_CHARACTERS + 1)
+    refused_names(g.GachaParams, "doubtful", doubtful=(3, 4))
+    refused_names(g.GachaParams, "doubtful", bag=g.BagConfig(1, 1, 1), doubtful=g.DoubtfulConfig((3,)))
+    refused_names(g.GachaParams, "overdrive_pulls", overdrive_pulls=True)
+    refused_names(g.GachaParams, "overdrive_pulls", n_characters=1, overdrive_pulls=10)  # chain never ends
+    refused_names(g.simulate, "params", None, 10)
+    refused_names(g.simulate, "n_games", p, 2.5)
+    refused_names(g.simulate, "n_games", p, -1)
+    refused_names(g.simulate, "sessions", p, 10, sessions=[2.5])
     r = g.simulate(g.GachaParams(doubtful=g.DoubtfulConfig(), overdrive_pulls=10), 6, rng=1, sessions=[10, 5])
     assert all(v.shape[0] == 6 for v in r.values())

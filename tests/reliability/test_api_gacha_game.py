@@ -22,7 +22,7 @@ import gamesim.games.gacha_game as gg
 from gamesim.core.registry import ParamError
 from gamesim.games.gacha_game.policies import POLICIES
 from gamesim.games.gacha_game.sim import MAX_GAMES
-from tests.reliability.api_support import Arg, call, draw_call, int_arg, pos
+from tests.reliability.api_support import Arg, call, draw_call, int_arg, pos, refused_names
 
 
 def int_list(lo: int, hi: int, small: int, size: int) -> Arg:
@@ -157,24 +157,18 @@ def test_lists_are_as_good_as_tuples_for_the_cached_tables() -> None:
 # ---------------------------------------------------------------------------
 
 
-def _refused_names(fn: Callable[..., Any], name: str, *args: Any, **kwargs: Any) -> None:
-    with pytest.raises((ParamError, TypeError)) as exc:
-        fn(*args, **kwargs)
-    assert name in str(exc.value)
-
-
 def test_gacha_game_params_and_simulate_strict() -> None:
     p = gg.GachaGameParams()
     assert gg.GachaGameParams is gg.GameConfig
     assert p.policies == ("greedy_pulls",) * 4 and p.data is gg.load_data()
-    _refused_names(gg.GachaGameParams, "data", data="illustrative")
-    _refused_names(gg.GachaGameParams, "n_players", n_players=5)
-    _refused_names(gg.GachaGameParams, "n_players", n_players=2.0)
-    _refused_names(gg.GachaGameParams, "policies", policies=("random",))
-    _refused_names(gg.GachaGameParams, "navi_seat1", navi_seat1=0, expert=True)
-    _refused_names(gg.GachaGameParams, "boss_use", boss_use="never")
-    _refused_names(gg.simulate, "cfg", None, 10)
-    _refused_names(gg.simulate, "n_games", p, 0)
-    _refused_names(gg.simulate, "n_games", p, MAX_GAMES + 1)
+    refused_names(gg.GachaGameParams, "data", data="illustrative")
+    refused_names(gg.GachaGameParams, "n_players", n_players=5)
+    refused_names(gg.GachaGameParams, "n_players", n_players=2.0)
+    refused_names(gg.GachaGameParams, "policies", policies=("random",))
+    refused_names(gg.GachaGameParams, "navi_seat1", navi_seat1=0, expert=True)
+    refused_names(gg.GachaGameParams, "boss_use", boss_use="never")
+    refused_names(gg.simulate, "cfg", None, 10)
+    refused_names(gg.simulate, "n_games", p, 0)
+    refused_names(gg.simulate, "n_games", p, MAX_GAMES + 1)
     r = gg.simulate(gg.GachaGameParams(n_players=2), 5, rng=1)
     assert all(v.shape[0] == 5 for v in r.values())

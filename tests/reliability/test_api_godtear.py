@@ -28,7 +28,7 @@ from gamesim.games.godtear.rules import (
     MAX_ROLL_DICE,
     MAX_USES,
 )
-from tests.reliability.api_support import Arg, call, draw_call, int_arg
+from tests.reliability.api_support import Arg, call, draw_call, int_arg, refused_names
 
 
 def choice_arg(choices: tuple[Any, ...], keyword: bool = True) -> Arg:
@@ -245,25 +245,19 @@ def test_numpy_integers_are_integers():
 # ---------------------------------------------------------------------------
 
 
-def _refused_names(fn: Callable[..., Any], name: str, *args: Any, **kwargs: Any) -> None:
-    with pytest.raises((ValueError, TypeError)) as exc:
-        fn(*args, **kwargs)
-    assert name in str(exc.value)
-
-
 def test_godtear_params_and_simulate_strict() -> None:
     p = gt.GodtearParams()
     assert (p.skill, p.target, p.uses, p.max_uses) == (gt.Skill(4, 4), gt.Target(2, 1, 5), 2, None)
-    _refused_names(gt.GodtearParams, "skill", skill=(4, 4))
-    _refused_names(gt.GodtearParams, "target", target=None)
-    _refused_names(gt.GodtearParams, "attacker", attacker=1)
-    _refused_names(gt.GodtearParams, "die", die=(2, 3, 1))
-    _refused_names(gt.GodtearParams, "uses", uses=2.5)
-    _refused_names(gt.GodtearParams, "uses", uses=10**6)
-    _refused_names(gt.GodtearParams, "max_uses", uses=5, max_uses=3)
-    _refused_names(gt.simulate, "params", None, 10)
-    _refused_names(gt.simulate, "n_games", p, 2.5)
-    _refused_names(gt.simulate, "n_games", p, -1)
-    _refused_names(gt.simulate, "n_trials", gt.GodtearParams(max_uses=1000), 2_000_000)  # work bound
+    refused_names(gt.GodtearParams, "skill", skill=(4, 4))
+    refused_names(gt.GodtearParams, "target", target=None)
+    refused_names(gt.GodtearParams, "attacker", attacker=1)
+    refused_names(gt.GodtearParams, "die", die=(2, 3, 1))
+    refused_names(gt.GodtearParams, "uses", uses=2.5)
+    refused_names(gt.GodtearParams, "uses", uses=10**6)
+    refused_names(gt.GodtearParams, "max_uses", uses=5, max_uses=3)
+    refused_names(gt.simulate, "params", None, 10)
+    refused_names(gt.simulate, "n_games", p, 2.5)
+    refused_names(gt.simulate, "n_games", p, -1)
+    refused_names(gt.simulate, "n_trials", gt.GodtearParams(max_uses=1000), 2_000_000)  # work bound
     r = gt.simulate(gt.GodtearParams(uses=3, max_uses=10), 8, rng=1)
     assert all(v.shape == (8,) for v in r.values())

@@ -24,7 +24,7 @@ from gamesim.core.registry import ParamError
 from gamesim.games.ice_cream_turret.reference import State
 from gamesim.games.ice_cream_turret.rules import CRUSH, MAX_CYCLES, MAX_PLACEMENTS, N_CELLS, N_VALUES, ROWS
 from gamesim.games.ice_cream_turret.sim import MAX_GAMES
-from tests.reliability.api_support import Arg, call, draw_call, int_arg, NOT_INT, pos
+from tests.reliability.api_support import Arg, call, draw_call, int_arg, NOT_INT, pos, refused_names
 
 
 @st.composite
@@ -203,18 +203,12 @@ def test_examples_are_refused_naming_the_parameter(call: Callable[[], Any], key:
 # ---------------------------------------------------------------------------
 
 
-def _refused_names(fn: Callable[..., Any], name: str, *args: Any, **kwargs: Any) -> None:
-    with pytest.raises((ParamError, TypeError)) as exc:
-        fn(*args, **kwargs)
-    assert name in str(exc.value)
-
-
 def test_simulate_strict() -> None:
     p = ic.IceCreamParams()
-    _refused_names(ic.simulate, "p", None, 10)
-    _refused_names(ic.simulate, "n_games", p, 2.5)
-    _refused_names(ic.simulate, "n_games", p, MAX_GAMES + 1)
-    _refused_names(ic.simulate, "chunk_size", p, 10, chunk_size=0)
-    _refused_names(ic.simulate, "policy", p, 10, policy="clever")
+    refused_names(ic.simulate, "p", None, 10)
+    refused_names(ic.simulate, "n_games", p, 2.5)
+    refused_names(ic.simulate, "n_games", p, MAX_GAMES + 1)
+    refused_names(ic.simulate, "chunk_size", p, 10, chunk_size=0)
+    refused_names(ic.simulate, "policy", p, 10, policy="clever")
     r = ic.simulate(p, 6, rng=1, policy="random")
     assert all(v.shape == (6,) for v in r.values())

@@ -10,11 +10,9 @@ limits (docs/rules/qftnw.md, "Argument checks and limits").
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 import pandas as pd
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -32,9 +30,11 @@ from gamesim.games.qftnw import (
     start_equilibrium,
     win_condition,
 )
+from tests.reliability import api_support
+from tests.reliability.api_support import refused_fast
+
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
-FAST_S = 0.5
 
 
 def _is_int(x: object) -> bool:
@@ -42,19 +42,8 @@ def _is_int(x: object) -> bool:
 
 
 def junk_or(valid: st.SearchStrategy) -> st.SearchStrategy:
-    junk = st.one_of(
-        st.floats(allow_nan=True, allow_infinity=True), st.booleans(), st.text(max_size=3), st.just("no"),
-        st.integers(min_value=-10**12, max_value=10**12), st.just(2.5), st.just([1]),
-    )
-    return st.one_of(valid, valid, junk)
-
-
-def _refused_fast(fn, *args, **kwargs) -> BaseException:  # type: ignore[no-untyped-def]
-    t0 = time.perf_counter()
-    with pytest.raises((ValueError, TypeError)) as exc:
-        fn(*args, **kwargs)
-    assert time.perf_counter() - t0 < FAST_S, "refusal too slow"
-    return exc.value
+    """The shared junk, plus ("no", 2.5): what a confused qftnw caller passes."""
+    return api_support.junk_or(valid, also=("no", 2.5))
 
 
 POLICIES = st.sampled_from(["uniform", "cautious", "greedy", "mixed:1,2,3,2,1", "uniform@spoil", "greedy@take"])
@@ -82,7 +71,7 @@ def test_simulate_strict(data: st.DataObject, all_valid: bool) -> None:
              and _is_int(kw["n_copies"]) and 1 <= kw["n_copies"] <= 100
              and _is_int(kw["max_rounds"]) and 1 <= kw["max_rounds"] <= 100_000)
     if not valid:
-        _refused_fast(simulate, n, edition=edition, policies=pols, **kw)
+        refused_fast(simulate, n, edition=edition, policies=pols, **kw)
         return
     df = simulate(n, edition=edition, policies=pols, rng=3, **kw)
     assert isinstance(df, pd.DataFrame) and len(df) == n
@@ -90,11 +79,11 @@ def test_simulate_strict(data: st.DataObject, all_valid: bool) -> None:
 
 
 def test_issue_examples_are_refused() -> None:
-    assert "advanced" in str(_refused_fast(simulate, 10, advanced="no"))
-    assert "start_funds" in str(_refused_fast(simulate, 10, start_funds=2.5))
-    assert "start_funds" in str(_refused_fast(simulate, 10, start_funds=7))  # above the fund cap (6)
-    assert "n_games" in str(_refused_fast(simulate, 2.0))
-    assert "policy" in str(_refused_fast(simulate, 10, policies=("uniform", "unifrom")))
+    assert "advanced" in str(refused_fast(simulate, 10, advanced="no"))
+    assert "start_funds" in str(refused_fast(simulate, 10, start_funds=2.5))
+    assert "start_funds" in str(refused_fast(simulate, 10, start_funds=7))  # above the fund cap (6)
+    assert "n_games" in str(refused_fast(simulate, 2.0))
+    assert "policy" in str(refused_fast(simulate, 10, policies=("uniform", "unifrom")))
 
 
 @SETTINGS
@@ -110,7 +99,7 @@ def test_policy_weights_and_payoffs_strict(w: list, fw: float, naming: object) -
         pol = make_policy(spec, naming=naming)
         assert abs(sum(pol.probs) - 1) < 1e-12 and pol.naming == naming
     else:
-        _refused_fast(make_policy, spec, naming=naming)
+        refused_fast(make_policy, spec, naming=naming)
     fw_ok = math.isfinite(fw) and abs(fw) <= 1e6
     p = edition_params("original")
     if fw_ok:
@@ -119,18 +108,18 @@ def test_policy_weights_and_payoffs_strict(w: list, fw: float, naming: object) -
         a, rows, cols = round_payoff_matrix(5, 5, 0, 0, p, fund_weight=fw)
         assert a.shape == (5, 5)
     else:  # nan / inf weights refused up front, never passed to linprog
-        _refused_fast(make_policy, f"equilibrium:{fw!r},2")
-        _refused_fast(make_policy, "equilibrium", fund_weight=fw)
-        _refused_fast(start_equilibrium, p, fund_weight=fw)
-        _refused_fast(equilibrium_table, p, bankrupt_penalty=fw)
+        refused_fast(make_policy, f"equilibrium:{fw!r},2")
+        refused_fast(make_policy, "equilibrium", fund_weight=fw)
+        refused_fast(start_equilibrium, p, fund_weight=fw)
+        refused_fast(equilibrium_table, p, bankrupt_penalty=fw)
 
 
 def test_matrix_game_input_refused_up_front() -> None:
-    _refused_fast(solve_matrix_game, [[0.0, np.nan], [1.0, 0.0]])
-    _refused_fast(solve_matrix_game, [[np.inf]])
-    _refused_fast(solve_matrix_game, [])
-    _refused_fast(solve_matrix_game, "ab")
-    _refused_fast(solve_matrix_game, np.zeros((2000, 2)))
+    refused_fast(solve_matrix_game, [[0.0, np.nan], [1.0, 0.0]])
+    refused_fast(solve_matrix_game, [[np.inf]])
+    refused_fast(solve_matrix_game, [])
+    refused_fast(solve_matrix_game, "ab")
+    refused_fast(solve_matrix_game, np.zeros((2000, 2)))
     x, y, v = solve_matrix_game([[1.0]])
     assert v == 1.0
 
@@ -139,13 +128,13 @@ def test_sizes_that_would_hang_are_refused_fast() -> None:
     for kw in (dict(n_games=10**12), dict(n_games=10, max_rounds=10**9), dict(n_games=10, chunk_size=10**9),
                dict(n_games=10, n_copies=10**6), dict(n_games=10, fund_cap=10**6, start_funds=5)):
         n = kw.pop("n_games")
-        err = _refused_fast(simulate, n, **kw)
+        err = refused_fast(simulate, n, **kw)
         assert isinstance(err, ParamError)
-    _refused_fast(simulate, 10, rng=True)
-    _refused_fast(simulate, 10, rng=-1)
-    _refused_fast(exact_truncated, "original")
-    _refused_fast(round_payoff_matrix, 0, 5, 0, 0, edition_params("original"))
-    _refused_fast(round_payoff_matrix, 5, 5, 2.0, 0, edition_params("original"))
+    refused_fast(simulate, 10, rng=True)
+    refused_fast(simulate, 10, rng=-1)
+    refused_fast(exact_truncated, "original")
+    refused_fast(round_payoff_matrix, 0, 5, 0, 0, edition_params("original"))
+    refused_fast(round_payoff_matrix, 5, 5, 2.0, 0, edition_params("original"))
 
 
 @SETTINGS
@@ -160,17 +149,17 @@ def test_rules_core_strict(a: object, b: object, f0: object, f1: object, hold: l
         w, g0, g1 = resolve_bids(a, b, f0, f1, p)
         assert w in (-1, 0, 1) and all(type(x) is int for x in (g0, g1))
     else:
-        _refused_fast(resolve_bids, a, b, f0, f1, p)
+        refused_fast(resolve_bids, a, b, f0, f1, p)
     hold_ok = len(hold) == 7 and all(_is_int(x) and 0 <= x <= 35 for x in hold)
     if hold_ok:
         assert win_condition(hold, [0] * 7, p) in (0, 1, 2, 3)
     else:
-        _refused_fast(win_condition, hold, [0] * 7, p)
+        refused_fast(win_condition, hold, [0] * 7, p)
     if hold_ok and bids_ok and funds_ok and _is_int(flip) and 0 <= flip <= 6:
         o = play_round(hold, [0] * 7, f0, f1, a, b, flip, p)
         assert sum(o.hold0) + sum(o.hold1) + len(o.to_bottom) == sum(hold) + 1
     elif not (_is_int(flip) and 0 <= flip <= 6) or not hold_ok:
-        _refused_fast(play_round, hold, [0] * 7, 5, 5, 3, 3, flip, p)
+        refused_fast(play_round, hold, [0] * 7, 5, 5, 3, 3, flip, p)
 
 
 def test_simulate_with_params_strict() -> None:
@@ -178,11 +167,11 @@ def test_simulate_with_params_strict() -> None:
     p = edition_params("spa")
     r = simulate(p, 9, rng=2)
     assert isinstance(r, dict) and all(v.shape == (9,) for v in r.values())
-    assert "n_games" in str(_refused_fast(simulate, p, 2.5))
-    assert "n_games" in str(_refused_fast(simulate, p, None))
-    assert "edition" in str(_refused_fast(simulate, p, 10, edition="v2"))
-    assert "advanced" in str(_refused_fast(simulate, p, 10, advanced=True))
-    assert "start_funds" in str(_refused_fast(simulate, p, 10, start_funds=3))
-    assert "policies" in str(_refused_fast(simulate, p, 10, policies=("uniform",)))
-    assert "n_games" in str(_refused_fast(simulate, 10, 10))  # the old form takes n_games once
+    assert "n_games" in str(refused_fast(simulate, p, 2.5))
+    assert "n_games" in str(refused_fast(simulate, p, None))
+    assert "edition" in str(refused_fast(simulate, p, 10, edition="v2"))
+    assert "advanced" in str(refused_fast(simulate, p, 10, advanced=True))
+    assert "start_funds" in str(refused_fast(simulate, p, 10, start_funds=3))
+    assert "policies" in str(refused_fast(simulate, p, 10, policies=("uniform",)))
+    assert "n_games" in str(refused_fast(simulate, 10, 10))  # the old form takes n_games once
     assert len(simulate(n_games=4, rng=1)) == 4  # the old form by keyword

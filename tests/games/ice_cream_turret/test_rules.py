@@ -1,4 +1,4 @@
-"""Tests of Ice Cream Turret (#28 アイスクリームタレット): rules core, simulator, reference, policies, tasks.
+"""Tests of Ice Cream Turret's rules: board and gravity, clearing shapes, game over and the deck cycles.
 
 Rule tests use hand-drawn boards (top row first; ``.`` empty, ``C`` crush ice) whose outcome
 follows from the rulebook text. The vectorized kernels are compared cell for cell with the
@@ -8,14 +8,10 @@ plain-Python reference (two-sample tests at 4.5 SD, fresh seeds: they pass for a
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from gamesim.core.registry import ParamError, get_game
 from gamesim.games.ice_cream_turret import (
     CRUSH,
     IceCreamParams,
@@ -23,36 +19,21 @@ from gamesim.games.ice_cream_turret import (
     board_to_rows,
     cycle_additions,
     gravity,
-    greedy_keys,
-    greedy_keys_batch,
     is_game_over,
     legal_columns,
-    lookahead_values,
-    lookahead_values_batch,
-    make_policy,
     place,
     rebuild_deck,
-    reference_simulate,
     resolve,
-    resolve_batch,
-    run_games,
     window_kind,
 )
 from gamesim.games.ice_cream_turret.reference import State, advance_state
 from gamesim.games.ice_cream_turret.rules import N_VALUES, ROWS, cell, multi_line_bonus
 from gamesim.games.ice_cream_turret.sim import GameBatch, advance
-from tests.conftest import assert_same_mean
+from tests.games.ice_cream_turret.helpers import _batch, _random_board
 
-ROOT = Path(__file__).resolve().parents[2]
 P = IceCreamParams()
 SA = IceCreamParams(mode="score_attack")
 C = CRUSH
-
-
-@pytest.fixture
-def seed() -> int:
-    """A fresh seed each run: stochastic tests must pass for any seed."""
-    return int(np.random.SeedSequence().entropy % (2**32))
 
 
 def drop(rows: list[str], col: int, value: int, p: IceCreamParams = P):
@@ -288,18 +269,6 @@ def _state(board_rows: list[str], *, cycle: int, deck: tuple[int, ...], disc: tu
     return s
 
 
-def _batch(states: list[State]) -> GameBatch:
-    n = len(states)
-    z = np.zeros(n, np.int32)
-    return GameBatch(board=np.array([s.board for s in states], np.int8),
-                     deck=np.array([s.deck for s in states], np.int16),
-                     disc=np.array([s.disc for s in states], np.int16),
-                     card=np.array([s.card for s in states], np.int8),
-                     cycle=np.array([s.cycle for s in states], np.int16), placed=z.copy(), score=z.copy(),
-                     chain_waves=z.copy(), clears=z.copy(), cleared=z.copy(), max_chain=np.zeros(n, np.int16),
-                     status=np.zeros(n, np.int8), gid=np.arange(n))
-
-
 def _both(s: State, col: int, p: IceCreamParams = P) -> tuple[State, GameBatch]:
     g = _batch([s])
     advance(g, np.array([col]), p, np.random.default_rng(0), draw_next=False)
@@ -373,252 +342,3 @@ def test_score_attack_rebuilds_the_same_cards_after_cycle_three() -> None:
     s, g = _both(_state(["...", "12."], cycle=3, deck=counts(), disc=counts(v3=6, C=2), card=8, p=SA), 2, SA)
     assert s.status == 0 and s.cycle == 4 and s.deck == list(counts(v3=6, C=2))
     assert g.deck[0].tolist() == s.deck
-
-
-# ---------------------------------------------------------------------------
-# Vectorized kernels against the scalar rules core
-# ---------------------------------------------------------------------------
-
-
-def _random_board(rng: np.random.Generator, n: int, high: int = 6) -> np.ndarray:
-    """Boards with random column heights (0..5) and values 1..high or crush ice (gravity holds)."""
-    vals = rng.integers(1, high + 1, size=(n, 15))
-    vals[rng.random((n, 15)) < 0.12] = C
-    h = rng.integers(0, 6, size=(n, 3))
-    rows = np.arange(15) // 3
-    cols = np.arange(15) % 3
-    keep = rows[None, :] < h[:, cols]
-    return np.where(keep, vals, 0).astype(np.int8)
-
-
-@pytest.mark.parametrize("p", [P, SA, IceCreamParams(crush_cascade=True, mode="score_attack", line_bonus="double",
-                                                     equal_runs_score=True)])
-def test_resolve_batch_equals_scalar_resolve(p: IceCreamParams, seed: int) -> None:
-    rng = np.random.default_rng(seed)
-    boards = np.concatenate([_random_board(rng, 1500, 6), _random_board(rng, 1500, 9)])
-    r = resolve_batch(boards, p)
-    waves = 0
-    for i, b in enumerate(boards):
-        ref = resolve(tuple(int(x) for x in b), p)
-        assert tuple(r["board"][i].tolist()) == ref.board, board_to_rows(tuple(b.tolist()))
-        assert tuple(r["removed"][i].tolist()) == ref.removed
-        assert r["waves"][i] == ref.waves and r["score"][i] == ref.score
-        assert frozenset(np.flatnonzero(r["first"][i]).tolist()) == ref.first_wave
-        waves += ref.waves
-    assert waves > 500  # the random boards do exercise clears and chains
-
-
-def _random_states(rng: np.random.Generator, n: int, p: IceCreamParams) -> list[State]:
-    out = []
-    while len(out) < n:
-        b = _random_board(rng, 1)[0]
-        b[12:] = 0  # at most 4 cards per column (a running game)
-        board = resolve(gravity(tuple(int(x) for x in b)), p).board
-        s = State(p)
-        s.board = board
-        s.cycle = int(rng.integers(1, 7))
-        s.deck = [0] + [int(x) for x in rng.integers(0, 3, size=N_VALUES - 1)]
-        if rng.random() < 0.2:
-            s.deck = [0] * N_VALUES  # the deck runs out with this card
-        s.disc = [0] + [int(x) for x in rng.integers(0, 4, size=N_VALUES - 1)]
-        s.card = int(rng.integers(1, 11))
-        out.append(s)
-    return out
-
-
-def test_greedy_and_lookahead_values_equal_scalar(seed: int) -> None:
-    rng = np.random.default_rng(seed)
-    states = _random_states(rng, 150, P)
-    g = _batch(states)
-    kb = greedy_keys_batch(g.board, g.card, P)
-    lb = lookahead_values_batch(g, P, np.random.default_rng(0))
-    for i, s in enumerate(states):
-        np.testing.assert_allclose(kb[i], greedy_keys(s.board, s.card, P))
-        np.testing.assert_allclose(lb[i], lookahead_values(s, P))
-    # boards with full columns (not a choice: -inf) and cards in row 5, greedy keys only
-    boards = _random_board(rng, 300)
-    boards[:, 12:][rng.random((300, 3)) < 0.5] = 0
-    boards = np.array([resolve(gravity(tuple(int(x) for x in b)), P).board for b in boards], np.int8)
-    cards = rng.integers(1, 11, size=300).astype(np.int8)
-    kb = greedy_keys_batch(boards, cards, P)
-    assert np.isinf(kb).any()
-    for i in range(300):
-        np.testing.assert_allclose(kb[i], greedy_keys(tuple(boards[i].tolist()), int(cards[i]), P))
-
-
-def test_card_conservation_over_whole_games(seed: int) -> None:
-    rng = np.random.default_rng(seed)
-    from gamesim.games.ice_cream_turret.sim import new_games, tables
-
-    for p in (P, SA, IceCreamParams(deck_out="last_card")):
-        t = tables(p)
-        g = new_games(p, 300, rng=rng)
-        pol = make_policy("greedy")
-        total_added = np.tile(t.add[1].astype(int), (g.size, 1))
-        while g.size:
-            before = g.cycle.copy()
-            advance(g, pol.choose(g, p, rng), p, rng)
-            grew = g.cycle > before
-            for i in np.flatnonzero(grew):
-                total_added[i] += t.add[min(int(g.cycle[i]), t.add.shape[0] - 1)]
-            run = g.status == 0
-            have = g.deck.astype(int) + g.disc + np.stack([np.bincount(b, minlength=N_VALUES) for b in g.board])
-            have[np.arange(g.size), g.card.astype(int)] += run  # the card in hand
-            have[:, 0] = 0
-            lost_crush = total_added[:, C] - have[:, C]  # crush ice taken out of the game after the last cycle
-            assert (have[:, :C] == total_added[:, :C])[run].all()
-            assert ((lost_crush >= 0) & ((lost_crush == 0) | (g.cycle > p.n_cycles)))[run].all()
-            keep = np.flatnonzero(run)
-            g, total_added = g.take(keep), total_added[keep]
-
-
-# ---------------------------------------------------------------------------
-# Whole games: vectorized simulator vs plain-Python reference (two-sample tests)
-# ---------------------------------------------------------------------------
-
-_KEYS = ("won", "game_over", "cycle", "placed", "score", "max_chain", "chain_waves", "cleared")
-
-
-@pytest.mark.parametrize("p,policy,n_ref", [(P, "random", 600), (SA, "random", 600), (P, "greedy", 100),
-                                            (SA, "greedy", 100),
-                                            (IceCreamParams(copies_7=8, crush_count=1), "greedy", 80),
-                                            (IceCreamParams(deck_out="last_card", n_cycles=2), "greedy", 100),
-                                            (IceCreamParams(deck_out="last_card", mode="score_attack"), "random", 400)])
-def test_simulator_matches_reference(p: IceCreamParams, policy: str, n_ref: int, seed: int) -> None:
-    ss = np.random.SeedSequence(seed)
-    a, b = ss.spawn(2)
-    vec = run_games(p, policy, 4000, rng=a)
-    ref = reference_simulate(p, policy, n_ref, rng=b)
-    for k in _KEYS:
-        assert_same_mean(vec[k], ref[k], label=f"{policy} {p.mode} {k}")
-
-
-def test_policies_are_ordered() -> None:
-    r = run_games(P, "random", 2000, rng=None)
-    g = run_games(P, "greedy", 2000, rng=None)
-    # greedy clears lines; random stacks and mostly loses in cycle 1 (15-ish cards)
-    assert g["placed"].mean() > r["placed"].mean() + 20
-    assert g["cycle"].mean() > r["cycle"].mean() + 1
-
-
-def test_rollout_and_lookahead_run_and_are_reproducible() -> None:
-    from gamesim.games.ice_cream_turret import RolloutPolicy
-
-    with pytest.raises(ParamError, match="playout"):
-        RolloutPolicy(2, 1, "random")
-    for pol in ("lookahead", "rollout:2:1", RolloutPolicy(2, 1, "lookahead")):
-        x = run_games(P, pol, 6, rng=7)
-        y = run_games(P, pol, 6, rng=7)
-        for k in x:
-            np.testing.assert_array_equal(x[k], y[k])
-        assert (x["status"] > 0).all()
-
-
-def test_reproducible_and_chunk_invariant_counts(seed: int) -> None:
-    x = run_games(P, "greedy", 500, rng=seed)
-    y = run_games(P, "greedy", 500, rng=seed)
-    np.testing.assert_array_equal(x["placed"], y["placed"])
-    z = run_games(P, "greedy", 500, rng=seed + 1, chunk_size=64)
-    assert z["placed"].shape == (500,) and (z["status"] > 0).all()
-
-
-def test_max_placements_cuts_games_off() -> None:
-    r = run_games(IceCreamParams(max_placements=5), "greedy", 200, rng=None)
-    assert (r["placed"] <= 5).all() and r["capped"].mean() > 0.9
-    assert not (r["won"] & r["capped"]).any()
-
-
-# ---------------------------------------------------------------------------
-# Validation and tasks
-# ---------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("kw,exc", [
-    (dict(copies_7=2.0), TypeError), (dict(copies_7=True), TypeError), (dict(copies_7=-1), ValueError),
-    (dict(n_cycles=0), ValueError), (dict(n_cycles=10**6), ValueError), (dict(mode="hard"), ValueError),
-    (dict(base_copies=0), ValueError), (dict(crush_cascade=1), TypeError), (dict(max_placements=10**9), ValueError),
-    (dict(extra_win="never"), ValueError), (dict(line_bonus="x"), ValueError), (dict(deck_out="x"), ValueError),
-])
-def test_params_refuse_bad_values(kw: dict, exc: type) -> None:
-    with pytest.raises(exc) as info:
-        IceCreamParams(**kw)
-    assert isinstance(info.value, ParamError)
-    assert next(iter(kw)) in str(info.value)
-
-
-def test_public_functions_validate() -> None:
-    with pytest.raises(ParamError, match="n_games"):
-        run_games(P, "greedy", 0)
-    with pytest.raises(TypeError, match="n_games"):
-        run_games(P, "greedy", 10.0)
-    with pytest.raises(ParamError, match="n_games"):
-        run_games(P, "greedy", 10**9)
-    with pytest.raises(ParamError, match="policy"):
-        run_games(P, "smart", 10)
-    with pytest.raises(ParamError):
-        make_policy("rollout:0")
-    with pytest.raises(ParamError, match="policy"):
-        reference_simulate(P, "rollout", 3)
-
-
-def test_tasks_registered_and_checked() -> None:
-    game = get_game("ice_cream_turret")
-    assert set(game.tasks) == {"solitaire", "score_attack"}
-    t = game.tasks["solitaire"]
-    params = t.defaults(copies_7=8)
-    t.check(params)
-    out = t.simulate(params, 50, rng=np.random.default_rng(1))
-    assert out["won"].dtype == bool and out["cycle_reached"].shape == (50,)
-    sa = game.tasks["score_attack"]
-    out = sa.simulate(sa.defaults(policy="random"), 50, rng=np.random.default_rng(1))
-    assert (out["score"] >= 0).all()
-
-
-def test_benchmark_quick_runs() -> None:
-    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_ice_cream_turret.py"), "--quick"],
-                          capture_output=True, text=True, timeout=300, cwd=ROOT)
-    assert proc.returncode == 0, proc.stderr
-    assert "random module" in proc.stdout and "numpy-scalar reference" in proc.stdout
-
-
-def test_rules_functions_validate() -> None:
-    with pytest.raises(ParamError, match="cycle"):
-        cycle_additions(P, 0)
-    with pytest.raises(TypeError, match="cycle"):
-        cycle_additions(P, 2.0)
-    with pytest.raises(ValueError):
-        board_from_rows(["12"])
-    with pytest.raises(ValueError):
-        board_from_rows(["..."] * 6)
-    with pytest.raises(ValueError, match="value"):
-        place(board_from_rows(["..."]), 0, 11)
-
-
-def test_resolve_with_placed_cell_equals_full_search(seed: int) -> None:
-    # the first-wave filter (lines through the placed card) on stable boards gives the full result
-    from gamesim.games.ice_cream_turret.sim import place_batch
-
-    rng = np.random.default_rng(seed)
-    states = _random_states(rng, 2000, SA)
-    g = _batch(states)
-    cols = rng.integers(0, 3, size=g.size)
-    ok = g.heights()[np.arange(g.size), cols] < ROWS
-    pb, pos = place_batch(g.board[ok], cols[ok], g.card[ok])
-    full = resolve_batch(pb, SA)
-    fast = resolve_batch(pb, SA, pos=pos)
-    for k in full:
-        np.testing.assert_array_equal(full[k], fast[k], err_msg=k)
-    assert full["waves"].sum() > 40  # about 130 expected: the comparison does cover clears
-
-
-def test_scalar_resolve_with_placed_cell_equals_full_search(seed: int) -> None:
-    # the same first-wave filter in the scalar rules core (used by the reference and the benchmark's plain loop)
-    rng = np.random.default_rng(seed)
-    n_clear = 0
-    for s in _random_states(rng, 600, P):
-        for c in legal_columns(s.board):
-            b, row = place(s.board, c, s.card)
-            full = resolve(b, P)
-            assert resolve(b, P, pos=row * 3 + c) == full
-            n_clear += full.waves > 0
-    assert n_clear > 40  # the comparison does cover clears

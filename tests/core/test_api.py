@@ -1,0 +1,176 @@
+"""Unit tests of gamesim.core.api.Results on one small sweep built from a dict.
+
+The sweep: Godtear damage rolls (faces 0, 0, 1, 1, 1, 2 pips) with one or two dice against
+protection 0 or 1. Every expected value is worked out below by hand from the die, never taken
+from a run's output; Monte Carlo estimates are compared at 4.5 standard errors with a fresh
+seed each run, so the tests pass for any seed.
+
+One die: P(0, 1, 2 pips) = (1/3, 1/2, 1/6), mean 5/6.
+Two dice: P(total = 0..4) = (1/9, 1/3, 13/36, 1/6, 1/36), mean 5/3.
+Protection 1 takes one pip off (not below 0): one die wounds (5/6, 1/6), mean 1/6;
+two dice wounds (4/9, 13/36, 1/6, 1/36), mean 7/9.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction as F
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import gamesim
+from gamesim.core.api import Results
+
+SCENARIO = {
+    "name": "api_unit", "game": "godtear", "n_trials": 200,
+    "parts": [{"name": "roll", "task": "damage_roll",
+               "cases": [{"name": "one die", "damage": 1}, {"name": "two dice", "damage": 2}],
+               "grid": {"protection": [0, 1]}}],
+    "compare": {"baseline": "one die", "metrics": ["wounds"]},
+}
+
+#: Wounds PMF per (case, protection), from the die.
+PMF = {
+    ("one die", 0): [F(1, 3), F(1, 2), F(1, 6)],
+    ("one die", 1): [F(5, 6), F(1, 6)],
+    ("two dice", 0): [F(1, 9), F(1, 3), F(13, 36), F(1, 6), F(1, 36)],
+    ("two dice", 1): [F(4, 9), F(13, 36), F(1, 6), F(1, 36)],
+}
+MEAN = {k: sum(i * p for i, p in enumerate(v)) for k, v in PMF.items()}
+Z = 4.5
+
+
+def test_hand_worked_pmfs_are_consistent() -> None:
+    assert all(sum(v) == 1 for v in PMF.values())
+    assert MEAN == {("one die", 0): F(5, 6), ("one die", 1): F(1, 6), ("two dice", 0): F(5, 3),
+                    ("two dice", 1): F(7, 9)}
+
+
+@pytest.fixture(scope="module")
+def res(tmp_path_factory: pytest.TempPathFactory) -> Results:
+    seed = int(np.random.SeedSequence().entropy % (2**32))  # a fresh seed: must pass for any
+    return gamesim.sweep(dict(SCENARIO, seed=seed), progress=False,
+                         cache_root=tmp_path_factory.mktemp("chunks"))
+
+
+def test_structure(res: Results) -> None:
+    assert res.parts == ["roll"]
+    assert res.metrics() == ["wounds", "any_wound"] and res.metrics("roll") == ["wounds", "any_wound"]
+    assert res.metrics("no such part") == []
+    assert res.dims("roll") == ["case", "protection"]
+    frame_only = Results(res.frame)  # without the scenario: the parameter columns that vary
+    assert {"case", "protection"} <= set(frame_only.dims("roll"))
+    assert not {"metric", "statistic", "estimate", "cell", "n"} & set(frame_only.dims("roll"))
+    assert res.primary_statistic("wounds") == "mean" and res.primary_statistic("any_wound") == "proportion"
+
+
+def test_rows_match_the_die(res: Results) -> None:
+    rows = res.rows("wounds", statistic="mean")
+    assert rows["cell"].tolist() == sorted(rows["cell"]) and len(rows) == 4
+    assert (rows["n"] == 200).all()
+    for r in rows.itertuples():
+        mean = MEAN[(r.case, r.protection)]
+        assert r.exact == pytest.approx(float(mean), abs=1e-12)
+        assert abs(r.estimate - float(mean)) <= Z * r.se, (r.case, r.protection)
+        assert r.ci_low <= r.estimate <= r.ci_high
+    for r in res.rows("any_wound", statistic="proportion").itertuples():
+        p = 1 - PMF[(r.case, r.protection)][0]
+        assert r.exact == pytest.approx(float(p), abs=1e-12)
+        assert abs(r.estimate - float(p)) <= Z * math.sqrt(p * (1 - p) / r.n)
+
+
+def test_unknown_names_raise_key_errors(res: Results) -> None:
+    with pytest.raises(KeyError, match="no metric 'hits'"):
+        res.rows("hits")
+    with pytest.raises(KeyError, match="no part 'other'"):
+        res.rows("wounds", part="other")
+    with pytest.raises(KeyError, match="no statistic 'median'"):
+        res.rows("wounds", statistic="median")
+
+
+def test_table_strings_hold_the_interval_and_the_exact_value(res: Results) -> None:
+    table = res.table("wounds")
+    assert table.index.names == ["case", "protection"]
+    assert list(table.columns) == ["mean [95% CI]", "n", "exact mean"]
+    rows = res.rows("wounds", statistic="mean")
+    for r in rows.itertuples():
+        shown = table.loc[(r.case, r.protection)]
+        assert shown["mean [95% CI]"] == f"{r.estimate:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]"
+        assert shown["n"] == "200"
+        assert shown["exact mean"] == f"{float(MEAN[(r.case, r.protection)]):.3f}"
+    assert res.table("wounds", digits=1).iloc[0]["exact mean"] == f"{float(MEAN[('one die', 0)]):.1f}"
+
+
+def test_distribution_selects_by_setting(res: Results) -> None:
+    d = res.distribution("wounds", case="two dice", protection=1)
+    assert set(d["case"]) == {"two dice"} and set(d["protection"]) == {1} and d["cell"].nunique() == 1
+    assert list(d.columns[:5]) == ["part", "metric", "cell", "case", "protection"]
+    exact = PMF[("two dice", 1)]
+    assert set(d["value"]) <= set(range(len(exact)))
+    assert d["count"].sum() == 200 and d["pmf"].sum() == pytest.approx(1.0)
+    for r in d.itertuples():
+        p = float(exact[r.value])
+        assert r.pmf_exact == pytest.approx(p, abs=1e-12)
+        assert abs(r.pmf - p) <= Z * math.sqrt(p * (1 - p) / r.n)
+        assert r.pmf_low <= r.pmf <= r.pmf_high
+    whole = res.distribution("wounds")
+    assert whole["cell"].nunique() == 4
+    assert set(res.distribution("wounds", case="one die")["protection"]) == {0, 1}
+
+
+def test_distribution_refuses_unknown_setting_and_empty_selection(res: Results) -> None:
+    with pytest.raises(KeyError, match="'health' is not a swept setting of part 'roll'"):
+        res.distribution("wounds", health=3)
+    with pytest.raises(KeyError, match="no cell"):
+        res.distribution("wounds", protection=7)
+    with pytest.raises(KeyError, match="no metric"):
+        res.distribution("hits")
+
+
+def test_compare_against_the_baseline(res: Results) -> None:
+    c = res.comparisons
+    diff = c[c["statistic"] == "difference"]
+    assert set(diff["variant"]) == {"two dice"} and set(diff["baseline"]) == {"one die"}
+    assert sorted(diff["protection"]) == [0, 1]
+    for r in diff.itertuples():
+        want = MEAN[("two dice", r.protection)] - MEAN[("one die", r.protection)]  # 5/6 and 11/18
+        assert r.exact == pytest.approx(float(want), abs=1e-12)
+        assert abs(r.estimate - float(want)) <= Z * r.se
+    ratio = c[c["statistic"] == "ratio"]
+    for r in ratio.itertuples():
+        assert r.exact == pytest.approx(float(MEAN[("two dice", r.protection)] / MEAN[("one die", r.protection)]))
+    shown = res.compare("wounds")
+    assert shown["case"].tolist() == ["two dice", "two dice"]
+    for (_, row), r in zip(shown.iterrows(), diff.sort_values("cell").itertuples()):
+        assert row["difference [95% CI]"] == f"{r.estimate:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]"
+        assert row["exact"] == f"{r.exact:.3f}"
+        assert row["n"] == "200"
+    with pytest.raises(KeyError, match="no comparisons"):
+        res.compare("any_wound")
+    with pytest.raises(KeyError, match="no comparisons"):
+        Results(res.frame).compare()
+
+
+def test_save_load_round_trip(res: Results, tmp_path: Path) -> None:
+    written = res.save(tmp_path / "out.parquet")
+    assert written[0] == tmp_path / "out.parquet" and all(p.is_file() for p in written)
+    back = Results.load(tmp_path / "out.parquet", scenario=res.scenario)
+    pd.testing.assert_frame_equal(back.frame, res.frame)
+    pd.testing.assert_frame_equal(back.comparisons, res.comparisons)
+    pd.testing.assert_frame_equal(back.distributions, res.distributions)
+    assert {k: v for k, v in back.meta.items() if k != "companions"} == dict(res.meta, run_id=back.meta["run_id"])
+    assert back.meta["run_id"].endswith("-" + str(res.meta["seed_entropy"]))
+    pd.testing.assert_frame_equal(back.table("wounds"), res.table("wounds"))
+    pd.testing.assert_frame_equal(back.compare(), res.compare())
+
+
+def test_csv_round_trip_keeps_the_tables(res: Results, tmp_path: Path) -> None:
+    res.save(tmp_path / "out.csv", format="csv")
+    back = Results.load(tmp_path / "out.csv", scenario=res.scenario)
+    pd.testing.assert_frame_equal(back.table("wounds"), res.table("wounds"))
+    pd.testing.assert_frame_equal(back.compare(), res.compare())
+    with pytest.raises(ValueError, match="format"):
+        res.save(tmp_path / "out.x", format="xlsx")  # type: ignore[arg-type]
