@@ -220,7 +220,7 @@ def _toc(page: str) -> str:
     for level, hid, text in _HEADING.findall(page):
         if level == "2":
             label = re.sub(r"<[^>]+>", "", text).strip()
-            items.append(f'<li><a href="#{html.escape(hid, quote=True)}">{html.escape(html.unescape(label))}</a></li>')
+            items.append(f'<li><a href="#{html.escape(html.unescape(hid), quote=True)}">{html.escape(html.unescape(label))}</a></li>')
     if len(items) < 2:
         return ""
     return '<nav class="gamesim-toc"><b>Contents</b><ol>' + "".join(items) + "</ol></nav>"

@@ -129,3 +129,10 @@ def test_chart_bundle_unwritable_cache_still_bundles(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(vl_convert, "javascript_bundle", lambda s: calls.append(s) or "/* made */")
     assert pg.chart_bundle() == "/* made */" and len(calls) == 1
     assert pg.chart_bundle() == "/* made */" and len(calls) == 1
+
+
+def test_toc_links_an_id_with_markup_characters_once_escaped() -> None:
+    page = ('<html><head></head><body><main><h1 id="T">T</h1>'
+            '<h2 id="A-&amp;-B">A &amp; B</h2><h2 id="C">C</h2></main></body></html>')
+    out = pg.finish_page(page, bundle="")
+    assert '<a href="#A-&amp;-B">A &amp; B</a>' in out  # the id as the page holds it, not escaped twice
