@@ -37,36 +37,13 @@ import numpy.typing as npt
 import pandas as pd
 
 from gamesim.report.present import format_interval, run_summary, show_value
+from gamesim.run.results import results_paths, results_set_problem
 from gamesim.run.scenario import Scenario, load_scenario
 from gamesim.core.stats import Estimate, mean_estimate, proportion_estimate, quantile_estimate
 
 __all__ = ["Results", "sweep", "estimate", "results_paths", "results_set_problem"]
 
 ResultsFormat = Literal["parquet", "csv"]
-
-
-def results_paths(path: str | Path) -> dict[str, Path]:
-    """The files of one results set: ``X.parquet`` and its ``X.compare.*`` and ``X.dist.*`` companions.
-
-    Parameters
-    ----------
-    path : str or pathlib.Path
-        The main results file (``.parquet`` or ``.csv``).
-
-    Returns
-    -------
-    dict
-        ``{"results": ..., "compare": ..., "distributions": ..., "meta": ...}``
-        (``meta`` is the JSON side file written with CSV results).
-    """
-    p = Path(path)
-    stem, suffix = p.with_suffix(""), p.suffix or ".parquet"
-    return {
-        "results": p,
-        "compare": Path(f"{stem}.compare{suffix}"),
-        "distributions": Path(f"{stem}.dist{suffix}"),
-        "meta": Path(f"{stem}.meta.json"),
-    }
 
 
 #: Largest ``n_jobs`` accepted by :func:`sweep` (also with a Dask scheduler).
@@ -78,67 +55,6 @@ def _cpu_count() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
         return max(1, os.cpu_count() or 1)
-
-
-def results_set_problem(path: str | Path) -> str | None:
-    """Why a results set on disk is not one consistent set, or ``None`` when it is.
-
-    Each file of a set is written with the run id (:func:`gamesim.run.results.run_id`:
-    scenario and data-file hash plus seed entropy) of the run, and the main file
-    (CSV: its ``.meta.json``, written last) records the SHA-256 of every companion
-    written with it. A companion from another run (a disk-full or killed save, a
-    run with another seed) is caught here, never used.
-
-    Parameters
-    ----------
-    path : str or pathlib.Path
-        The main results file (``.parquet`` or ``.csv``).
-
-    Returns
-    -------
-    str or None
-        One line naming the file that does not belong (or cannot be read).
-    """
-    from gamesim.run.results import ResultsError, file_sha256, load_results, run_id
-
-    files = results_paths(path)
-    main = files["results"]
-    try:
-        if main.suffix == ".csv":
-            if not files["meta"].is_file():
-                for key in ("compare", "distributions"):
-                    if files[key].is_file():
-                        return f"{files[key]}: cannot be checked against {main.name}: {files['meta'].name} is missing"
-                return None  # a bare table (no metadata, no companions)
-            meta = json.loads(files["meta"].read_text(encoding="utf-8"))
-            if not isinstance(meta, dict):
-                return f"{files['meta']}: not a JSON object"
-            want = meta.get("results_sha256")
-            if want is not None and file_sha256(main) != want:
-                return f"{main}: does not match {files['meta'].name} (written by another run)"
-        else:
-            meta = load_results(main)[1]
-    except (OSError, ValueError, ResultsError) as exc:
-        return str(exc).splitlines()[0]
-    rid = run_id(meta)
-    recorded = meta.get("companions")
-    for key in ("compare", "distributions"):
-        f = files[key]
-        if isinstance(recorded, dict):
-            if key not in recorded:
-                continue  # not written with these results: never read (Results.load skips it)
-            if not f.is_file():
-                return f"{f}: missing (written with {main.name}, run {rid})"
-            if file_sha256(f) != recorded[key]:
-                return f"{f}: not the file written with {main.name} (run {rid}): a leftover of another run"
-        elif f.is_file() and f.suffix == ".parquet":  # files written before run ids: compare the runs
-            try:
-                other = run_id(load_results(f)[1])
-            except ResultsError as exc:
-                return str(exc)
-            if other != rid:
-                return f"{f}: from run {other or '?'}, not {main.name}'s run {rid}: a leftover of another run"
-    return None
 
 
 def _csv_ready(df: pd.DataFrame) -> pd.DataFrame:

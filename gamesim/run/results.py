@@ -9,6 +9,11 @@ Files are written atomically (:func:`atomic_write`): a temporary file with a
 name unique to the process and call, flushed and ``fsync``-ed, then renamed over
 the destination; a crash, a full disk or a concurrent run leaves either the old
 file or the new one, never a half-written one, and no stray temporary file.
+
+A results set is the main file and its companions (``X.compare.*``, ``X.dist.*``, and
+``X.meta.json`` for CSV; :func:`results_paths`); :func:`results_set_problem` checks that they come
+from one run. :class:`gamesim.api.Results` loads and saves sets through these functions (and
+re-exports the two names).
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-__all__ = ["TIDY_COLUMNS", "ResultsError", "save_results", "load_results", "atomic_write", "lists_to_tuples", "run_id", "file_sha256"]
+__all__ = ["TIDY_COLUMNS", "ResultsError", "save_results", "load_results", "atomic_write", "lists_to_tuples", "run_id",
+           "file_sha256", "results_paths", "results_set_problem"]
 
 _META_KEY = b"gamesim"
 
@@ -225,3 +231,86 @@ def file_sha256(path: str | Path) -> str:
         for block in iter(lambda: fh.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
+
+
+def results_paths(path: str | Path) -> dict[str, Path]:
+    """The files of one results set: ``X.parquet`` and its ``X.compare.*`` and ``X.dist.*`` companions.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The main results file (``.parquet`` or ``.csv``).
+
+    Returns
+    -------
+    dict
+        ``{"results": ..., "compare": ..., "distributions": ..., "meta": ...}``
+        (``meta`` is the JSON side file written with CSV results).
+    """
+    p = Path(path)
+    stem, suffix = p.with_suffix(""), p.suffix or ".parquet"
+    return {
+        "results": p,
+        "compare": Path(f"{stem}.compare{suffix}"),
+        "distributions": Path(f"{stem}.dist{suffix}"),
+        "meta": Path(f"{stem}.meta.json"),
+    }
+
+
+def results_set_problem(path: str | Path) -> str | None:
+    """Why a results set on disk is not one consistent set, or ``None`` when it is.
+
+    Each file of a set is written with the run id (:func:`run_id`:
+    scenario and data-file hash plus seed entropy) of the run, and the main file
+    (CSV: its ``.meta.json``, written last) records the SHA-256 of every companion
+    written with it. A companion from another run (a disk-full or killed save, a
+    run with another seed) is caught here, never used.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The main results file (``.parquet`` or ``.csv``).
+
+    Returns
+    -------
+    str or None
+        One line naming the file that does not belong (or cannot be read).
+    """
+    files = results_paths(path)
+    main = files["results"]
+    try:
+        if main.suffix == ".csv":
+            if not files["meta"].is_file():
+                for key in ("compare", "distributions"):
+                    if files[key].is_file():
+                        return f"{files[key]}: cannot be checked against {main.name}: {files['meta'].name} is missing"
+                return None  # a bare table (no metadata, no companions)
+            meta = json.loads(files["meta"].read_text(encoding="utf-8"))
+            if not isinstance(meta, dict):
+                return f"{files['meta']}: not a JSON object"
+            want = meta.get("results_sha256")
+            if want is not None and file_sha256(main) != want:
+                return f"{main}: does not match {files['meta'].name} (written by another run)"
+        else:
+            meta = load_results(main)[1]
+    except (OSError, ValueError, ResultsError) as exc:
+        return str(exc).splitlines()[0]
+    rid = run_id(meta)
+    recorded = meta.get("companions")
+    for key in ("compare", "distributions"):
+        f = files[key]
+        if isinstance(recorded, dict):
+            if key not in recorded:
+                continue  # not written with these results: never read (Results.load skips it)
+            if not f.is_file():
+                return f"{f}: missing (written with {main.name}, run {rid})"
+            if file_sha256(f) != recorded[key]:
+                return f"{f}: not the file written with {main.name} (run {rid}): a leftover of another run"
+        elif f.is_file() and f.suffix == ".parquet":  # files written before run ids: compare the runs
+            try:
+                other = run_id(load_results(f)[1])
+            except ResultsError as exc:
+                return str(exc)
+            if other != rid:
+                return f"{f}: from run {other or '?'}, not {main.name}'s run {rid}: a leftover of another run"
+    return None
