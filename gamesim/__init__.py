@@ -38,12 +38,12 @@ __all__ = [
 ]
 
 _LAZY = {
-    "sweep": ("gamesim.core.api", "sweep"),
-    "search": ("gamesim.core.search", "search"),
-    "sensitivity": ("gamesim.core.sensitivity", "sensitivity"),
-    "Results": ("gamesim.core.api", "Results"),
-    "estimate": ("gamesim.core.api", "estimate"),
-    "load_scenario": ("gamesim.core.scenario", "load_scenario"),
+    "sweep": ("gamesim.api", "sweep"),
+    "search": ("gamesim.analysis.search", "search"),
+    "sensitivity": ("gamesim.analysis.sensitivity", "sensitivity"),
+    "Results": ("gamesim.api", "Results"),
+    "estimate": ("gamesim.api", "estimate"),
+    "load_scenario": ("gamesim.run.scenario", "load_scenario"),
     "proportion_estimate": ("gamesim.core.stats", "proportion_estimate"),
     "mean_estimate": ("gamesim.core.stats", "mean_estimate"),
     "quantile_estimate": ("gamesim.core.stats", "quantile_estimate"),

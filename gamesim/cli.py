@@ -169,7 +169,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _param_line(p: Any) -> str:
     """One parameter for ``gamesim list``: name, kind, default, range or choices, doc (with units)."""
-    from gamesim.core.scenario import _describe_allowed
+    from gamesim.run.scenario import _describe_allowed
 
     default = "(not set)" if p.default is None else _toml_value(p.default)
     return f"{p.name} = {default}  [{_describe_allowed(p)}]  {p.doc}".rstrip()
@@ -269,7 +269,7 @@ def _changes_results(task: Any, name: str, values: list[Any], n_trials: int = 64
 def _new(game_name: str, task_name: str) -> int:
     """Print a commented scenario template for one task that runs as is."""
     from gamesim.core.registry import all_games
-    from gamesim.core.scenario import ScenarioError, load_scenario
+    from gamesim.run.scenario import ScenarioError, load_scenario
 
     games = all_games()
     if game_name not in games:
@@ -339,10 +339,10 @@ def _run_one(
     path: Path, args: argparse.Namespace, out: Path | None, *, reuse: bool, fmt: str = "parquet"
 ) -> tuple[Any, Path]:
     """Load, sweep (resuming from the chunk cache) and save one scenario."""
-    from gamesim.core.api import Results, results_set_problem, sweep
-    from gamesim.core.results import ResultsError, load_results
-    from gamesim.core.scenario import load_scenario
-    from gamesim.core.sweep import INLINE_BELOW_S
+    from gamesim.api import Results, results_set_problem, sweep
+    from gamesim.run.results import ResultsError, load_results
+    from gamesim.run.scenario import load_scenario
+    from gamesim.run.sweep import INLINE_BELOW_S
 
     scenario = load_scenario(path)
     out = (out or args.out_dir / f"{scenario.name}.parquet").with_suffix("." + fmt)
@@ -385,8 +385,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gamesim`` command; returns the exit status."""
     args = _parser().parse_args(argv)
     from gamesim.report.render import ReportError
-    from gamesim.core.results import ResultsError
-    from gamesim.core.scenario import NOTEBOOK_ENV, ScenarioError
+    from gamesim.run.results import ResultsError
+    from gamesim.run.scenario import NOTEBOOK_ENV, ScenarioError
 
     def error(msg: str, code: int) -> int:
         print(f"gamesim: error: {msg}", file=sys.stderr)
@@ -436,7 +436,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"gamesim: note: --n-jobs {args.n_jobs} is more than the {cpus} CPU cores here; using {cpus}",
               file=sys.stderr)
         args.n_jobs = cpus
-    from gamesim.core.sweep import ChunkError, compute_backend
+    from gamesim.run.sweep import ChunkError, compute_backend
 
     previous_sigterm = _install_sigterm()
     previous_notebook = os.environ.get(NOTEBOOK_ENV)
@@ -543,7 +543,7 @@ def _print_report(tag: tuple[str, Path, bool], html: Path, pdf: Path, args: argp
 def _render_worker_init(owner: int) -> None:
     """Report worker initializer: exit with ``owner`` (the command's process); while idle, ignore Ctrl-C
     (the command answers it) and exit quietly on SIGTERM."""
-    from gamesim.core.sweep import _watch_parent
+    from gamesim.run.sweep import _watch_parent
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, lambda signum, frame: os._exit(EXIT_TERMINATED))
@@ -652,7 +652,7 @@ def _scenario_locks(paths: list[Path], args: argparse.Namespace) -> Any:
     """
     from filelock import FileLock, Timeout
 
-    from gamesim.core.scenario import load_scenario
+    from gamesim.run.scenario import load_scenario
 
     names = sorted({load_scenario(p).name for p in paths})
     with contextlib.ExitStack() as stack:
@@ -680,7 +680,7 @@ def _distinct_names(paths: list[Path]) -> tuple[list[Path], str | None]:
     The same file given twice is kept once; two files with one name give an error
     message naming both.
     """
-    from gamesim.core.scenario import load_scenario
+    from gamesim.run.scenario import load_scenario
 
     seen: dict[str, Path] = {}
     out: list[Path] = []
@@ -758,10 +758,10 @@ def search_cli(scenario: str | Path, *, seed: int | None = None, out: str | Path
     """
     import warnings
 
-    from gamesim.core.scenario import ScenarioError
-    from gamesim.core.search import search
-    from gamesim.core.sensitivity import parse_sensitivity, sensitivity_run
-    from gamesim.core.target import load_target_scenario
+    from gamesim.run.scenario import ScenarioError
+    from gamesim.analysis.search import search
+    from gamesim.analysis.sensitivity import parse_sensitivity, sensitivity_run
+    from gamesim.analysis.target import load_target_scenario
     from gamesim.report.search_report import write_report
 
     sc, tgt, raw_sens = load_target_scenario(scenario)

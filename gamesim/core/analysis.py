@@ -524,9 +524,9 @@ def rank_cases(table: pd.DataFrame, comparisons: pd.DataFrame, *, better: str = 
     Parameters
     ----------
     table : pandas.DataFrame
-        A sweep's tidy results (:attr:`gamesim.core.sweep.SweepResult.table`).
+        A sweep's tidy results (:attr:`gamesim.run.sweep.SweepResult.table`).
     comparisons : pandas.DataFrame
-        Its comparisons (:func:`gamesim.core.sweep.comparison_table`) with ``p_holm``
+        Its comparisons (:func:`gamesim.run.sweep.comparison_table`) with ``p_holm``
         and ``different`` columns; with ``[compare] pairs = "all"`` every pair is there.
     better : {"higher", "lower"}, default "higher"
         Which direction of the metric is better.

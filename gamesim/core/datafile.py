@@ -9,7 +9,7 @@ helpers, bound to its own error class once::
 
 ``where`` starts every message: the file name and the entry (``"cards.toml: neuroi[2]"``).
 This module imports nothing from gamesim. (Scenario files have their own loader,
-:mod:`gamesim.core.scenario`, whose key checks are :mod:`gamesim.core.tablecheck`.)
+:mod:`gamesim.run.scenario`, whose key checks are :mod:`gamesim.core.tablecheck`.)
 """
 
 from __future__ import annotations

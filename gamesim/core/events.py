@@ -9,7 +9,7 @@ An *event* is a boolean derived from one metric's per-trial values:
 Its name is usable wherever a metric name is (results tables, ``[compare]``,
 ``[precision]``, ``[target]`` constraints, the Python API). The event is computed
 from the per-trial array right after the task runs (:func:`add_events`, called
-by :func:`gamesim.core.chunks.run_chunk`, in the sweep worker), before the chunk is summarised, so it
+by :func:`gamesim.run.chunks.run_chunk`, in the sweep worker), before the chunk is summarised, so it
 is a metric like any other from then on: a proportion with a Wilson interval,
 paired 2x2 tables for comparisons, exact values where the task gives its
 metric's probability mass function (exact keys ``"<metric>:pmf=<k>"``).
@@ -193,7 +193,7 @@ class EventTask(Task):
 
     ``events`` are the canonical event names; ``simulate``, ``metrics`` and
     ``exact`` include them. The sweep engine passes ``events`` to
-    :func:`gamesim.core.sweep.run_chunk`, which looks the base task up by name.
+    :func:`gamesim.run.sweep.run_chunk`, which looks the base task up by name.
     """
 
     events: tuple[str, ...] = ()

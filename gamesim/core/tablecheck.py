@@ -6,7 +6,7 @@ tables, and each part, refuse a key they do not know with the same one-line mess
     scenarios/x.toml: unknown key parts[0].gird; allowed keys: cases, grid, name, ...
 
 This module imports nothing from gamesim; the caller passes its own error class
-(:class:`gamesim.core.scenario.ScenarioError` for scenario files).
+(:class:`gamesim.run.scenario.ScenarioError` for scenario files).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Every public function of a game validates its arguments once, at the boundary,
 with these helpers (kernels trust their inputs). The rules are the scenario
-loader's (:func:`gamesim.core.scenario.check_param_value`):
+loader's (:func:`gamesim.run.scenario.check_param_value`):
 
 - an integer parameter takes a Python ``int`` or a numpy integer, never a
   ``bool`` and never a float (not even ``3.0``: nothing is truncated or rounded);

@@ -41,7 +41,7 @@ from gamesim.report.present import run_summary, show_value
 from gamesim.core.sanitize import safe_markdown
 
 if TYPE_CHECKING:  # pragma: no cover
-    from gamesim.core.api import Results
+    from gamesim.api import Results
 
 __all__ = ["render", "table_id", "distribution_metrics", "APPENDIX_PRINT_ROWS", "MAX_DISTRIBUTION_METRICS",
            "MAX_PANELS_PER_FIGURE"]

@@ -13,10 +13,10 @@ from typing import Any
 
 import pandas as pd
 
-from gamesim.core.results import atomic_write
-from gamesim.core.scenario import ScenarioError
-from gamesim.core.search import SearchResult
-from gamesim.core.target import load_target_scenario
+from gamesim.run.results import atomic_write
+from gamesim.run.scenario import ScenarioError
+from gamesim.analysis.search import SearchResult
+from gamesim.analysis.target import load_target_scenario
 from gamesim.report.render import execute_notebook, html_to_pdf, notebook_to_html
 
 __all__ = ["write_report", "render_search_report"]

@@ -15,9 +15,12 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "gamesim"
 
 #: The layers from the bottom up: a module may import modules of its own layer or of a layer
-#: below, never above. Names are module prefixes (``gamesim.report`` covers the package).
-#: ``games`` sit beside ``run``: a game imports the core only, and the run layer reaches the
-#: games only through the registry (which imports them by name at run time).
+#: below, never above. Names are module prefixes (``gamesim.report`` covers the package; the
+#: longest matching prefix wins). ``games`` sit beside ``run``: a game imports the core only, and
+#: the run layer reaches the games only through the registry (which imports them by name at run
+#: time). The folders show the layers: ``core/`` holds 0-2, ``games/`` 3, ``run/`` 4,
+#: ``analysis/`` 5, ``report/`` 6, and ``api.py``/``cli.py`` 7. The old ``core.<name>`` of a moved
+#: module (:data:`SHIMS`) is the moved module itself, so it sits in that module's layer.
 LAYERS: dict[str, tuple[str, ...]] = {
     # 0. errors, version and the helpers that import nothing from gamesim
     "base": ("gamesim.core.errors", "gamesim.core.version", "gamesim.core.lazy", "gamesim.core.sanitize",
@@ -26,18 +29,32 @@ LAYERS: dict[str, tuple[str, ...]] = {
     #    which the sweep computes from chunk moments: it imports stats and summary only)
     "primitives": ("gamesim.core.validate", "gamesim.core.rng", "gamesim.core.stats", "gamesim.core.summary",
                    "gamesim.core.analysis"),
-    # 2. games and tasks as the engine sees them, and one chunk of one cell
-    "registry": ("gamesim.core.registry", "gamesim.core.events", "gamesim.core.chunks"),
+    # 2. games and tasks as the engine sees them, and the event metrics a scenario declares
+    "registry": ("gamesim.core.registry", "gamesim.core.events"),
     # 3. the games (each imports the layers 0-2 only)
     "games": ("gamesim.games",),
-    # 4. scenario -> sweep -> results
-    "run": ("gamesim.core.scenario", "gamesim.core.sweep", "gamesim.core.results"),
-    # 5. what reads and steers runs: target search, sensitivity
-    "analysis": ("gamesim.core.target", "gamesim.core.search", "gamesim.core.sensitivity"),
+    # 4. scenario -> chunks -> sweep -> results (gamesim/run/, and the old core/ names)
+    "run": ("gamesim.run", "gamesim.core.scenario", "gamesim.core.chunks", "gamesim.core.sweep",
+            "gamesim.core.results"),
+    # 5. what reads and steers runs: target search, sensitivity (gamesim/analysis/, and the old core/ names)
+    "analysis": ("gamesim.analysis", "gamesim.core.target", "gamesim.core.search", "gamesim.core.sensitivity"),
     # 6. tables, plots, pages and notebooks (the core/ names are shims kept for old imports)
     "report": ("gamesim.report", "gamesim.core.report", "gamesim.core.generic_report", "gamesim.core.present"),
     # 7. the Python API and the command line
-    "api": ("gamesim.core.api", "gamesim.cli", "gamesim"),
+    "api": ("gamesim.api", "gamesim.core.api", "gamesim.cli", "gamesim"),
+}
+
+#: Old names of moved modules: ``gamesim.core.<name>`` *is* the module it names here (the shim puts
+#: the moved module in ``sys.modules`` under the old name), with no deprecation warning.
+SHIMS: dict[str, str] = {
+    "gamesim.core.scenario": "gamesim.run.scenario",
+    "gamesim.core.chunks": "gamesim.run.chunks",
+    "gamesim.core.sweep": "gamesim.run.sweep",
+    "gamesim.core.results": "gamesim.run.results",
+    "gamesim.core.target": "gamesim.analysis.target",
+    "gamesim.core.search": "gamesim.analysis.search",
+    "gamesim.core.sensitivity": "gamesim.analysis.sensitivity",
+    "gamesim.core.api": "gamesim.api",
 }
 _RANK = {name: i for i, name in enumerate(LAYERS)}
 
@@ -222,16 +239,47 @@ def test_games_package_imports_nothing() -> None:
     assert GRAPH["gamesim.games"] == {}
 
 
+def test_layer_packages_import_nothing() -> None:
+    # importing one module of a layer costs that module only (sweep workers start light)
+    for pkg in ("gamesim.core", "gamesim.run", "gamesim.analysis"):
+        assert GRAPH[pkg] == {}, pkg
+
+
+def test_the_tree_shows_the_layers() -> None:
+    # every real module of core/ is in layers 0-2; run/ and analysis/ hold their layers only
+    for module in GRAPH:
+        if module.startswith("gamesim.core.") and module not in SHIMS:
+            assert _RANK[layer_of(module)] <= _RANK["registry"] or layer_of(module) == "report", module
+        for folder in ("run", "analysis"):
+            if module.startswith(f"gamesim.{folder}."):
+                assert layer_of(module) == folder, module
+
+
+@pytest.mark.parametrize(("old", "new"), sorted(SHIMS.items()))
+def test_shims_are_the_moved_modules(old: str, new: str) -> None:
+    # the shim imports only what it aliases, sits in its layer, and *is* it once imported
+    assert GRAPH[old] == {new: GRAPH[old][new]}
+    assert layer_of(old) == layer_of(new)
+    import importlib
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert importlib.import_module(old) is importlib.import_module(new)
+    parent, _, leaf = old.rpartition(".")
+    assert getattr(importlib.import_module(parent), leaf) is importlib.import_module(new)
+
+
 @pytest.mark.parametrize(
     ("src", "dst", "reason"),
     [
-        ("gamesim.core.stats", "gamesim.core.sweep", "upward"),
-        ("gamesim.games.godtear.sim", "gamesim.core.scenario", "a game imports the run layer"),
-        ("gamesim.core.search", "gamesim.report.render", "upward"),
+        ("gamesim.core.stats", "gamesim.run.sweep", "upward"),
+        ("gamesim.games.godtear.sim", "gamesim.run.scenario", "a game imports the run layer"),
+        ("gamesim.analysis.search", "gamesim.report.render", "upward"),
         ("gamesim.games.godtear.reference", "gamesim.games.godtear.sim", "a reference imports its simulator"),
         ("gamesim.games.qftnw.rules", "gamesim.games.qftnw.sim", "rules.py is a game's bottom"),
         ("gamesim.games.godtear.sim", "gamesim.games.qftnw.rules", "a game imports another game"),
-        ("gamesim.core.sweep", "gamesim.games.gacha.sim", "only the registry reaches the games"),
+        ("gamesim.run.sweep", "gamesim.games.gacha.sim", "only the registry reaches the games"),
     ],
 )
 def test_checker_catches(src: str, dst: str, reason: str) -> None:
@@ -242,7 +290,7 @@ def test_checker_catches(src: str, dst: str, reason: str) -> None:
 
 def test_cycle_finder_catches_a_planted_cycle() -> None:
     graph = {k: dict(v) for k, v in GRAPH.items()}
-    graph["gamesim.core.rng"]["gamesim.core.sweep"] = 1  # sweep imports rng
-    assert ["gamesim.core.rng", "gamesim.core.sweep"] in [[c for c in comp if c in ("gamesim.core.rng",
-                                                                                    "gamesim.core.sweep")]
-                                                          for comp in _cycles(graph)]
+    graph["gamesim.core.rng"]["gamesim.run.sweep"] = 1  # sweep imports rng
+    assert ["gamesim.core.rng", "gamesim.run.sweep"] in [[c for c in comp if c in ("gamesim.core.rng",
+                                                                                  "gamesim.run.sweep")]
+                                                         for comp in _cycles(graph)]
