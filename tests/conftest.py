@@ -100,7 +100,9 @@ def report_of(tmp_path_factory):
     ``scenario`` is a path (relative to the repository root or absolute). Every report test inspects
     the same rendering: under pytest-xdist the workers share one folder per scenario (the first to ask
     renders it under a file lock, the others read it), so each built-in study and own scenario is
-    rendered once per session. Asserts the command succeeded and wrote an HTML page and a PDF.
+    rendered once per session. A worker that would wait for another's rendering renders a report of
+    :data:`REPORT_SCENARIOS` nobody has started instead, so both cores stay busy. Asserts the command
+    succeeded and wrote an HTML page and a PDF.
     """
     from filelock import FileLock
 
@@ -108,22 +110,53 @@ def report_of(tmp_path_factory):
     if os.environ.get("PYTEST_XDIST_WORKER"):
         base = base.parent  # the session's folder, shared by its workers
     cache: dict[str, Rendered] = {}
+    from filelock import Timeout
+
+    def folder(path: Path) -> Path:
+        import hashlib
+
+        return base / f"report-{path.stem}-{hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:8]}"
+
+    def render(path: Path, out: Path) -> None:  # with out's lock held
+        done = out / "done.json"
+        if not done.is_file():
+            out.mkdir(parents=True, exist_ok=True)
+            proc = run_cli("report", str(path), "--out-dir", str(out), "--quiet", timeout=900)
+            assert proc.returncode == 0, proc.stderr
+            done.write_text(json.dumps({"stdout": proc.stdout}), encoding="utf-8")
+
+    def render_another() -> bool:
+        """While another worker renders the report asked for, render one nobody has started (no idle core)."""
+        for other in REPORT_SCENARIOS:
+            path = ROOT / other
+            out = folder(path)
+            if (out / "done.json").is_file():
+                continue
+            try:
+                with FileLock(str(out) + ".lock", timeout=0):
+                    render(path, out)
+                return True
+            except Timeout:
+                continue
+        return False
 
     def get(scenario: str | Path) -> Rendered:
         path = Path(scenario) if Path(scenario).is_absolute() else ROOT / scenario
         key = str(path.resolve())
         if key not in cache:
-            import hashlib
-
             name = path.stem
-            out = base / f"report-{name}-{hashlib.sha256(key.encode()).hexdigest()[:8]}"
-            with FileLock(str(out) + ".lock"):
-                done = out / "done.json"
-                if not done.is_file():
-                    out.mkdir(parents=True, exist_ok=True)
-                    proc = run_cli("report", str(path), "--out-dir", str(out), "--quiet", timeout=900)
-                    assert proc.returncode == 0, proc.stderr
-                    done.write_text(json.dumps({"stdout": proc.stdout}), encoding="utf-8")
+            out = folder(path)
+            while True:
+                try:
+                    with FileLock(str(out) + ".lock", timeout=0):
+                        render(path, out)
+                    break
+                except Timeout:
+                    if not render_another():
+                        with FileLock(str(out) + ".lock"):  # wait for the other worker's rendering
+                            render(path, out)
+                        break
+            done = out / "done.json"
             pdf = (out / f"{name}.pdf").read_bytes()
             assert pdf.startswith(b"%PDF") and len(pdf) > 20_000
             layout = json.loads((out / f"{name}.layout.json").read_text(encoding="utf-8"))
