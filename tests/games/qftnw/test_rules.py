@@ -25,18 +25,8 @@ from gamesim.games.qftnw import (
     win_condition,
 )
 from gamesim.games.qftnw.vecrules import resolve_bids_vec, win_condition_vec
+from tests.games.qftnw.helpers import A, B, C, D, E, F, G, ORIG, SPA, V2, hold
 
-A, B, C, D, E, F, G = range(7)
-
-
-def hold(*types: int, n: int = 7) -> tuple[int, ...]:
-    h = [0] * n
-    for t in types:
-        h[t] += 1
-    return tuple(h)
-
-
-ORIG, SPA, V2 = edition_params("original"), edition_params("spa"), edition_params("v2")
 
 
 # ---------------------------------------------------------------------------

@@ -28,12 +28,9 @@ from gamesim.games.qftnw import (
     win_condition,
 )
 from tests.conftest import assert_same_mean
+from tests.games.qftnw.helpers import ORIG, SPA, V2
 
 Z = 4.5
-A, B, C, D, E, F, G = range(7)
-
-
-ORIG, SPA, V2 = edition_params("original"), edition_params("spa"), edition_params("v2")
 
 
 # ---------------------------------------------------------------------------

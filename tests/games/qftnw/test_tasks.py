@@ -20,13 +20,10 @@ from gamesim.games.qftnw import edition_params, reference_simulate, simulate
 from gamesim.games.qftnw.tasks import TASKS, default_params
 from gamesim.games.qftnw.vecrules import win_condition_vec
 from tests.conftest import assert_same_mean
+from tests.games.qftnw.helpers import ORIG, V2
 
 Z = 4.5
 ROOT = Path(__file__).resolve().parents[3]
-A, B, C, D, E, F, G = range(7)
-
-
-ORIG, SPA, V2 = edition_params("original"), edition_params("spa"), edition_params("v2")
 
 
 # ---------------------------------------------------------------------------
