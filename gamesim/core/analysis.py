@@ -422,12 +422,9 @@ def distribution_table_from_counts(
     thinned = vals.size > max_distinct
     if thinned:  # k on an even grid from the smallest to the largest value; every column stays exact at its k
         grid = np.unique(np.round(np.linspace(vals[0], vals[-1], max_distinct)))
-        at = np.searchsorted(vals, grid, side="left")
-        hit = np.zeros(grid.size, dtype=bool)
-        inside = at < vals.size
-        hit[inside] = vals[at[inside]] == grid[inside]
+        at = np.searchsorted(vals, grid, side="left")  # < vals.size: the grid ends at the largest value
         below = np.concatenate([[0], np.cumsum(counts)])[at]  # trials with a value < k
-        counts = np.where(hit, counts[np.minimum(at, vals.size - 1)], 0)
+        counts = np.where(vals[at] == grid, counts[at], 0)
         vals = grid
         at_most = below + counts
     else:

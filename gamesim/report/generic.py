@@ -34,7 +34,6 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pandas as pd
 
 from gamesim.report.present import run_summary, show_value
@@ -89,23 +88,25 @@ def untabulated_cells(results: Results, part: str, metrics: list[str]) -> list[s
     """
     from gamesim.report.charts import _cell_labels
 
-    dist = results.distributions
-    d = dist[(dist["part"] == part) & dist["metric"].isin(metrics)]
-    labels = _cell_labels(results, part)
-    have = set(int(c) for c in d["cell"])
-    return [lab for c, lab in labels.items() if c not in have]
+    have = _dist_cells(results, part, metrics)
+    return [lab for c, lab in _cell_labels(results, part).items() if c not in have]
 
 
 def _thinned_cells(results: Results, part: str, metrics: list[str]) -> list[str]:
     """Labels of the cells of ``part`` whose distribution table of one of ``metrics`` is thinned."""
     from gamesim.report.charts import _cell_labels
 
+    thinned = _dist_cells(results, part, metrics, thinned=True)
+    return [lab for c, lab in _cell_labels(results, part).items() if c in thinned]
+
+
+def _dist_cells(results: Results, part: str, metrics: list[str], *, thinned: bool = False) -> set[int]:
+    """The cells of ``part`` with a distribution table of one of ``metrics`` (only thinned ones: ``thinned``)."""
     dist = results.distributions
-    if "thinned" not in dist:
-        return []
-    d = dist[(dist["part"] == part) & dist["metric"].isin(metrics) & dist["thinned"].fillna(False).astype(bool)]
-    cells = set(int(c) for c in d["cell"])
-    return [lab for c, lab in _cell_labels(results, part).items() if c in cells]
+    d = dist[(dist["part"] == part) & dist["metric"].isin(metrics)]
+    if thinned:
+        d = d[d["thinned"].fillna(False).astype(bool)] if "thinned" in d else d.iloc[0:0]
+    return set(int(c) for c in d["cell"])
 
 
 def table_id(part: str, metric: str, kind: str = "metric") -> str:

@@ -17,7 +17,6 @@ Reads a :class:`gamesim.core.api.Results` duck-typed (``distributions``,
 
 from __future__ import annotations
 
-import html
 import itertools
 import json
 import math
@@ -152,10 +151,8 @@ def picker_data(results: Any, part: str, *, max_rows: int = MAX_PICKER_ROWS) -> 
                                                "at_least_band_high", "at_least_exact") if c in rows}
         values = rows["value"].astype(int).tolist()
         n = rows["n"].astype(int).tolist()
-        cell_of = rows["cell"].to_numpy()
-        starts = np.flatnonzero(np.r_[True, cell_of[1:] != cell_of[:-1]])
-        for a, b in zip(starts, np.r_[starts[1:], len(rows)]):
-            a, b = int(a), int(b)
+        for cell, at in rows.reset_index(drop=True).groupby("cell", sort=True).indices.items():
+            a, b = int(at[0]), int(at[-1]) + 1  # rows are sorted by cell: each cell's rows are contiguous
             if b - a > room and cells:
                 left_out += 1
                 continue
@@ -163,7 +160,7 @@ def picker_data(results: Any, part: str, *, max_rows: int = MAX_PICKER_ROWS) -> 
             ex = cols.get("at_least_exact")
             exact = ex[a:b] if ex is not None and any(v is not None for v in ex[a:b]) else None
             cells.append({
-                "cell": int(cell_of[a]), "label": _label(rows.iloc[a], dims), "n": n[a],
+                "cell": int(cell), "label": _label(rows.iloc[a], dims), "n": n[a],
                 "k": values[a:b], "p": cols["at_least"][a:b], "lo": cols["at_least_low"][a:b],
                 "hi": cols["at_least_high"][a:b], "blo": cols["at_least_band_low"][a:b],
                 "bhi": cols["at_least_band_high"][a:b], "exact": exact,

@@ -711,6 +711,13 @@ def run_sweep(
         store.splits = {p: len(_chunk_sizes(part.n_trials, scenario.chunk_size)) for p, part in enumerate(scenario.parts)}
     ran = 0
     inline_n, inline_s = 0, 0.0  # chunks run in this process (inline_below_s) and their CPU-seconds
+
+    def chunk_args(job: tuple[int, int, int, int]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """The arguments of :func:`run_chunk_summary` for chunk ``k`` (``n`` trials) of cell ``c`` of part ``p``."""
+        p, c, k, n = job
+        return ((game, scenario.parts[p].task.name, cells[p][c], n, entropy, (p, groups[p][c], k), (p, c, k)),
+                {"events": getattr(scenario.parts[p].task, "events", ())})
+
     bar = tqdm(total=0, desc=scenario.name, unit="chunk", disable=not progress, leave=True, delay=0.5)
     try:
         ctx = contextlib.nullcontext() if backend is None else compute_backend(backend, n_jobs, scheduler)
@@ -725,12 +732,6 @@ def run_sweep(
                 ]
                 bar.total += len(jobs)
                 bar.refresh()
-
-                def chunk_args(job: tuple[int, int, int, int]) -> tuple[tuple[Any, ...], dict[str, Any]]:
-                    p, c, k, n = job
-                    return ((game, scenario.parts[p].task.name, cells[p][c], n, entropy, (p, groups[p][c], k),
-                             (p, c, k)), {"events": getattr(scenario.parts[p].task, "events", ())})
-
                 while (jobs and parallel is None and inline_below_s is not None
                        and time.monotonic() > _workers_warm_until):
                     # small sweeps run here: starting workers would cost more than the whole sweep
