@@ -2,8 +2,17 @@
 # Set up gamesim on a bare machine: a virtual environment in .venv with gamesim,
 # its dependencies and the test tools. Safe to run again (it only tops up).
 # Needs Python >= 3.11 (python3.11, or set PYTHON=/path/to/python).
+#   bash scripts/setup.sh          # what `gamesim report` needs
+#   bash scripts/setup.sh --test   # and what the whole test suite needs (Debian's chromium for the browser test)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+TEST=0
+for arg in "$@"; do
+  case "$arg" in
+    --test) TEST=1 ;;
+    *) echo "setup: unknown option $arg (allowed: --test)" >&2; exit 2 ;;
+  esac
+done
 
 PY="${PYTHON:-}"
 if [ -z "$PY" ]; then
@@ -16,8 +25,16 @@ fi
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]"
+# uv (Astral's installer, from PyPI) installs the same versions as pip in seconds instead of
+# a minute or more (docs/benchmarks.md, "The main job"); pip does it where uv cannot be had.
+if .venv/bin/python -m pip install --quiet --disable-pip-version-check "uv>=0.4" >/dev/null 2>&1 \
+   && .venv/bin/python -m uv pip install --quiet --python .venv/bin/python -e ".[test]"; then
+  :
+else
+  echo "setup: uv not available; installing with pip (slower)" >&2
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]"
+fi
 
 # PDF reports use WeasyPrint, which needs the pango libraries (present on the base
 # machine; installed from Debian's packages if missing and we are allowed to).
@@ -35,8 +52,8 @@ if command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=ja 2>/dev/null)" 
    || echo "setup: warning: no Japanese font; Japanese text in PDF reports will show as boxes" >&2
 fi
 # The browser test (tests/report/test_browser.py) opens every report in Debian's headless Chromium;
-# without it that test skips and says why.
-if { ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; } \
+# without it that test skips and says why. Only with --test: reports do not need a browser.
+if [ "$TEST" = 1 ] && { ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; } \
    && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
   (apt-get install -y -qq chromium chromium-driver >/dev/null 2>&1 \
    || { apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null; }) \

@@ -2,10 +2,11 @@
 
 Drawing a chart's static PNG with vl-convert costs 0.2-1 s of CPU (Vega lays the chart out and
 renders its text), about half of a report's notebook time, and vl-convert draws one chart at a
-time in the calling process. :class:`PngDrawer` starts one helper process (``python -c``, reading
-Vega-Lite specs as JSON lines on its standard input and answering with base64 PNG lines), so on a
-machine with a free core the pictures are drawn while the report builds its tables and the next
-charts. The pictures are the same bytes vl-convert draws in the report's own process.
+time in the calling process. :class:`PngDrawer` starts helper processes (``python -c``, reading
+Vega-Lite specs as JSON lines on their standard input and answering with base64 PNG lines), one per
+core available up to :data:`MAX_HELPERS`, so the pictures are drawn side by side while the report
+builds its tables and the next charts; each chart goes to the helper with the fewest charts
+waiting. The pictures are the same bytes vl-convert draws in the report's own process.
 
 The helper reads specs gamesim built (never a scenario's text as code) and exits when its
 standard input closes, also when the report's process dies. If it cannot be started or fails,
@@ -16,13 +17,24 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import queue
 import subprocess
 import sys
 import threading
 from typing import Any
 
-__all__ = ["PngDrawer"]
+__all__ = ["PngDrawer", "MAX_HELPERS"]
+
+#: Helper processes at most (a report has a few dozen charts; the kernel needs a core too).
+MAX_HELPERS = 2
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 _WORKER = r"""
 import base64, json, sys
@@ -40,31 +52,32 @@ for line in sys.stdin:
 
 
 class PngDrawer:
-    """Draw chart PNGs in a helper process; a context manager (the helper stops on exit).
+    """Draw chart PNGs in helper processes; a context manager (the helpers stop on exit).
+
+    Parameters
+    ----------
+    n_helpers : int, optional
+        Helper processes; default: the cores available to this process, at most :data:`MAX_HELPERS`.
 
     Methods
     -------
     submit(spec, scale) -> int
         Queue a Vega-Lite spec (a dict); returns its key at once.
     png(key) -> str
-        The base64 PNG of ``key``, waiting for it (drawn here if the helper failed).
+        The base64 PNG of ``key``, waiting for it (drawn here if its helper failed).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, n_helpers: int | None = None) -> None:
         self._specs: dict[int, tuple[dict[str, Any], float]] = {}
         self._done: dict[int, str | None] = {}
         self._cv = threading.Condition()
-        self._dead = False
-        self._queue: queue.Queue[tuple[int, dict[str, Any], float] | None] = queue.Queue()
-        try:
-            self._proc: subprocess.Popen[str] | None = subprocess.Popen(
-                [sys.executable, "-c", _WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL, text=True, encoding="utf-8")
-        except OSError:
-            self._proc, self._dead = None, True
-            return
-        threading.Thread(target=self._write, daemon=True, name="gamesim-png-writer").start()
-        threading.Thread(target=self._read, daemon=True, name="gamesim-png-reader").start()
+        self._owner: dict[int, _Helper] = {}  # the helper drawing each key
+        self._helpers: list[_Helper] = []
+        for _ in range(n_helpers if n_helpers is not None else max(1, min(MAX_HELPERS, _cores()))):
+            try:
+                self._helpers.append(_Helper(self))
+            except OSError:
+                break
 
     def __enter__(self) -> PngDrawer:
         return self
@@ -76,14 +89,21 @@ class PngDrawer:
         """Queue ``spec`` (a Vega-Lite spec as a dict) to be drawn at ``scale``; returns its key."""
         key = len(self._specs)
         self._specs[key] = (spec, scale)
-        if not self._dead:
-            self._queue.put((key, spec, scale))
+        with self._cv:
+            alive = [h for h in self._helpers if not h.dead]
+            helper = min(alive, key=lambda h: h.waiting) if alive else None
+            if helper is not None:
+                helper.waiting += 1
+                self._owner[key] = helper
+        if helper is not None:
+            helper.queue.put((key, spec, scale))
         return key
 
     def png(self, key: int) -> str:
-        """The base64 PNG of ``key`` (waits for the helper; draws it here if the helper failed on it)."""
+        """The base64 PNG of ``key`` (waits for its helper; draws it here if the helper failed on it)."""
         with self._cv:
-            while key not in self._done and not self._dead:
+            helper = self._owner.get(key)
+            while key not in self._done and helper is not None and not helper.dead:
                 self._cv.wait()
             got = self._done.get(key)
         if got is None:
@@ -94,43 +114,62 @@ class PngDrawer:
         return got
 
     def close(self) -> None:
-        """Stop the helper (its standard input is closed; it is killed if it does not exit in 5 s)."""
-        self._queue.put(None)
-        if self._proc is not None:
+        """Stop the helpers (their standard input is closed; each is killed if it does not exit in 5 s)."""
+        for h in self._helpers:
+            h.queue.put(None)
+        for h in self._helpers:
             try:
-                self._proc.wait(timeout=5)
+                h.proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
-                self._proc.kill()
-                self._proc.wait()
+                h.proc.kill()
+                h.proc.wait()
+
+    def _answer(self, helper: _Helper, key: int, png: str | None) -> None:
+        with self._cv:
+            self._done[key] = png
+            helper.waiting -= 1
+            self._cv.notify_all()
+
+    def _fail(self, helper: _Helper) -> None:
+        with self._cv:
+            helper.dead = True
+            self._cv.notify_all()
+
+
+class _Helper:
+    """One helper process of a :class:`PngDrawer`, with its writer and reader threads."""
+
+    def __init__(self, drawer: PngDrawer) -> None:
+        self.drawer = drawer
+        self.waiting = 0
+        self.dead = False
+        self.queue: queue.Queue[tuple[int, dict[str, Any], float] | None] = queue.Queue()
+        self.proc = subprocess.Popen([sys.executable, "-c", _WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True, encoding="utf-8")
+        threading.Thread(target=self._write, daemon=True, name="gamesim-png-writer").start()
+        threading.Thread(target=self._read, daemon=True, name="gamesim-png-reader").start()
 
     def _write(self) -> None:
-        assert self._proc is not None and self._proc.stdin is not None
+        assert self.proc.stdin is not None
         try:
-            while (item := self._queue.get()) is not None:
+            while (item := self.queue.get()) is not None:
                 key, spec, scale = item
-                self._proc.stdin.write(json.dumps({"id": key, "spec": spec, "scale": scale}, allow_nan=False) + "\n")
-                self._proc.stdin.flush()
-        except (OSError, ValueError):  # the helper is gone: what is left is drawn here
-            self._fail()
+                self.proc.stdin.write(json.dumps({"id": key, "spec": spec, "scale": scale}, allow_nan=False) + "\n")
+                self.proc.stdin.flush()
+        except (OSError, ValueError):  # the helper is gone: what is left is drawn by the caller
+            self.drawer._fail(self)
         finally:
             try:
-                self._proc.stdin.close()
+                self.proc.stdin.close()
             except OSError:
                 pass
 
     def _read(self) -> None:
-        assert self._proc is not None and self._proc.stdout is not None
+        assert self.proc.stdout is not None
         try:
-            for line in self._proc.stdout:
+            for line in self.proc.stdout:
                 key, _, payload = line.rstrip("\n").partition(" ")
-                with self._cv:
-                    self._done[int(key)] = None if payload.startswith("!") else payload
-                    self._cv.notify_all()
+                self.drawer._answer(self, int(key), None if payload.startswith("!") else payload)
         except (OSError, ValueError):
             pass
-        self._fail()
-
-    def _fail(self) -> None:
-        with self._cv:
-            self._dead = True
-            self._cv.notify_all()
+        self.drawer._fail(self)

@@ -2,7 +2,7 @@
 
 The page must load with no console error, request nothing from the network (it is one
 self-contained file), and draw every chart with a non-zero size; a screenshot of each is kept
-beside the report. ``scripts/setup.sh`` installs ``chromium`` and ``chromium-driver`` where
+beside the report. ``scripts/setup.sh --test`` installs ``chromium`` and ``chromium-driver`` where
 apt-get is allowed; without them this test skips and says so.
 """
 
@@ -25,7 +25,7 @@ CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
 def browser(tmp_path_factory):
     chromium, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
     if not chromium or not driver_path:
-        pytest.skip("Debian's chromium and chromium-driver are not installed (scripts/setup.sh installs them "
+        pytest.skip("Debian's chromium and chromium-driver are not installed (scripts/setup.sh --test installs them "
                     "where apt-get may run as root)")
     webdriver = pytest.importorskip("selenium.webdriver",
                                     reason="selenium is in the test extra: pip install -e .[test]")

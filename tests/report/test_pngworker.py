@@ -16,11 +16,14 @@ def _spec(values: list[int]) -> dict:
             "mark": "bar", "encoding": {"x": {"field": "x", "type": "ordinal"}, "y": {"field": "y", "type": "quantitative"}}}
 
 
-def test_helper_draws_the_same_bytes_in_any_order():
-    specs = [_spec([1, 2, 3]), _spec([5, 1]), _spec([2, 2, 2, 9])]
-    with PngDrawer() as drawer:
+@pytest.mark.parametrize("n_helpers", [1, 2])
+def test_helpers_draw_the_same_bytes_in_any_order(n_helpers):
+    specs = [_spec([1, 2, 3]), _spec([5, 1]), _spec([2, 2, 2, 9]), _spec([7]), _spec([3, 1, 4, 1, 5])]
+    with PngDrawer(n_helpers) as drawer:
         keys = [drawer.submit(s) for s in specs]
         got = [drawer.png(k) for k in reversed(keys)][::-1]
+        assert len(drawer._helpers) == n_helpers and {id(drawer._owner[k]) for k in keys} == {
+            id(h) for h in drawer._helpers}  # every helper got work
     assert got == [base64.b64encode(chart_png(s)).decode("ascii") for s in specs]
 
 
