@@ -29,9 +29,11 @@ gamesim.core.validate.ParamTypeError: uses = 2.9, must be an integer >= 1
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -47,6 +49,21 @@ __all__ = [
     "check_int_list",
     "check_float_list",
     "check_rng",
+    "Ref",
+    "Constraint",
+    "Int",
+    "Float",
+    "Bool",
+    "Choice",
+    "IntList",
+    "FloatList",
+    "Instance",
+    "Pair",
+    "Rng",
+    "Optional",
+    "Unchecked",
+    "validate_params",
+    "declared_params",
 ]
 
 
@@ -105,12 +122,11 @@ def check_int(name: str, value: Any, *, min: int | None = None, max: int | None 
     ParamError
         If ``value`` is out of bounds.
     """
-    allowed = _allowed("an integer", min, max)
     if not is_int(value):
-        raise ParamTypeError(name, value, allowed)
+        raise ParamTypeError(name, value, _allowed("an integer", min, max))
     v = int(value)
     if (min is not None and v < min) or (max is not None and v > max):
-        raise ParamError(name, value, allowed)
+        raise ParamError(name, value, _allowed("an integer", min, max))
     return v
 
 
@@ -146,14 +162,12 @@ def check_float(
     ParamError
         If it is ``nan`` (or infinite without ``allow_inf``) or out of bounds.
     """
-    allowed = _allowed("a finite number" if not allow_inf else "a number (not nan)", min, max)
     if not _is_number(value):
-        raise ParamTypeError(name, value, allowed)
+        raise ParamTypeError(name, value, _allowed("a finite number" if not allow_inf else "a number (not nan)", min, max))
     v = float(value)
-    if math.isnan(v) or (math.isinf(v) and not allow_inf):
-        raise ParamError(name, value, allowed)
-    if (min is not None and v < min) or (max is not None and v > max):
-        raise ParamError(name, value, allowed)
+    if (math.isnan(v) or (math.isinf(v) and not allow_inf)
+            or (min is not None and v < min) or (max is not None and v > max)):
+        raise ParamError(name, value, _allowed("a finite number" if not allow_inf else "a number (not nan)", min, max))
     return v
 
 
@@ -290,3 +304,338 @@ def check_rng(rng: Any) -> np.random.Generator:
         raise ParamTypeError("rng", rng, allowed) from None
     except ValueError:
         raise ParamError("rng", rng, allowed) from None
+
+
+
+# ---------------------------------------------------------------------------
+# Declared constraints: one declaration per public function (issue 25 point 2)
+# ---------------------------------------------------------------------------
+
+
+class Ref:
+    """A bound taken from another (already checked) argument: ``getattr(args[arg], attr) + offset``.
+
+    For bounds that depend on the rules object, e.g. ``Int(1, Ref("p", "fund_cap"))``: funds in
+    ``1..p.fund_cap``. The referenced argument must be declared *before* the one that uses it
+    (:func:`validate_params` checks in declaration order and refuses a forward reference).
+
+    Parameters
+    ----------
+    arg : str
+        The other parameter's name.
+    attr : str, optional
+        Attribute of that argument (``None``: the argument itself).
+    offset : int, default 0
+        Added to the value (``Ref("p", "n_types", -1)``: the last type index).
+    """
+
+    __slots__ = ("arg", "attr", "offset")
+
+    def __init__(self, arg: str, attr: str | None = None, offset: int = 0):
+        self.arg, self.attr, self.offset = arg, attr, offset
+
+    def resolve(self, args: dict[str, Any]) -> Any:
+        """The bound, from the checked arguments so far."""
+        v = args[self.arg]
+        if self.attr is not None:
+            v = getattr(v, self.attr)
+        return v + self.offset if self.offset else v
+
+    def __repr__(self) -> str:
+        tail = f".{self.attr}" if self.attr else ""
+        return f"Ref({self.arg}{tail}{self.offset:+d})" if self.offset else f"Ref({self.arg}{tail})"
+
+
+def _res(bound: Any, args: dict[str, Any]) -> Any:
+    return bound.resolve(args) if isinstance(bound, Ref) else bound
+
+
+class Constraint:
+    """Base class: what one argument of a public function must be.
+
+    ``check(name, value, args)`` returns the value the body receives (normalised: ``int`` for an
+    ``Int``, ``float`` for a ``Float``, ``list`` for a list) or raises the same
+    :class:`~gamesim.core.errors.ParamError` / :class:`ParamTypeError` as the ``check_*``
+    function it wraps. ``args`` holds the arguments checked so far (for :class:`Ref` bounds).
+    """
+
+    #: Names of the arguments this constraint's bounds refer to.
+    refs: tuple[str, ...] = ()
+
+    def check(self, name: str, value: Any, args: dict[str, Any]) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _compiled(self) -> Callable[[str, Any, dict[str, Any]], Any]:
+        """The check as the decorator calls it (subclasses may return a faster equivalent)."""
+        return self.check
+
+    def _set_refs(self, *bounds: Any) -> None:
+        self.refs = tuple(b.arg for b in bounds if isinstance(b, Ref))
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if k != "refs" and v is not None)
+        return f"{type(self).__name__}({fields})"
+
+
+class Int(Constraint):
+    """An integer in ``[min, max]`` (:func:`check_int`); bounds may be :class:`Ref`."""
+
+    def __init__(self, min: int | Ref | None = None, max: int | Ref | None = None):
+        self.min, self.max = min, max
+        self._set_refs(min, max)
+
+    def check(self, name: str, value: Any, args: dict[str, Any]) -> int:
+        return check_int(name, value, min=_res(self.min, args), max=_res(self.max, args))
+
+    def _compiled(self) -> Callable[[str, Any, dict[str, Any]], Any]:
+        if self.refs:
+            return self.check
+        lo, hi = self.min, self.max
+
+        def fixed(name: str, value: Any, args: dict[str, Any]) -> int:
+            if type(value) is int and (lo is None or value >= lo) and (hi is None or value <= hi):
+                return value  # the common case, as check_int would return it
+            return check_int(name, value, min=lo, max=hi)
+
+        return fixed
+
+
+class Float(Constraint):
+    """A finite number in ``[min, max]`` (:func:`check_float`; ``allow_inf`` lets ``inf`` in)."""
+
+    def __init__(self, min: float | Ref | None = None, max: float | Ref | None = None, *, allow_inf: bool = False):
+        self.min, self.max, self.allow_inf = min, max, allow_inf
+        self._set_refs(min, max)
+
+    def check(self, name: str, value: Any, args: dict[str, Any]) -> float:
+        return check_float(name, value, min=_res(self.min, args), max=_res(self.max, args), allow_inf=self.allow_inf)
+
+
+class Bool(Constraint):
+    """``True`` or ``False`` only (:func:`check_bool`)."""
+
+    def check(self, name: str, value: Any, args: dict[str, Any]) -> bool:
+        return check_bool(name, value)
+
+
+class Choice(Constraint):
+    """One of ``values`` (:func:`check_choice`); the value is passed on unchanged."""
+
+    def __init__(self, values: Iterable[Any]):
+        self.values = tuple(values)
+
+    def check(self, name: str, value: Any, args: dict[str, Any]) -> Any:
+        return check_choice(name, value, self.values)
+
+
+class IntList(Constraint):
+    """A sequence of integers, each in ``[min, max]``, of length ``min_len..max_len`` (:func:`check_int_list`)."""
+
+    def __init__(self, min: int | Ref | None = None, max: int | Ref | None = None, *,
+                 min_len: int | Ref = 1, max_len: int | Ref | None = None):
+        self.min, self.max, self.min_len, self.max_len = min, max, min_len, max_len
+        self._set_refs(min, max, min_len, max_len)
+
+    def check(self, name: str, value: Any, args: dict[str, Any]) -> list[int]:
+        return check_int_list(name, value, min=_res(self.min, args), max=_res(self.max, args),
+                              min_len=_res(self.min_len, args), max_len=_res(self.max_len, args))
+
+
+class FloatList(IntList):
+    """A sequence of finite numbers, each in ``[min, max]`` (:func:`check_float_list`)."""
+
+    def check(self, name: str, value: Any, args: dict[str, Any]) -> list[float]:
+        return check_float_list(name, value, min=_res(self.min, args), max=_res(self.max, args),
+                                min_len=_res(self.min_len, args), max_len=_res(self.max_len, args))
+
+
+class Instance(Constraint):
+    """An instance of ``cls`` (:class:`ParamTypeError` otherwise, with ``allowed`` as the message)."""
+
+    def __init__(self, cls: type | tuple[type, ...], allowed: str | None = None):
+        self.cls = cls
+        self.allowed = allowed or ("a " + getattr(cls, "__name__", str(cls)))
+
+    def check(self, name: str, value: Any, args: dict[str, Any]) -> Any:
+        if not isinstance(value, self.cls):
+            raise ParamTypeError(name, value, self.allowed)
+        return value
+
+
+class Pair(Constraint):
+    """A sequence of exactly two items (not a string); the items are the body's to check.
+
+    ``types`` restricts the sequence types (default: any ``Sequence``), ``allowed`` is the message.
+    A :class:`~gamesim.core.errors.ParamError` (not a type error), as the hand-written checks raised.
+    """
+
+    def __init__(self, allowed: str, types: type | tuple[type, ...] = Sequence):
+        self.allowed, self.types = allowed, types
+
+    def check(self, name: str, value: Any, args: dict[str, Any]) -> Any:
+        if isinstance(value, (str, bytes)) or not isinstance(value, self.types) or len(value) != 2:
+            raise ParamError(name, value, self.allowed)
+        return value
+
+
+class Rng(Constraint):
+    """A seed, SeedSequence, Generator or None, normalised to a Generator (:func:`check_rng`)."""
+
+    def check(self, name: str, value: Any, args: dict[str, Any]) -> np.random.Generator:
+        return check_rng(value)
+
+
+class Optional(Constraint):
+    """``None`` (passed on), or a value meeting ``inner``."""
+
+    def __init__(self, inner: Constraint):
+        self.inner = inner
+        self.refs = inner.refs
+
+    def check(self, name: str, value: Any, args: dict[str, Any]) -> Any:
+        return None if value is None else self.inner.check(name, value, args)
+
+
+class Unchecked(Constraint):
+    """Declared but not checked by the decorator, with the reason (checked in the body, or trusted).
+
+    For what one constraint cannot say: a relation between arguments, a parser's input, a
+    callable. The strict-API tests need an explicit strategy for every ``Unchecked`` argument.
+    """
+
+    def __init__(self, reason: str):
+        self.reason = reason
+
+    def check(self, name: str, value: Any, args: dict[str, Any]) -> Any:
+        return value
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+
+
+def validate_params(**constraints: Constraint) -> Callable[[F], F]:
+    """Declare a public function's argument constraints once; check them at every call.
+
+    The decorated function checks its arguments (defaults included) in declaration order with
+    the ``check_*`` rules above (same errors, same messages), then runs its body with the
+    normalised values. The body itself is unchecked: trusted callers (kernels, inner loops)
+    call it as ``func.__wrapped__`` (usually through a module alias such as
+    ``_bid_winner = bid_winner.__wrapped__``), so no logic is written twice. The declaration
+    is stored as ``func.__gamesim_params__`` (a dict, in declaration order) for the strict-API
+    tests, which draw good and bad arguments from it.
+
+    Parameters
+    ----------
+    **constraints : Constraint
+        One per named parameter of the function (``Int``, ``Float``, ``Bool``, ``Choice``,
+        ``IntList``, ``FloatList``, ``Instance``, ``Pair``, ``Rng``, ``Optional`` or, with the
+        reason, ``Unchecked``). Parameters named ``_...``, ``*args`` and ``**kwargs`` are exempt.
+        A bound may be a :class:`Ref` to an argument declared earlier.
+
+    Returns
+    -------
+    callable
+        The decorator.
+
+    Raises
+    ------
+    TypeError
+        At decoration: a parameter left undeclared, a constraint for no parameter, or a
+        :class:`Ref` to an argument not declared before it.
+
+    Notes
+    -----
+    Checks that relate arguments beyond a :class:`Ref` bound stay explicit in the body, after
+    the declared ones. Cost: one dict of the arguments per call; the positional and keyword
+    calls are bound without :meth:`inspect.Signature.bind`, which is used only for the rest
+    (e.g. ``**kwargs``).
+
+    Examples
+    --------
+    >>> @validate_params(uses=Int(1, 1000), label=Choice(("a", "b")))
+    ... def spend(uses, label="a"):
+    ...     return uses * 2
+    >>> spend(3)
+    6
+    >>> spend(2.5)
+    Traceback (most recent call last):
+    ...
+    gamesim.core.validate.ParamTypeError: uses = 2.5, must be an integer >= 1 and <= 1000
+    >>> spend.__wrapped__(2.5)  # the unchecked body, for trusted callers
+    5.0
+    >>> spend.__gamesim_params__["uses"]
+    Int(min=1, max=1000)
+    """
+
+    def decorate(func: F) -> F:
+        sig = inspect.signature(func)
+        params = sig.parameters
+        named = [n for n, p in params.items()
+                 if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and not n.startswith("_")]
+        missing = [n for n in named if n not in constraints]
+        extra = [n for n in constraints if n not in params]
+        if missing or extra:
+            raise TypeError(f"validate_params on {func.__qualname__}: undeclared {missing}, unknown {extra}")
+        seen: set[str] = set()
+        for n, c in constraints.items():
+            if not isinstance(c, Constraint):
+                raise TypeError(f"validate_params on {func.__qualname__}: {n} = {c!r} is not a Constraint")
+            bad = [r for r in c.refs if r not in seen]
+            if bad:
+                raise TypeError(f"validate_params on {func.__qualname__}: {n} refers to {bad}, not declared before it")
+            seen.add(n)
+        checks = tuple((n, c._compiled()) for n, c in constraints.items() if not isinstance(c, Unchecked))
+        pos_names = tuple(n for n, p in params.items() if p.kind in _POSITIONAL)
+        kw_names = tuple(n for n, p in params.items() if p.kind == p.KEYWORD_ONLY)
+        defaults = {n: p.default for n, p in params.items() if p.default is not p.empty}
+        simple = not any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.POSITIONAL_ONLY) for p in params.values())
+        n_pos = len(pos_names)
+
+        kw_defaults = {n: defaults[n] for n in kw_names if n in defaults}
+        exact = simple and len(kw_defaults) == len(kw_names)  # every keyword-only parameter has a default
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if exact and not kwargs and len(args) == n_pos:  # the common call: every positional argument
+                vals = dict(zip(pos_names, args))
+                if kw_defaults:
+                    vals.update(kw_defaults)
+                for n, check in checks:
+                    vals[n] = check(n, vals[n], vals)
+                if kw_names:
+                    return func(*[vals[n] for n in pos_names], **{n: vals[n] for n in kw_names})
+                return func(*[vals[n] for n in pos_names])
+            if simple and len(args) <= n_pos and (not kwargs or all(
+                    k in params and k not in pos_names[:len(args)] for k in kwargs)):
+                vals = dict(zip(pos_names, args))
+                vals.update(kwargs)
+                if len(vals) < len(params):
+                    for n in params:
+                        if n not in vals:
+                            if n not in defaults:
+                                return func(*args, **kwargs)  # Python's own "missing argument" error
+                            vals[n] = defaults[n]
+                for n, check in checks:
+                    vals[n] = check(n, vals[n], vals)
+                return func(*[vals[n] for n in pos_names], **{n: vals[n] for n in kw_names})
+            try:
+                bound = sig.bind(*args, **kwargs)
+            except TypeError:
+                return func(*args, **kwargs)  # Python's own message for a wrong call
+            bound.apply_defaults()
+            vals = bound.arguments
+            for n, check in checks:
+                vals[n] = check(n, vals[n], vals)
+            return func(*bound.args, **bound.kwargs)
+
+        wrapper.__gamesim_params__ = dict(constraints)  # type: ignore[attr-defined]
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def declared_params(func: Callable[..., Any]) -> dict[str, Constraint] | None:
+    """The constraints :func:`validate_params` stored on ``func`` (``None`` if it has none)."""
+    return getattr(func, "__gamesim_params__", None)

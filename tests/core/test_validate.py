@@ -84,3 +84,80 @@ def test_lists_check_every_element_and_the_length():
     assert check_float_list("w", [0.5, 1]) == [0.5, 1.0]
     with pytest.raises(ValueError):
         check_float_list("w", [math.nan])
+
+
+# ---------------------------------------------------------------------------
+# validate_params: declared constraints (issue 25 point 2)
+# ---------------------------------------------------------------------------
+
+from gamesim.core.validate import (  # noqa: E402
+    Bool,
+    Choice,
+    Float,
+    Instance,
+    Int,
+    IntList,
+    Optional,
+    Pair,
+    Ref,
+    Rng,
+    Unchecked,
+    declared_params,
+    validate_params,
+)
+
+
+class _Rules:
+    cap = 6
+    n = 3
+
+
+@validate_params(p=Instance(_Rules, "a _Rules"), f=Int(1, Ref("p", "cap")), hold=IntList(0, 9, min_len=Ref("p", "n"),
+                 max_len=Ref("p", "n")), w=Float(-1, 1), flag=Bool(), kind=Choice(("a", "b")),
+                 extra=Optional(Int(0)), pair=Pair("a pair"), rng=Rng(), hook=Unchecked("trusted"))
+def _declared(p, f, hold, w=0.5, *, flag=False, kind="a", extra=None, pair=(1, 2), rng=None, hook=None, **more):
+    return p, f, hold, w, flag, kind, extra, pair, rng, hook, more
+
+
+def test_validate_params_checks_and_normalises_like_the_check_functions():
+    p = _Rules()
+    out = _declared(p, np.int64(6), np.array([1, 2, 3]), 1, flag=np.bool_(True), rng=3)
+    assert type(out[1]) is int and out[2] == [1, 2, 3] and type(out[3]) is float and out[4] is True
+    assert isinstance(out[8], np.random.Generator)
+    assert _declared(p, 2, [0, 0, 0], more=1)[-1] == {"more": 1}  # the bind path (**kwargs)
+    assert _declared(f=2, hold=[0, 0, 0], p=p)[1] == 2  # all by keyword
+    for kw, key, err in [(dict(f=7), "f", ParamError), (dict(f=2.0), "f", ParamTypeError),
+                         (dict(hold=[1, 2]), "hold", ParamError), (dict(hold=[1, True, 2]), "hold", ParamTypeError),
+                         (dict(w=math.nan), "w", ParamError), (dict(flag=0), "flag", ParamTypeError),
+                         (dict(kind="c"), "kind", ParamError), (dict(extra=-1), "extra", ParamError),
+                         (dict(pair="ab"), "pair", ParamError), (dict(rng=2.5), "rng", ParamTypeError),
+                         (dict(p=None), "p", ParamTypeError)]:
+        args = {**dict(p=p, f=2, hold=[0, 0, 0]), **kw}
+        with pytest.raises(err) as info:
+            _declared(**args)
+        assert type(info.value) is err and info.value.key == key
+    with pytest.raises(ParamError, match=r"^f = 7, must be an integer >= 1 and <= 6$"):
+        _declared(p, 7, [0, 0, 0])  # the message check_int writes
+
+
+def test_validate_params_exposes_the_body_and_the_declaration():
+    assert _declared.__wrapped__(None, 2.5, "x")[:3] == (None, 2.5, "x")  # unchecked
+    decl = declared_params(_declared)
+    assert list(decl) == ["p", "f", "hold", "w", "flag", "kind", "extra", "pair", "rng", "hook"]
+    assert declared_params(len) is None
+
+
+def test_validate_params_keeps_pythons_call_errors():
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'hold'"):
+        _declared(_Rules(), 2)
+    with pytest.raises(TypeError, match="multiple values"):
+        _declared(_Rules(), 2, [0, 0, 0], f=3)
+
+
+def test_validate_params_refuses_an_incomplete_declaration():
+    with pytest.raises(TypeError, match="undeclared"):
+        validate_params(a=Int())(lambda a, b: a)
+    with pytest.raises(TypeError, match="unknown"):
+        validate_params(a=Int(), c=Int())(lambda a: a)
+    with pytest.raises(TypeError, match="not declared before"):
+        validate_params(a=Int(0, Ref("b")), b=Int())(lambda a, b: a)

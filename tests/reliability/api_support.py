@@ -4,19 +4,40 @@ A game's test module lists, per public function, an :class:`Arg` for every argum
 draw a valid value and how to draw an invalid one. The tests then draw calls mixing valid,
 invalid and default arguments and check that valid calls return and invalid ones are
 refused quickly with a :class:`gamesim.core.registry.ParamError` naming the parameter.
+
+For a function declared with :func:`gamesim.core.validate.validate_params`, the arguments
+are drawn from the declaration itself (:func:`declared_arg`, :func:`draw_declared_call`,
+:func:`check_declared_call`, issue 25 point 2): only what a declaration cannot say (an
+``Unchecked`` argument, a ``Pair``'s items, examples of an ``Instance``) is written by hand.
 """
 
 from __future__ import annotations
 
 import inspect
+import math
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+import numpy as np
 import pytest
 from hypothesis import strategies as st
 
 from gamesim.core.registry import ParamError
+from gamesim.core.validate import (
+    Bool,
+    Choice,
+    Constraint,
+    Float,
+    FloatList,
+    Instance,
+    Int,
+    IntList,
+    Optional,
+    Ref,
+    Rng,
+    declared_params,
+)
 
 
 @dataclass(frozen=True)
@@ -26,6 +47,8 @@ class Arg:
     good: st.SearchStrategy
     bad: st.SearchStrategy
     keyword: bool = True
+    #: The parameter name a refusal carries when it is not the argument's own (a parser's).
+    key: str | None = None
 
 
 #: Values that are not integers: floats (integral ones too: 3.0 is not an integer here),
@@ -115,3 +138,166 @@ def refused_names(fn: Callable[..., Any], name: str, *args: Any, **kwargs: Any) 
     with pytest.raises((ParamError, TypeError)) as exc:
         fn(*args, **kwargs)
     assert name in str(exc.value)
+
+
+
+# ---------------------------------------------------------------------------
+# Strategies drawn from a validate_params declaration (issue 25 point 2)
+# ---------------------------------------------------------------------------
+
+#: Valid integers are drawn in [min, min + SMALL] so that accepted calls stay fast.
+SMALL = 30
+
+
+def _resolve(bound: Any, context: dict[str, Any]) -> Any:
+    return bound.resolve(context) if isinstance(bound, Ref) else bound
+
+
+def _list_bad(elem_bad: st.SearchStrategy, elem_good: st.SearchStrategy, lo_len: int, hi_len: int | None
+              ) -> st.SearchStrategy:
+    """Invalid sequences: a bad element anywhere, a wrong length, a string, None, a scalar."""
+    n = max(lo_len, 1)
+    one_bad = st.tuples(st.lists(elem_good, min_size=n - 1, max_size=n - 1), elem_bad, st.integers(0, n - 1)).map(
+        lambda t: t[0][:t[2]] + [t[1]] + t[0][t[2]:])
+    options = [one_bad, st.sampled_from(["abc", None, 3, 2.5])]
+    if lo_len > 0:
+        options.append(st.lists(elem_good, max_size=lo_len - 1))
+    if hi_len is not None:
+        options.append(st.lists(elem_good, min_size=hi_len + 1, max_size=hi_len + 2))
+    return st.one_of(options)
+
+
+def declared_arg(c: Constraint, context: dict[str, Any], examples: dict[type, list[Any]]) -> Arg:
+    """Good and bad strategies for one declared argument (bounds resolved against ``context``).
+
+    ``Int`` -> integers in range (Python and numpy) vs floats (2.9, 3.0, nan), bools, strings,
+    None, a list and integers out of range; ``Float`` -> finite floats in range vs nan, inf,
+    out of range, bools, strings; ``Bool`` -> True/False vs 0, 1, "no", None; ``Choice`` ->
+    the values vs other strings, None, numbers; ``IntList``/``FloatList`` -> lists of good
+    elements of an allowed length vs one bad element, a wrong length, a string, None;
+    ``Instance`` -> the ``examples`` of its class vs None, numbers, strings; ``Rng`` -> seeds,
+    Generators, None vs bools, floats, strings, negative seeds; ``Optional`` -> None or the
+    inner good values vs the inner bad ones. ``Unchecked`` and ``Pair`` (whose items the body
+    checks) need a hand-written :class:`Arg`: this raises ``LookupError`` for them.
+    """
+    if isinstance(c, Int):
+        lo, hi = _resolve(c.min, context), _resolve(c.max, context)
+        base = lo if lo is not None else (hi - SMALL if hi is not None else -SMALL)
+        top = base + SMALL if hi is None else min(hi, base + SMALL)
+        good = st.integers(base, top)
+        out = [NOT_INT, st.just(2.9), st.sampled_from([float(base), float(top)])]
+        if hi is not None:
+            out.append(st.integers(hi + 1, hi + 10**12))
+        if lo is not None:
+            out.append(st.integers(lo - 10**6, lo - 1))
+        return Arg(st.one_of(good, good.map(np.int64)), st.one_of(out))
+    if isinstance(c, Float):
+        lo, hi = _resolve(c.min, context), _resolve(c.max, context)
+        good = st.floats(lo, hi, allow_nan=False, allow_infinity=False)
+        out = [st.just(math.nan), st.booleans(), st.text(max_size=3), st.none()]
+        if not c.allow_inf:
+            out.append(st.sampled_from([math.inf, -math.inf]))
+        if hi is not None:
+            out.append(st.floats(min_value=hi, exclude_min=True, allow_nan=False, allow_infinity=False))
+        if lo is not None:
+            out.append(st.floats(max_value=lo, exclude_max=True, allow_nan=False, allow_infinity=False))
+        return Arg(good, st.one_of(out))
+    if isinstance(c, Bool):
+        return Arg(st.one_of(st.booleans(), st.booleans().map(np.bool_)),
+                   st.sampled_from([0, 1, "no", "yes", None, 1.0]))
+    if isinstance(c, Choice):
+        vals = c.values
+        return Arg(st.sampled_from(vals), st.one_of(
+            st.text(max_size=4).filter(lambda v: v not in vals), st.none(), st.just(2.5), st.just(True)))
+    if isinstance(c, (IntList, FloatList)):
+        lo, hi = _resolve(c.min, context), _resolve(c.max, context)
+        lo_len, hi_len = _resolve(c.min_len, context), _resolve(c.max_len, context)
+        top_len = lo_len + 3 if hi_len is None else min(hi_len, lo_len + 3)
+        if isinstance(c, FloatList):
+            elem = st.floats(lo, hi, allow_nan=False, allow_infinity=False)
+            elem_bad = st.one_of(st.just(math.nan), st.just(True), st.just("x"), st.none())
+        else:
+            base = lo if lo is not None else 0
+            elem = st.integers(base, base + 3 if hi is None else min(hi, base + 3))
+            elem_bad = st.one_of(st.just(1.5), st.just(2.0), st.just(True), st.just("x"), st.none())
+        if hi is not None:
+            elem_bad = st.one_of(elem_bad, st.just(hi + 1))
+        if lo is not None:
+            elem_bad = st.one_of(elem_bad, st.just(lo - 1))
+        return Arg(st.lists(elem, min_size=lo_len, max_size=top_len), _list_bad(elem_bad, elem, lo_len, hi_len))
+    if isinstance(c, Instance):
+        cls = c.cls if isinstance(c.cls, type) else c.cls[0]
+        if not examples.get(cls):
+            raise LookupError(f"no example of {cls.__name__} for an Instance argument")
+        return Arg(st.sampled_from(examples[cls]), st.sampled_from([None, 0, 2.5, "x", (1, 2)]))
+    if isinstance(c, Rng):
+        return Arg(st.one_of(st.none(), st.integers(0, 2**63), st.integers(0, 2**32).map(np.random.default_rng)),
+                   st.sampled_from([True, False, 2.5, "x", -1]))
+    if isinstance(c, Optional):
+        inner = declared_arg(c.inner, context, examples)
+        return Arg(st.one_of(st.none(), inner.good), inner.bad.filter(lambda v: v is not None))
+    raise LookupError(f"{type(c).__name__} needs a hand-written Arg")
+
+
+def draw_declared_call(fn: Callable[..., Any], data: st.DataObject, examples: dict[type, list[Any]],
+                       special: dict[str, Arg] | None = None, *, good_weight: int = 3
+                       ) -> tuple[tuple[Any, ...], dict[str, Any], list[str]]:
+    """Draw one call of a declared function: each argument valid, invalid or left at its default.
+
+    Arguments are drawn in declaration order; a :class:`~gamesim.core.validate.Ref` bound is
+    resolved against the (valid) value drawn for the argument it names, or, when that one was
+    drawn invalid, against a valid stand-in. ``special`` (by parameter name) replaces the
+    declared strategies; it is required for ``Unchecked`` and ``Pair`` arguments (the test fails
+    otherwise, so an argument cannot be left untested). Arguments go positionally or by
+    keyword at random.
+
+    Returns
+    -------
+    (args, kwargs, bad)
+        The call, and the names a refusal may carry (empty: a valid call).
+    """
+    decl = declared_params(fn)
+    if decl is None:
+        pytest.fail(f"{fn.__module__}.{fn.__qualname__} has no validate_params declaration")
+    special = special or {}
+    params = inspect.signature(fn).parameters
+    context: dict[str, Any] = {}
+    values: dict[str, Any] = {}
+    bad: list[str] = []
+    for name, c in decl.items():
+        try:
+            arg = special[name] if name in special else declared_arg(c, context, examples)
+        except LookupError as exc:
+            pytest.fail(f"{fn.__qualname__}({name}=...): {exc}; give it in special")
+        has_default = params[name].default is not params[name].empty
+        options = ["good"] * good_weight + (["bad"] if not arg.bad.is_empty else []) + (["default"] if has_default else [])
+        mode = data.draw(st.sampled_from(options), label=f"{name} mode")
+        if mode == "default":
+            context[name] = params[name].default
+            continue
+        if mode == "bad":
+            values[name] = data.draw(arg.bad, label=name)
+            bad.append(arg.key or name)
+            context[name] = data.draw(arg.good, label=f"{name} stand-in")
+        else:
+            values[name] = context[name] = data.draw(arg.good, label=name)
+    args: list[Any] = []
+    kwargs = dict(values)
+    if not data.draw(st.booleans(), label="by keyword"):
+        for name, p in params.items():
+            if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) or name not in kwargs:
+                break
+            args.append(kwargs.pop(name))
+    return tuple(args), kwargs, bad
+
+
+def check_declared_call(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], bad: list[str]) -> Any:
+    """A valid call returns; an invalid one raises a ``ParamError`` naming one of ``bad``, fast."""
+    if not bad:
+        return fn(*args, **kwargs)
+    t0 = time.perf_counter()
+    with pytest.raises(ParamError) as exc:
+        fn(*args, **kwargs)
+    assert time.perf_counter() - t0 < FAST_S, "refusal too slow"
+    assert exc.value.key in bad, f"{exc.value!r} names none of {bad}"
+    return exc.value

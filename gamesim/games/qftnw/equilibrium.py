@@ -17,15 +17,14 @@ payoff); it is not the equilibrium of the whole game.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_float, check_int
+from gamesim.core.validate import Float, ParamTypeError, Unchecked, validate_params
 
-from .rules import N_HAND, QftnwParams, _legal_bids, _resolve_bids
+from .rules import FUNDS, LOCK, N_HAND, PARAMS, QftnwParams, _legal_bids, _resolve_bids
 
 __all__ = ["MatrixGameSolution", "solve_matrix_game", "round_payoff_matrix", "equilibrium_table",
            "start_equilibrium"]
@@ -78,14 +77,11 @@ def _maximin(a: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], float
 MAX_MATRIX: int = 1000
 
 
-def _check_payoff(p: Any, fund_weight: Any, bankrupt_penalty: Any) -> tuple[float, float]:
-    """Validate the rules object and the payoff weights (finite, |x| <= 1e6)."""
-    if not isinstance(p, QftnwParams):
-        raise ParamTypeError("p", p, "a QftnwParams (see edition_params)")
-    return (check_float("fund_weight", fund_weight, min=-1e6, max=1e6),
-            check_float("bankrupt_penalty", bankrupt_penalty, min=-1e6, max=1e6))
+#: A payoff weight of the designer's round payoff: finite, |x| <= 1e6.
+WEIGHT = Float(-1e6, 1e6)
 
 
+@validate_params(a=Unchecked("array-like, converted once and checked in the body (2-D, finite, size)"))
 def solve_matrix_game(a: npt.ArrayLike) -> MatrixGameSolution:
     """Solve a two-player zero-sum matrix game by linear programming.
 
@@ -133,6 +129,8 @@ def solve_matrix_game(a: npt.ArrayLike) -> MatrixGameSolution:
     return MatrixGameSolution(x, y, 0.5 * (v - w))
 
 
+@validate_params(p=PARAMS, fund_weight=WEIGHT, bankrupt_penalty=WEIGHT, f_self=FUNDS, f_opp=FUNDS,
+                 lock_self=LOCK, lock_opp=LOCK)
 def round_payoff_matrix(f_self: int, f_opp: int, lock_self: int, lock_opp: int, p: QftnwParams, *,
                         fund_weight: float = 1.0, bankrupt_penalty: float = 2.0
                         ) -> tuple[npt.NDArray[np.float64], tuple[int, ...], tuple[int, ...]]:
@@ -157,11 +155,6 @@ def round_payoff_matrix(f_self: int, f_opp: int, lock_self: int, lock_opp: int, 
         utility ``territory won + fund_weight * (funds after - funds before) - bankrupt_penalty *
         [funds after <= 0]`` (funds before any reset); ``rows``/``cols`` the legal bids.
     """
-    fund_weight, bankrupt_penalty = _check_payoff(p, fund_weight, bankrupt_penalty)
-    f_self = check_int("f_self", f_self, min=1, max=p.fund_cap)
-    f_opp = check_int("f_opp", f_opp, min=1, max=p.fund_cap)
-    lock_self = check_int("lock_self", lock_self, min=0, max=N_HAND)
-    lock_opp = check_int("lock_opp", lock_opp, min=0, max=N_HAND)
     rows = _legal_bids(lock_self, p.advanced)
     cols = _legal_bids(lock_opp, p.advanced)
     a = np.zeros((len(rows), len(cols)))
@@ -174,6 +167,11 @@ def round_payoff_matrix(f_self: int, f_opp: int, lock_self: int, lock_opp: int, 
     return a, rows, cols
 
 
+#: Unchecked body of :func:`round_payoff_matrix` (one call per state in :func:`equilibrium_table`).
+_round_payoff_matrix = round_payoff_matrix.__wrapped__
+
+
+@validate_params(p=PARAMS, fund_weight=WEIGHT, bankrupt_penalty=WEIGHT)
 def start_equilibrium(p: QftnwParams, *, fund_weight: float = 1.0, bankrupt_penalty: float = 2.0
                       ) -> MatrixGameSolution:
     """Equilibrium of the first round (both at ``start_funds``, no locked card).
@@ -183,8 +181,7 @@ def start_equilibrium(p: QftnwParams, *, fund_weight: float = 1.0, bankrupt_pena
     MatrixGameSolution
         Strategies of shape (5,) over bids 1..5 and the value.
     """
-    fund_weight, bankrupt_penalty = _check_payoff(p, fund_weight, bankrupt_penalty)
-    a, _, _ = round_payoff_matrix(p.start_funds, p.start_funds, 0, 0, p,
+    a, _, _ = _round_payoff_matrix(p.start_funds, p.start_funds, 0, 0, p,
                                   fund_weight=fund_weight, bankrupt_penalty=bankrupt_penalty)
     return solve_matrix_game(a)
 
@@ -200,7 +197,7 @@ def _table(key: tuple, p: QftnwParams, fund_weight: float, bankrupt_penalty: flo
         for fo in range(1, cap + 1):
             for ls in locks:
                 for lo in locks:
-                    a, rows, _ = round_payoff_matrix(fs, fo, ls, lo, p, fund_weight=fund_weight,
+                    a, rows, _ = _round_payoff_matrix(fs, fo, ls, lo, p, fund_weight=fund_weight,
                                                      bankrupt_penalty=bankrupt_penalty)
                     k = a.tobytes() + bytes(rows) + bytes(len(a))
                     if k not in solved:
@@ -214,6 +211,7 @@ def _table(key: tuple, p: QftnwParams, fund_weight: float, bankrupt_penalty: flo
     return out
 
 
+@validate_params(p=PARAMS, fund_weight=WEIGHT, bankrupt_penalty=WEIGHT)
 def equilibrium_table(p: QftnwParams, *, fund_weight: float = 1.0, bankrupt_penalty: float = 2.0
                       ) -> npt.NDArray[np.float64]:
     """Equilibrium mixed strategy of the one-round game at every state (cached).
@@ -237,7 +235,6 @@ def equilibrium_table(p: QftnwParams, *, fund_weight: float = 1.0, bankrupt_pena
     One LP per state: ``fund_cap**2`` (36) LPs, or ``36 * fund_cap**2`` (1,296) with 上級ルール,
     about 1-4 s, cached per process.
     """
-    fund_weight, bankrupt_penalty = _check_payoff(p, fund_weight, bankrupt_penalty)
     key = (p.fund_cap, p.gain, p.tie_floor, p.advanced)
     rel = QftnwParams(fund_cap=p.fund_cap, gain=p.gain, tie_floor=p.tie_floor, advanced=p.advanced,
                       start_funds=1, reset_funds=1)

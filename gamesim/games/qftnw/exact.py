@@ -16,11 +16,10 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError
+from gamesim.core.validate import Pair, validate_params
 
 from .policies import Obs, Policy, make_policy
-from .rules import Cond, QftnwParams, _play_round
+from .rules import PARAMS, Cond, QftnwParams, _play_round
 
 __all__ = ["EXACT_MAX_STATES", "exact_truncated"]
 
@@ -28,6 +27,7 @@ __all__ = ["EXACT_MAX_STATES", "exact_truncated"]
 EXACT_MAX_STATES: int = 400_000
 
 
+@validate_params(p=PARAMS, policies=Pair("a pair of policies (one per seat)", (tuple, list)))
 def exact_truncated(p: QftnwParams, policies: tuple[Any, Any] = ("uniform", "uniform")) -> dict[str, float]:
     """Exact expectations of the per-game metrics for games capped at ``p.max_rounds`` rounds.
 
@@ -58,10 +58,6 @@ def exact_truncated(p: QftnwParams, policies: tuple[Any, Any] = ("uniform", "uni
     Cost grows quickly with ``max_rounds``: a few rounds of the 35-card game, or whole games
     of a small deck (e.g. 3 types x 3 copies with pairs winning).
     """
-    if not isinstance(p, QftnwParams):
-        raise ParamTypeError("p", p, "a QftnwParams (see edition_params)")
-    if isinstance(policies, (str, bytes)) or not isinstance(policies, (tuple, list)) or len(policies) != 2:
-        raise ParamError("policies", policies, "a pair of policies (one per seat)")
     pol: tuple[Policy, Policy] = (make_policy(policies[0]), make_policy(policies[1]))
     T, N = p.n_types, p.n_cards
     limit = N - 3 if p.advanced else N - 2

@@ -44,20 +44,28 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_choice, check_float, check_float_list, check_int
+from gamesim.core.validate import (
+    ParamTypeError,
+    Unchecked,
+    check_choice,
+    check_float,
+    check_float_list,
+    validate_params,
+)
 
 from .equilibrium import equilibrium_table
 from .rules import (
+    FUNDS,
+    LOCK,
     N_HAND,
     NAMINGS,
+    PARAMS,
     QftnwParams,
     _legal_bids,
     _resolve_bids,
-    _check_p,
     _choose_type_most,
     _win_condition,
     choose_type,
-    choose_type_most,
 )
 from .vecrules import cond_table, presence_mask, win_condition_vec
 
@@ -119,6 +127,7 @@ class ObsBatch(NamedTuple):
     lock_opp: npt.NDArray[np.int64]
 
 
+@validate_params(p=PARAMS, f_self=FUNDS, f_opp=FUNDS, lock_self=LOCK, lock_opp=LOCK)
 def safe_bids(f_self: int, f_opp: int, lock_self: int, lock_opp: int, p: QftnwParams) -> tuple[int, ...]:
     """Legal bids that cannot bankrupt the player, whatever legal card the opponent bids.
 
@@ -133,18 +142,13 @@ def safe_bids(f_self: int, f_opp: int, lock_self: int, lock_opp: int, p: QftnwPa
         If ``p`` is not a QftnwParams, a fund is not an integer 1..``p.fund_cap`` or a lock
         not an integer 0..5 (0 = none locked).
     """
-    _check_p(p)
-    f_self = check_int("f_self", f_self, min=1, max=p.fund_cap)
-    f_opp = check_int("f_opp", f_opp, min=1, max=p.fund_cap)
-    lock_self = check_int("lock_self", lock_self, min=0, max=N_HAND)
-    lock_opp = check_int("lock_opp", lock_opp, min=0, max=N_HAND)
-    return _safe_bids(f_self, f_opp, lock_self, lock_opp, p)
-
-
-def _safe_bids(f_self: int, f_opp: int, lock_self: int, lock_opp: int, p: QftnwParams) -> tuple[int, ...]:  # noqa: D103 - trusted kernel of safe_bids
     mine = _legal_bids(lock_self, p.advanced)
     theirs = _legal_bids(lock_opp, p.advanced)
     return tuple(c for c in mine if all(_resolve_bids(c, o, f_self, f_opp, p)[1] > 0 for o in theirs))
+
+
+#: Unchecked body of :func:`safe_bids`, for trusted callers (the policies' tables).
+_safe_bids = safe_bids.__wrapped__
 
 
 def _flat_index(fs: np.ndarray, fo: np.ndarray, ls: np.ndarray, lo: np.ndarray, cap: int) -> np.ndarray:
@@ -509,6 +513,13 @@ def _safe_table(p: QftnwParams) -> npt.NDArray[np.bool_]:
     return t.reshape(-1, N_HAND)
 
 
+@validate_params(
+    spec=Unchecked("a spec string or a Policy, parsed in the body (errors name 'policy')"),
+    mixed_probs=Unchecked("checked by MixedPolicy, only for a bare 'mixed'"),
+    fund_weight=Unchecked("checked by EquilibriumPolicy, only for a bare 'equilibrium'"),
+    bankrupt_penalty=Unchecked("checked by EquilibriumPolicy, only for a bare 'equilibrium'"),
+    naming=Unchecked("a spec's @suffix overrides it; the result is checked in the body"),
+)
 def make_policy(spec: Any, *, mixed_probs: Any = None, fund_weight: float = 1.0,
                 bankrupt_penalty: float = 2.0, naming: str = "most") -> Policy:
     """Build a policy from its name or spec string.

@@ -16,13 +16,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gamesim.core.lazy import lazy_module
-from gamesim.core.rng import RngLike, as_generator
-
-from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_int, check_rng
+from gamesim.core.rng import RngLike
+from gamesim.core.validate import Instance, Int, Pair, ParamTypeError, Rng, Unchecked, validate_params
 
 from .policies import Obs, Policy, make_policy
-from .rules import WIN_CONDITIONS, QftnwParams, edition_params, _play_round
+from .rules import PARAMS, WIN_CONDITIONS, QftnwParams, edition_params, _play_round
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -59,6 +57,12 @@ def _draw(probs: Sequence[float], u: float) -> int:
     return last + 1
 
 
+_POLICY = Instance(Policy, "a Policy (make_policy('uniform') ...)")
+
+
+@validate_params(p=PARAMS, pol0=_POLICY, pol1=_POLICY,
+                 rng=Unchecked("duck-typed (permutation, and random unless _u is given): checked in the body"),
+                 check=Unchecked("a flag, used for its truth value"))
 def reference_game(p: QftnwParams, pol0: Policy, pol1: Policy, rng: np.random.Generator,
                    *, check: bool = True, _u: _Uniforms | None = None) -> dict[str, Any]:
     """Play one game, one round at a time.
@@ -90,11 +94,6 @@ def reference_game(p: QftnwParams, pol0: Policy, pol1: Policy, rng: np.random.Ge
         :func:`make_policy` for names) or ``rng`` has no ``permutation``/``random``
         methods (a numpy Generator, or a stand-in such as the benchmark's).
     """
-    if not isinstance(p, QftnwParams):
-        raise ParamTypeError("p", p, "a QftnwParams (see edition_params)")
-    for key, pol in (("pol0", pol0), ("pol1", pol1)):
-        if not isinstance(pol, Policy):
-            raise ParamTypeError(key, pol, "a Policy (make_policy('uniform') ...)")
     if not callable(getattr(rng, "permutation", None)) or (_u is None and not callable(getattr(rng, "random", None))):
         raise ParamTypeError("rng", rng, "a numpy Generator (np.random.default_rng(seed)) or an object with "
                              "its permutation and random methods")
@@ -163,6 +162,10 @@ def reference_game(p: QftnwParams, pol0: Policy, pol1: Policy, rng: np.random.Ge
 MAX_REFERENCE_GAMES: int = 1_000_000
 
 
+@validate_params(n_games=Int(0, MAX_REFERENCE_GAMES),
+                 edition=Unchecked("checked by edition_params"), advanced=Unchecked("checked by edition_params"),
+                 policies=Pair("a pair of policies (one per seat)", (tuple, list)), rng=Rng(),
+                 check=Unchecked("a flag, used for its truth value"))
 def reference_simulate(n_games: int, *, edition: str = "original", advanced: bool = False,
                        policies: Sequence[Any] = ("uniform", "uniform"), rng: RngLike = None,
                        check: bool = True, **rules: Any) -> pd.DataFrame:
@@ -188,14 +191,10 @@ def reference_simulate(n_games: int, *, edition: str = "original", advanced: boo
         (``ValueError``/``TypeError``) bad edition, rule value or policy name, ``n_games`` not an
         integer in 0..1,000,000 (the reference is slow on purpose), a bad ``rng``.
     """
-    n_games = check_int("n_games", n_games, min=0, max=MAX_REFERENCE_GAMES)
     p = rules.pop("params", None) or edition_params(edition, advanced=advanced, **rules)
-    if isinstance(policies, (str, bytes)) or not isinstance(policies, (tuple, list)) or len(policies) != 2:
-        raise ParamError("policies", policies, "a pair of policies (one per seat)")
     pol = [make_policy(s) for s in policies]
-    gen = check_rng(rng)
-    u = _Uniforms(gen)
-    rows = [reference_game(p, pol[0], pol[1], gen, check=check, _u=u) for _ in range(n_games)]
+    u = _Uniforms(rng)
+    rows = [reference_game(p, pol[0], pol[1], rng, check=check, _u=u) for _ in range(n_games)]
     df = pd.DataFrame(rows, columns=_COLUMNS)
     df["unfinished"] = df["winner"] < 0
     return df

@@ -21,7 +21,20 @@ from enum import IntEnum
 from typing import Literal, NamedTuple
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_int, check_int_list
+from gamesim.core.validate import (
+    Bool,
+    Choice,
+    Instance,
+    Int,
+    IntList,
+    Optional,
+    Ref,
+    Unchecked,
+    check_bool,
+    check_choice,
+    check_int,
+    validate_params,
+)
 
 __all__ = [
     "EDITIONS",
@@ -194,6 +207,7 @@ class QftnwParams:
         return self.n_types * self.n_copies
 
 
+@validate_params(edition=Choice(EDITIONS), advanced=Bool())
 def edition_params(edition: str = "original", *, advanced: bool = False, **overrides: object) -> QftnwParams:
     """The rule set of an edition, with optional overrides.
 
@@ -225,8 +239,7 @@ def edition_params(edition: str = "original", *, advanced: bool = False, **overr
         edition, unknown field, or a value of the wrong type or out of range
         (:meth:`QftnwParams.validate`).
     """
-    check_choice("edition", edition, EDITIONS)
-    base: dict[str, object] = {"edition": edition, "advanced": check_bool("advanced", advanced)}
+    base: dict[str, object] = {"edition": edition, "advanced": advanced}
     if edition == "original":
         base.update(gain=1, transfer="discard_all", straight3=True, tie_floor="each")
     else:
@@ -248,15 +261,17 @@ def edition_params(edition: str = "original", *, advanced: bool = False, **overr
 # ---------------------------------------------------------------------------
 
 
-def _check_p(p: object) -> None:
-    if not isinstance(p, QftnwParams):
-        raise ParamTypeError("p", p, "a QftnwParams (see edition_params)")
+#: Declared constraints shared by the rules' public functions (:func:`validate_params`).
+PARAMS = Instance(QftnwParams, "a QftnwParams (see edition_params)")
+BID = Int(1, N_HAND)
+FUNDS = Int(1, Ref("p", "fund_cap"))
+LOCK = Int(0, N_HAND)
+PLAYER_OR_NONE = Int(-1, 1)
+#: Territory counts of one player: ``p.n_types`` integers in 0..``p.n_cards``.
+HOLD = IntList(0, Ref("p", "n_cards"), min_len=Ref("p", "n_types"), max_len=Ref("p", "n_types"))
 
 
-def _check_hold(name: str, hold: object, p: QftnwParams) -> list[int]:
-    return check_int_list(name, hold, min=0, max=p.n_cards, min_len=p.n_types, max_len=p.n_types)
-
-
+@validate_params(a=BID, b=BID)
 def bid_winner(a: int, b: int) -> int:
     """Who wins the bid: 0 (card ``a``), 1 (card ``b``) or -1 (tie).
 
@@ -272,12 +287,6 @@ def bid_winner(a: int, b: int) -> int:
     ParamError
         (``ValueError``/``TypeError``) for a bid that is not an integer 1..5.
     """
-    a = check_int("a", a, min=1, max=N_HAND)
-    b = check_int("b", b, min=1, max=N_HAND)
-    return _bid_winner(a, b)
-
-
-def _bid_winner(a: int, b: int) -> int:  # noqa: D103 - trusted kernel of bid_winner
     if a == b:
         return -1
     if a == 1 and b == 5:
@@ -287,6 +296,11 @@ def _bid_winner(a: int, b: int) -> int:  # noqa: D103 - trusted kernel of bid_wi
     return 0 if a > b else 1
 
 
+#: Unchecked body of :func:`bid_winner`, for trusted callers.
+_bid_winner = bid_winner.__wrapped__
+
+
+@validate_params(p=PARAMS, a=BID, b=BID, f0=FUNDS, f1=FUNDS)
 def resolve_bids(a: int, b: int, f0: int, f1: int, p: QftnwParams) -> tuple[int, int, int]:
     """Round winner and funds after the bids (before any bankruptcy reset).
 
@@ -315,15 +329,6 @@ def resolve_bids(a: int, b: int, f0: int, f1: int, p: QftnwParams) -> tuple[int,
         (``ValueError``/``TypeError``) for bids not integers 1..5, funds not integers
         1..``fund_cap``, or ``p`` not a :class:`QftnwParams`.
     """
-    _check_p(p)
-    a = check_int("a", a, min=1, max=N_HAND)
-    b = check_int("b", b, min=1, max=N_HAND)
-    f0 = check_int("f0", f0, min=1, max=p.fund_cap)
-    f1 = check_int("f1", f1, min=1, max=p.fund_cap)
-    return _resolve_bids(a, b, f0, f1, p)
-
-
-def _resolve_bids(a: int, b: int, f0: int, f1: int, p: QftnwParams) -> tuple[int, int, int]:  # noqa: D103 - trusted kernel of resolve_bids
     w = _bid_winner(a, b)
     if w < 0:
         if p.tie_floor == "each":
@@ -342,6 +347,10 @@ def _resolve_bids(a: int, b: int, f0: int, f1: int, p: QftnwParams) -> tuple[int
     return w, fs[0], fs[1]
 
 
+_resolve_bids = resolve_bids.__wrapped__
+
+
+@validate_params(lock=LOCK, advanced=Bool())
 def legal_bids(lock: int, advanced: bool) -> tuple[int, ...]:
     """Hand cards a player may bid.
 
@@ -357,17 +366,15 @@ def legal_bids(lock: int, advanced: bool) -> tuple[int, ...]:
     ParamError
         (``ValueError``/``TypeError``) for ``lock`` not an integer 0..5 or ``advanced`` not a bool.
     """
-    lock = check_int("lock", lock, min=0, max=N_HAND)
-    advanced = check_bool("advanced", advanced)
-    return _legal_bids(lock, advanced)
-
-
-def _legal_bids(lock: int, advanced: bool) -> tuple[int, ...]:  # noqa: D103 - trusted kernel of legal_bids
     if not advanced or lock == 0:
         return HAND
     return tuple(c for c in HAND if c != lock)
 
 
+_legal_bids = legal_bids.__wrapped__
+
+
+@validate_params(bid=BID, winner=PLAYER_OR_NONE, advanced=Bool())
 def next_lock(bid: int, winner: int, advanced: bool) -> int:
     """The card locked for next round (上級ルール): the bid, or 0 after a tie or without the rule.
 
@@ -376,16 +383,12 @@ def next_lock(bid: int, winner: int, advanced: bool) -> int:
     ParamError
         (``ValueError``/``TypeError``) for ``bid`` not 1..5, ``winner`` not -1..1, ``advanced`` not a bool.
     """
-    bid = check_int("bid", bid, min=1, max=N_HAND)
-    winner = check_int("winner", winner, min=-1, max=1)
-    advanced = check_bool("advanced", advanced)
-    return _next_lock(bid, winner, advanced)
-
-
-def _next_lock(bid: int, winner: int, advanced: bool) -> int:  # noqa: D103 - trusted kernel of next_lock
     if not advanced or winner < 0:
         return 0
     return int(bid)
+
+
+_next_lock = next_lock.__wrapped__
 
 
 # ---------------------------------------------------------------------------
@@ -393,6 +396,8 @@ def _next_lock(bid: int, winner: int, advanced: bool) -> int:  # noqa: D103 - tr
 # ---------------------------------------------------------------------------
 
 
+@validate_params(hold=IntList(0, 1000, min_len=1, max_len=26),
+                 hold_namer=Optional(IntList(0, 1000, min_len=1, max_len=26)))
 def choose_type_most(hold: Sequence[int], hold_namer: Sequence[int] | None = None) -> int:
     """The type the bankrupt holds most of, ties to the earliest letter; -1 if none held.
 
@@ -405,18 +410,14 @@ def choose_type_most(hold: Sequence[int], hold_namer: Sequence[int] | None = Non
         If ``hold`` is not a list of 1 to 26 integer counts in 0..1000 (``1.5`` and ``True``
         are refused, never compared as numbers).
     """
-    hold = check_int_list("hold", hold, min=0, max=1000, min_len=1, max_len=26)
-    if hold_namer is not None:
-        check_int_list("hold_namer", hold_namer, min=0, max=1000, min_len=1, max_len=26)
-    return _choose_type_most(hold)
-
-
-def _choose_type_most(hold: Sequence[int], hold_namer: Sequence[int] | None = None) -> int:  # noqa: D103 - trusted kernel of choose_type_most
     best, bt = 0, -1
     for t, c in enumerate(hold):
         if c > best:
             best, bt = c, t
     return bt
+
+
+_choose_type_most = choose_type_most.__wrapped__
 
 
 #: How a player names the bankrupt opponent's type (see :func:`choose_type`).
@@ -429,6 +430,7 @@ def _plus(hold: Sequence[int], u: int) -> list[int]:
     return h
 
 
+@validate_params(naming=Choice(NAMINGS), p=PARAMS, hold_bankrupt=HOLD, hold_namer=HOLD)
 def choose_type(hold_bankrupt: Sequence[int], hold_namer: Sequence[int], p: QftnwParams,
                 naming: str = "most") -> int:
     """The type a player names when the opponent goes bankrupt, under a naming rule.
@@ -464,15 +466,6 @@ def choose_type(hold_bankrupt: Sequence[int], hold_namer: Sequence[int], p: Qftn
     The rulebook leaves the choice to the opponent (対戦相手は破産者の領地カードを1種類選んで /
     1種類指定する); reading in ``docs/rules/qftnw.md``.
     """
-    check_choice("naming", naming, NAMINGS)
-    _check_p(p)
-    hold_bankrupt = _check_hold("hold_bankrupt", hold_bankrupt, p)
-    hold_namer = _check_hold("hold_namer", hold_namer, p)
-    return _choose_type(hold_bankrupt, hold_namer, p, naming)
-
-
-def _choose_type(hold_bankrupt: Sequence[int], hold_namer: Sequence[int], p: QftnwParams,
-                 naming: str = "most") -> int:  # noqa: D103 - trusted kernel of choose_type
     if naming == "most":
         return _choose_type_most(hold_bankrupt)
     best_key: tuple | None = None
@@ -494,6 +487,7 @@ def _choose_type(hold_bankrupt: Sequence[int], hold_namer: Sequence[int], p: Qft
     return bt
 
 
+@validate_params(p=PARAMS, hold_bankrupt=HOLD, hold_other=HOLD, t=Int(-1, Ref("p", "n_types", -1)))
 def bankruptcy_transfer(hold_bankrupt: Sequence[int], hold_other: Sequence[int], t: int,
                         p: QftnwParams) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     """Apply the bankruptcy penalty on type ``t`` (the opponent's choice).
@@ -522,15 +516,6 @@ def bankruptcy_transfer(hold_bankrupt: Sequence[int], hold_other: Sequence[int],
         (``ValueError``/``TypeError``) for holdings that are not ``n_types`` integer counts, ``t``
         not an integer in -1..n_types-1, or ``p`` not a :class:`QftnwParams`.
     """
-    _check_p(p)
-    hb = _check_hold("hold_bankrupt", hold_bankrupt, p)
-    ho = _check_hold("hold_other", hold_other, p)
-    t = check_int("t", t, min=-1, max=p.n_types - 1)
-    return _bankruptcy_transfer(hb, ho, t, p)
-
-
-def _bankruptcy_transfer(hold_bankrupt: Sequence[int], hold_other: Sequence[int], t: int,
-                         p: QftnwParams) -> tuple[tuple[int, ...], tuple[int, ...], int]:  # noqa: D103 - trusted kernel of bankruptcy_transfer
     hb, ho = list(hold_bankrupt), list(hold_other)
     if t < 0 or hb[t] == 0:
         return tuple(hb), tuple(ho), 0
@@ -542,6 +527,9 @@ def _bankruptcy_transfer(hold_bankrupt: Sequence[int], hold_other: Sequence[int]
     return tuple(hb), tuple(ho), 1
 
 
+_bankruptcy_transfer = bankruptcy_transfer.__wrapped__
+
+
 def _has_run(pres: Sequence[bool], length: int) -> bool:
     run = 0
     for x in pres:
@@ -551,6 +539,7 @@ def _has_run(pres: Sequence[bool], length: int) -> bool:
     return False
 
 
+@validate_params(p=PARAMS, hold_self=HOLD, hold_opp=HOLD)
 def win_condition(hold_self: Sequence[int], hold_opp: Sequence[int], p: QftnwParams) -> int:
     """The first win condition (rulebook order) a player satisfies, as a :class:`Cond` code.
 
@@ -574,13 +563,6 @@ def win_condition(hold_self: Sequence[int], hold_opp: Sequence[int], p: QftnwPar
         (``ValueError``/``TypeError``) for holdings that are not ``n_types`` integer counts
         0..``n_cards``, or ``p`` not a :class:`QftnwParams`.
     """
-    _check_p(p)
-    hold_self = _check_hold("hold_self", hold_self, p)
-    hold_opp = _check_hold("hold_opp", hold_opp, p)
-    return _win_condition(hold_self, hold_opp, p)
-
-
-def _win_condition(hold_self: Sequence[int], hold_opp: Sequence[int], p: QftnwParams) -> int:  # noqa: D103 - trusted kernel of win_condition
     if max(hold_self) >= p.n_of_a_kind:
         return int(Cond.THREE)
     pres = [c > 0 for c in hold_self]
@@ -594,6 +576,10 @@ def _win_condition(hold_self: Sequence[int], hold_opp: Sequence[int], p: QftnwPa
     return int(Cond.NONE)
 
 
+_win_condition = win_condition.__wrapped__
+
+
+@validate_params(c0=Int(0, len(Cond) - 1), c1=Int(0, len(Cond) - 1), bankrupt=PLAYER_OR_NONE, taker=PLAYER_OR_NONE)
 def round_winner(c0: int, c1: int, bankrupt: int, taker: int) -> tuple[int, int]:
     """Game winner at round end from both players' conditions.
 
@@ -619,14 +605,6 @@ def round_winner(c0: int, c1: int, bankrupt: int, taker: int) -> tuple[int, int]
         If ``c0``/``c1`` are not :class:`Cond` codes 0..3 or ``bankrupt``/``taker`` not
         integers -1..1.
     """
-    c0 = check_int("c0", c0, min=0, max=len(Cond) - 1)
-    c1 = check_int("c1", c1, min=0, max=len(Cond) - 1)
-    bankrupt = check_int("bankrupt", bankrupt, min=-1, max=1)
-    taker = check_int("taker", taker, min=-1, max=1)
-    return _round_winner(c0, c1, bankrupt, taker)
-
-
-def _round_winner(c0: int, c1: int, bankrupt: int, taker: int) -> tuple[int, int]:  # noqa: D103 - trusted kernel of round_winner
     if c0 and c1:
         w = 1 - bankrupt if bankrupt >= 0 else (taker if taker >= 0 else 0)
         return w, (c0, c1)[w]
@@ -635,6 +613,9 @@ def _round_winner(c0: int, c1: int, bankrupt: int, taker: int) -> tuple[int, int
     if c1:
         return 1, c1
     return -1, 0
+
+
+_round_winner = round_winner.__wrapped__
 
 
 class RoundOutcome(NamedTuple):
@@ -655,6 +636,9 @@ class RoundOutcome(NamedTuple):
     cond: int  #: :class:`Cond` code of the game winner's condition
 
 
+@validate_params(p=PARAMS, hold0=HOLD, hold1=HOLD, f0=FUNDS, f1=FUNDS, a=BID, b=BID,
+                 flip=Int(0, Ref("p", "n_types", -1)),
+                 namers=Unchecked("callables, called as given (a trusted hook of the simulators)"))
 def play_round(hold0: Sequence[int], hold1: Sequence[int], f0: int, f1: int, a: int, b: int, flip: int,
                p: QftnwParams, namers: tuple[Callable[[tuple[int, ...]], int],
                                           Callable[[tuple[int, ...]], int]] = (choose_type_most, choose_type_most)
@@ -695,20 +679,6 @@ def play_round(hold0: Sequence[int], hold1: Sequence[int], f0: int, f1: int, a: 
     to the deck bottom (after any bankruptcy cards); win conditions checked at round end
     (both satisfied: the player who did not go bankrupt wins).
     """
-    _check_p(p)
-    h0, h1 = _check_hold("hold0", hold0, p), _check_hold("hold1", hold1, p)
-    f0 = check_int("f0", f0, min=1, max=p.fund_cap)
-    f1 = check_int("f1", f1, min=1, max=p.fund_cap)
-    a = check_int("a", a, min=1, max=N_HAND)
-    b = check_int("b", b, min=1, max=N_HAND)
-    flip = check_int("flip", flip, min=0, max=p.n_types - 1)
-    return _play_round(h0, h1, f0, f1, a, b, flip, p, namers)
-
-
-def _play_round(hold0: Sequence[int], hold1: Sequence[int], f0: int, f1: int, a: int, b: int, flip: int,
-                p: QftnwParams, namers: tuple[Callable[..., int], Callable[..., int]] = (choose_type_most, choose_type_most)
-                ) -> RoundOutcome:
-    """Trusted kernel of :func:`play_round` (no argument checks)."""
     w, g0, g1 = _resolve_bids(a, b, f0, f1, p)
     h = [tuple(hold0), tuple(hold1)]
     bankrupt = 0 if g0 <= 0 else (1 if g1 <= 0 else -1)
@@ -732,6 +702,9 @@ def _play_round(hold0: Sequence[int], hold1: Sequence[int], f0: int, f1: int, a:
     winner, cond = _round_winner(c0, c1, bankrupt, w)
     return RoundOutcome(w, bankrupt, h[0], h[1], n0, n1, g0, g1, tuple(to_bottom),
                         _next_lock(a, w, p.advanced), _next_lock(b, w, p.advanced), winner, cond)
+
+
+_play_round = play_round.__wrapped__
 
 
 def with_overrides(p: QftnwParams, **kw: object) -> QftnwParams:

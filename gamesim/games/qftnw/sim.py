@@ -42,10 +42,10 @@ import numpy.typing as npt
 from gamesim.core.lazy import lazy_module
 from gamesim.core.registry import ParamError
 from gamesim.core.rng import KeyedStreams, RngLike
-from gamesim.core.validate import ParamTypeError, check_rng, check_bool, check_int
+from gamesim.core.validate import Bool, Int, Pair, ParamTypeError, Rng, Unchecked, check_int, validate_params
 
 from .policies import ObsBatch, Policy, make_policy
-from .rules import WIN_CONDITIONS, Cond, QftnwParams, edition_params
+from .rules import PARAMS, WIN_CONDITIONS, Cond, QftnwParams, edition_params
 from .vecrules import cond_table as _cond_table
 from .vecrules import resolve_bids_vec, win_condition_vec
 
@@ -322,6 +322,12 @@ def _run_chunk(p: QftnwParams, pol0: Policy, pol1: Policy, n: int, rng: np.rando
     return out
 
 
+#: The seats' strategies: two items, each a spec string or a Policy (make_policy checks them).
+POLICY_PAIR = Pair("a pair of policies (one per seat)")
+
+
+@validate_params(p=PARAMS, n_games=Int(0, MAX_GAMES), chunk_size=Int(1, MAX_CHUNK), check=Bool(),
+                 policies=POLICY_PAIR, rng=Rng())
 def run_games(p: QftnwParams, policies: Sequence[Any], n_games: int, *, rng: RngLike = None,
               chunk_size: int = CHUNK_SIZE, check: bool = False) -> dict[str, npt.NDArray[Any]]:
     """Simulate ``n_games`` independent games; per-game arrays.
@@ -361,24 +367,20 @@ def run_games(p: QftnwParams, policies: Sequence[Any], n_games: int, *, rng: Rng
     AssertionError
         With ``check``, if a card is created or lost (a bug).
     """
-    if not isinstance(p, QftnwParams):
-        raise ParamTypeError("p", p, "a QftnwParams (see edition_params)")
-    n_games = check_int("n_games", n_games, min=0, max=MAX_GAMES)
-    chunk_size = check_int("chunk_size", chunk_size, min=1, max=MAX_CHUNK)
-    if chunk_size * p.n_cards > MAX_CHUNK_CELLS:
+    if chunk_size * p.n_cards > MAX_CHUNK_CELLS:  # a relation of two arguments: checked here
         raise ParamError("chunk_size", chunk_size, f"at most {MAX_CHUNK_CELLS // p.n_cards:,} with {p.n_cards} territory "
                          f"cards (chunk_size x n_cards <= {MAX_CHUNK_CELLS:,}, memory)")
-    check_bool("check", check)
-    if isinstance(policies, (str, bytes)) or not isinstance(policies, Sequence) or len(policies) != 2:
-        raise ParamError("policies", policies, "a pair of policies (one per seat)")
     pol0, pol1 = (make_policy(s) for s in policies)
-    gen = check_rng(rng)
-    parts = [_run_chunk(p, pol0, pol1, min(chunk_size, n_games - s), gen, check)
+    parts = [_run_chunk(p, pol0, pol1, min(chunk_size, n_games - s), rng, check)
              for s in range(0, n_games, chunk_size)]
     keys = ("rounds", "winner", "cond", "bk0", "bk1", "minf0", "minf1", "sumf0", "sumf1", "ended")
     if not parts:
         return {k: np.zeros(0, _I64) for k in keys}
     return {k: np.concatenate([q[k] for q in parts]) for k in keys}
+
+
+#: Unchecked body of :func:`run_games`, for callers that checked its arguments (:func:`simulate`).
+_run_games = run_games.__wrapped__
 
 
 def to_frame(r: dict[str, npt.NDArray[Any]], p: QftnwParams) -> pd.DataFrame:
@@ -415,6 +417,15 @@ def simulate(params: int | None = None, n_games: int | None = None, *, rng: RngL
              **rules: Any) -> pd.DataFrame: ...
 
 
+@validate_params(
+    params=Unchecked("a QftnwParams or n_games: the form is told apart in the body"),
+    n_games=Unchecked("the second positional argument or a keyword, by form: checked in the body"),
+    rng=Rng(),
+    edition=Unchecked("checked by edition_params (DataFrame form), refused with a QftnwParams"),
+    advanced=Unchecked("checked by edition_params (DataFrame form), refused with a QftnwParams"),
+    policies=POLICY_PAIR,
+    chunk_size=Int(1, MAX_CHUNK),
+)
 def simulate(params: QftnwParams | int | None = None, n_games: int | None = None, *, rng: RngLike = None,
              edition: str = "original", advanced: bool = False, policies: Sequence[Any] = ("uniform", "uniform"),
              chunk_size: int = CHUNK_SIZE, **rules: Any) -> dict[str, npt.NDArray[Any]] | pd.DataFrame:
@@ -503,9 +514,10 @@ def simulate(params: QftnwParams | int | None = None, n_games: int | None = None
             bad = "edition" if edition != "original" else "advanced" if advanced is not False else sorted(rules)[0]
             raise ParamError(bad, rules.get(bad, edition if bad == "edition" else advanced),
                              "unset with a QftnwParams (set it in params: edition_params(...) or QftnwParams(...))")
-        return run_games(params, policies, n_games, rng=rng, chunk_size=chunk_size)  # type: ignore[arg-type]
+        n_games = check_int("n_games", n_games, min=0, max=MAX_GAMES)
+        return _run_games(params, policies, n_games, rng=rng, chunk_size=chunk_size)
     if params is not None and n_games is not None:
         raise ParamTypeError("n_games", n_games, "given once: simulate(n_games, ...) or simulate(params, n_games)")
     n_games = check_int("n_games", params if params is not None else n_games, min=0, max=MAX_GAMES)
     p = edition_params(edition, advanced=advanced, **rules)
-    return to_frame(run_games(p, policies, n_games, rng=rng, chunk_size=chunk_size), p)
+    return to_frame(_run_games(p, policies, n_games, rng=rng, chunk_size=chunk_size), p)
