@@ -27,8 +27,11 @@ if [ ! -x .venv/bin/python ]; then
 fi
 # uv (Astral's installer, from PyPI) installs the same versions as pip in seconds instead of
 # a minute or more (docs/benchmarks.md, "The main job"); pip does it where uv cannot be had.
+# --compile-bytecode writes the .pyc files as pip does: without them (and with
+# PYTHONDONTWRITEBYTECODE set, as on some machines) every process would compile scipy,
+# pandas and altair again, about 1.5 CPU-s per worker, notebook kernel and test process.
 if .venv/bin/python -m pip install --quiet --disable-pip-version-check "uv>=0.4" >/dev/null 2>&1 \
-   && .venv/bin/python -m uv pip install --quiet --python .venv/bin/python -e ".[test]"; then
+   && .venv/bin/python -m uv pip install --quiet --compile-bytecode --python .venv/bin/python -e ".[test]"; then
   :
 else
   echo "setup: uv not available; installing with pip (slower)" >&2
@@ -59,4 +62,6 @@ if [ "$TEST" = 1 ] && { ! command -v chromium >/dev/null 2>&1 || ! command -v ch
    || { apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null; }) \
    || echo "setup: warning: chromium not installed; the browser test of the HTML reports will skip" >&2
 fi
+# gamesim's own bytecode too (an editable install is not compiled by the installer)
+.venv/bin/python -m compileall -q -j 0 gamesim >/dev/null
 echo "setup: gamesim $(.venv/bin/python -c 'import gamesim; print(gamesim.__version__)') ready in .venv"
