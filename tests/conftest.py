@@ -77,7 +77,7 @@ REPORT_SCENARIOS = ("tests/data/gacha_small.toml", "tests/data/dqz_small.toml", 
 
 #: Text every study report must show (findings, run table, rules section, intervals, pictures).
 COMMON_REPORT_TEXTS = ("Findings", "seed entropy", "gamesim version", "Rules and variant modelled", "95%",
-                       "data:image/png;base64")
+                       "data:image/jpeg;base64")
 
 
 @dataclass

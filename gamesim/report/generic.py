@@ -163,10 +163,10 @@ _DRAWING: list[tuple[Any, list[tuple[Any, str]]]] = []
 @contextlib.contextmanager
 def _pictures_in_background() -> Iterator[None]:
     """While the report is built, its chart pictures are drawn in a helper process
-    (:class:`gamesim.report.pngworker.PngDrawer`); at the end every figure is shown again with its
+    (:class:`gamesim.report.pictures.PictureDrawer`); at the end every figure is shown again with its
     picture (the notebook keeps only that output: the figures are display updates)."""
-    from gamesim.report.charts import fill_pngs
-    from gamesim.report.pngworker import PngDrawer
+    from gamesim.report.charts import fill_pictures
+    from gamesim.report.pictures import PictureDrawer
 
     try:
         from IPython import get_ipython
@@ -177,7 +177,7 @@ def _pictures_in_background() -> Iterator[None]:
     if not live:  # display updates need a notebook kernel: draw each picture where it is made
         yield
         return
-    with PngDrawer() as drawer:
+    with PictureDrawer() as drawer:
         figures: list[tuple[Any, str]] = []
         _DRAWING.append((drawer, figures))
         try:
@@ -187,7 +187,7 @@ def _pictures_in_background() -> Iterator[None]:
         from IPython.display import HTML
 
         for handle, out in figures:
-            handle.update(HTML(fill_pngs(out, drawer)))
+            handle.update(HTML(fill_pictures(out, drawer)))
 
 
 def _value(v: Any) -> str:

@@ -60,6 +60,18 @@ def test_charts_are_one_figure_per_part_with_every_metric_and_no_infinite_number
     assert {d["series"] for d in data} == {"weak", "strong", "same"}
     assert {d["metric"] for d in data} == {f"{m} ({res.primary_statistic(m, part='p')})" for m in res.metrics("p")}
     assert sum(len(g) for g in metric_groups(res, "p")) == len(res.metrics("p"))
+    n_metrics = len(res.metrics("p"))
+    for cap in (1, 2, 3, n_metrics):  # as few figures as the cap allows, of even size, every metric once, in order
+        groups = metric_groups(res, "p", max_panels=cap)
+        assert sorted(m for g in groups for m, _ in g) == sorted(res.metrics("p"))
+        if n_metrics <= cap:
+            assert len(groups) == 1
+            continue
+        for stat in {st for g in groups for _, st in g}:
+            assert all(all(st == stat for _, st in g) for g in groups if g[0][1] == stat)  # one statistic a figure
+            sizes = [len(g) for g in groups if g[0][1] == stat]
+            n = sum(sizes)
+            assert max(sizes) <= cap and len(sizes) == -(-n // cap) and max(sizes) - min(sizes) <= 1, sizes
     c = compare_chart(res, "p").to_dict()
     rows = next(iter(c["datasets"].values()))
     assert len(rows) == len(res.comparisons[res.comparisons["statistic"] == "difference"])

@@ -1,4 +1,4 @@
-"""Chart pictures drawn in a helper process are the pictures drawn in the report's own process."""
+"""Chart pictures (JPEG) drawn in helper processes are the pictures drawn in the report's own process."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import base64
 
 import pytest
 
-from gamesim.report.charts import _PENDING, chart_html, chart_png, fill_pngs
-from gamesim.report.pngworker import PngDrawer
+from gamesim.report.charts import _PENDING, chart_html, chart_picture, fill_pictures
+from gamesim.report.pictures import PictureDrawer
 
 
 def _spec(values: list[int]) -> dict:
@@ -19,31 +19,31 @@ def _spec(values: list[int]) -> dict:
 @pytest.mark.parametrize("n_helpers", [1, 2])
 def test_helpers_draw_the_same_bytes_in_any_order(n_helpers):
     specs = [_spec([1, 2, 3]), _spec([5, 1]), _spec([2, 2, 2, 9]), _spec([7]), _spec([3, 1, 4, 1, 5])]
-    with PngDrawer(n_helpers) as drawer:
+    with PictureDrawer(n_helpers) as drawer:
         keys = [drawer.submit(s) for s in specs]
-        got = [drawer.png(k) for k in reversed(keys)][::-1]
+        got = [drawer.picture(k) for k in reversed(keys)][::-1]
         assert len(drawer._helpers) == n_helpers and {id(drawer._owner[k]) for k in keys} == {
             id(h) for h in drawer._helpers}  # every helper got work
-    assert got == [base64.b64encode(chart_png(s)).decode("ascii") for s in specs]
+    assert got == [base64.b64encode(chart_picture(s)).decode("ascii") for s in specs]
 
 
 def test_a_helper_that_cannot_start_leaves_the_drawing_here(monkeypatch):
-    import gamesim.report.pngworker as pw
+    import gamesim.report.pictures as pw
 
     monkeypatch.setattr(pw.sys, "executable", "/nonexistent/python")
     spec = _spec([4, 3])
-    with PngDrawer() as drawer:
+    with PictureDrawer() as drawer:
         key = drawer.submit(spec)
-        assert drawer.png(key) == base64.b64encode(chart_png(spec)).decode("ascii")
+        assert drawer.picture(key) == base64.b64encode(chart_picture(spec)).decode("ascii")
 
 
 def test_a_spec_the_helper_cannot_draw_is_drawn_here_and_fails_the_same_way():
-    with PngDrawer() as drawer:
+    with PictureDrawer() as drawer:
         ok = drawer.submit(_spec([1]))
         bad = drawer.submit({"mark": "no-such-mark", "data": {"values": []}})
-        assert drawer.png(ok)
+        assert drawer.picture(ok)
         with pytest.raises(Exception):  # drawn here again: the report sees vl-convert's own error
-            drawer.png(bad)
+            drawer.picture(bad)
 
 
 def test_figure_placeholders_are_filled():
@@ -51,10 +51,10 @@ def test_figure_placeholders_are_filled():
     import pandas as pd
 
     chart = alt.Chart(pd.DataFrame({"x": [1, 2], "y": [3, 4]})).mark_point().encode(x="x:Q", y="y:Q")
-    with PngDrawer() as drawer:
+    with PictureDrawer() as drawer:
         pending = chart_html(chart, "a caption", drawer=drawer)
         assert _PENDING in pending
-        filled = fill_pngs(pending, drawer)
+        filled = fill_pictures(pending, drawer)
     assert _PENDING not in filled
-    png = filled.split('src="data:image/png;base64,')[1].split('"')[0]
-    assert png == base64.b64encode(chart_png(chart.to_dict(validate=False))).decode("ascii")
+    pic = filled.split('src="data:image/jpeg;base64,')[1].split('"')[0]
+    assert pic == base64.b64encode(chart_picture(chart.to_dict(validate=False))).decode("ascii")

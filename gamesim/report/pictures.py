@@ -1,16 +1,16 @@
-"""Draw a report's chart pictures in a second process while the report goes on computing.
+"""Draw a report's chart pictures in helper processes while the report goes on computing.
 
-Drawing a chart's static PNG with vl-convert costs 0.2-1 s of CPU (Vega lays the chart out and
+Drawing a chart's static picture (a JPEG, :func:`gamesim.report.charts.chart_picture`) with vl-convert costs 0.2-1 s of CPU (Vega lays the chart out and
 renders its text), about half of a report's notebook time, and vl-convert draws one chart at a
-time in the calling process. :class:`PngDrawer` starts helper processes (``python -c``, reading
-Vega-Lite specs as JSON lines on their standard input and answering with base64 PNG lines), one per
+time in the calling process. :class:`PictureDrawer` starts helper processes (``python -c``, reading
+Vega-Lite specs as JSON lines on their standard input and answering with base64 JPEG lines), one per
 core available up to :data:`MAX_HELPERS`, so the pictures are drawn side by side while the report
 builds its tables and the next charts; each chart goes to the helper with the fewest charts
 waiting. The pictures are the same bytes vl-convert draws in the report's own process.
 
 The helper reads specs gamesim built (never a scenario's text as code) and exits when its
 standard input closes, also when the report's process dies. If it cannot be started or fails,
-every picture not yet drawn is drawn in the calling process (:func:`gamesim.report.charts.chart_png`).
+every picture not yet drawn is drawn in the calling process (:func:`gamesim.report.charts.chart_picture`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ import sys
 import threading
 from typing import Any
 
-__all__ = ["PngDrawer", "MAX_HELPERS"]
+from gamesim.report.charts import JPEG_QUALITY
+
+__all__ = ["PictureDrawer", "MAX_HELPERS"]
 
 #: Helper processes at most (a report has a few dozen charts; the kernel needs a core too).
 MAX_HELPERS = 2
@@ -43,16 +45,16 @@ out = sys.stdout
 for line in sys.stdin:
     req = json.loads(line)
     try:
-        png = base64.b64encode(vlc.vegalite_to_png(req["spec"], scale=req["scale"])).decode("ascii")
-        out.write(f"{req['id']} {png}\n")
+        pic = base64.b64encode(vlc.vegalite_to_jpeg(req["spec"], scale=req["scale"], quality=req["quality"]))
+        out.write(f"{req['id']} {pic.decode('ascii')}\n")
     except Exception as exc:  # the caller draws this one itself
         out.write(f"{req['id']} !{type(exc).__name__}\n")
     out.flush()
 """
 
 
-class PngDrawer:
-    """Draw chart PNGs in helper processes; a context manager (the helpers stop on exit).
+class PictureDrawer:
+    """Draw chart pictures in helper processes; a context manager (the helpers stop on exit).
 
     Parameters
     ----------
@@ -63,8 +65,8 @@ class PngDrawer:
     -------
     submit(spec, scale) -> int
         Queue a Vega-Lite spec (a dict); returns its key at once.
-    png(key) -> str
-        The base64 PNG of ``key``, waiting for it (drawn here if its helper failed).
+    picture(key) -> str
+        The base64 JPEG of ``key``, waiting for it (drawn here if its helper failed).
     """
 
     def __init__(self, n_helpers: int | None = None) -> None:
@@ -79,7 +81,7 @@ class PngDrawer:
             except OSError:
                 break
 
-    def __enter__(self) -> PngDrawer:
+    def __enter__(self) -> PictureDrawer:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -99,18 +101,18 @@ class PngDrawer:
             helper.queue.put((key, spec, scale))
         return key
 
-    def png(self, key: int) -> str:
-        """The base64 PNG of ``key`` (waits for its helper; draws it here if the helper failed on it)."""
+    def picture(self, key: int) -> str:
+        """The base64 JPEG of ``key`` (waits for its helper; draws it here if the helper failed on it)."""
         with self._cv:
             helper = self._owner.get(key)
             while key not in self._done and helper is not None and not helper.dead:
                 self._cv.wait()
             got = self._done.get(key)
         if got is None:
-            from gamesim.report.charts import chart_png
+            from gamesim.report.charts import chart_picture
 
             spec, scale = self._specs[key]
-            got = base64.b64encode(chart_png(spec, scale=scale)).decode("ascii")
+            got = base64.b64encode(chart_picture(spec, scale=scale)).decode("ascii")
         return got
 
     def close(self) -> None:
@@ -124,9 +126,9 @@ class PngDrawer:
                 h.proc.kill()
                 h.proc.wait()
 
-    def _answer(self, helper: _Helper, key: int, png: str | None) -> None:
+    def _answer(self, helper: _Helper, key: int, pic: str | None) -> None:
         with self._cv:
-            self._done[key] = png
+            self._done[key] = pic
             helper.waiting -= 1
             self._cv.notify_all()
 
@@ -137,24 +139,25 @@ class PngDrawer:
 
 
 class _Helper:
-    """One helper process of a :class:`PngDrawer`, with its writer and reader threads."""
+    """One helper process of a :class:`PictureDrawer`, with its writer and reader threads."""
 
-    def __init__(self, drawer: PngDrawer) -> None:
+    def __init__(self, drawer: PictureDrawer) -> None:
         self.drawer = drawer
         self.waiting = 0
         self.dead = False
         self.queue: queue.Queue[tuple[int, dict[str, Any], float] | None] = queue.Queue()
         self.proc = subprocess.Popen([sys.executable, "-c", _WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, text=True, encoding="utf-8")
-        threading.Thread(target=self._write, daemon=True, name="gamesim-png-writer").start()
-        threading.Thread(target=self._read, daemon=True, name="gamesim-png-reader").start()
+        threading.Thread(target=self._write, daemon=True, name="gamesim-picture-writer").start()
+        threading.Thread(target=self._read, daemon=True, name="gamesim-picture-reader").start()
 
     def _write(self) -> None:
         assert self.proc.stdin is not None
         try:
             while (item := self.queue.get()) is not None:
                 key, spec, scale = item
-                self.proc.stdin.write(json.dumps({"id": key, "spec": spec, "scale": scale}, allow_nan=False) + "\n")
+                req = {"id": key, "spec": spec, "scale": scale, "quality": JPEG_QUALITY}
+                self.proc.stdin.write(json.dumps(req, allow_nan=False) + "\n")
                 self.proc.stdin.flush()
         except (OSError, ValueError):  # the helper is gone: what is left is drawn by the caller
             self.drawer._fail(self)
