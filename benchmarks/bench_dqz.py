@@ -53,6 +53,8 @@ from gamesim.games.dqz.reference import ReferenceParty, _expr_value, reference_p
 from gamesim.games.dqz.policies import PlaySolver
 from gamesim.games.dqz.sim import CHUNK_SIZE, BattleConfig, _as_monster
 
+from _timing import best_cpu  # benchmarks/ is on sys.path when run as a script
+
 
 class RandomModuleRng:
     """The Generator methods :class:`ReferenceParty` calls, drawn with the ``random`` module."""
@@ -329,14 +331,6 @@ def build_battles(*, numba: bool):  # type: ignore[no-untyped-def]
     return nb.njit(cache=False)(ns["battles"])
 
 
-def best_cpu(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
-    """Best CPU time (``time.process_time``) of ``repeat`` calls of ``fn``."""
-    out = []
-    for _ in range(repeat):
-        c0 = time.process_time()
-        fn()
-        out.append(time.process_time() - c0)
-    return min(out)
 
 
 def timed(fn):  # type: ignore[no-untyped-def]

@@ -49,29 +49,19 @@ from gamesim.games.gacha_game.sim import CHUNK, make_config, simulate_games
 
 try:  # run as a script (benchmarks/ on sys.path) or loaded from its path by the smoke test
     import gacha_game_scalar as scalar
-except ImportError:  # pragma: no cover - loaded by path from elsewhere
-    import importlib.util
+    from _timing import best_cpu
+except ImportError:  # loaded by path from elsewhere: its folder is not on sys.path
     import sys
     from pathlib import Path
 
-    _spec = importlib.util.spec_from_file_location("gacha_game_scalar",
-                                                   Path(__file__).with_name("gacha_game_scalar.py"))
-    scalar = importlib.util.module_from_spec(_spec)
-    sys.modules["gacha_game_scalar"] = scalar
-    _spec.loader.exec_module(scalar)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import gacha_game_scalar as scalar
+    from _timing import best_cpu
 
 #: The study's chunk size (``chunk_size`` of ``scenarios/gacha_game.toml``).
 STUDY_CHUNK = 3_000
 
 
-def best_cpu(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
-    """Best CPU time (``time.process_time``) of ``repeat`` runs of ``fn``."""
-    best = float("inf")
-    for _ in range(repeat):
-        c0 = time.process_time()
-        fn()
-        best = min(best, time.process_time() - c0)
-    return best
 
 
 def main(argv: list[str] | None = None) -> None:

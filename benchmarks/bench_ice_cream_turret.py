@@ -42,7 +42,6 @@ from __future__ import annotations
 import argparse
 import platform
 import random
-import time
 
 import numpy as np
 
@@ -50,6 +49,8 @@ from gamesim.games.ice_cream_turret.kernels import tables
 from gamesim.games.ice_cream_turret.reference import reference_game, reference_simulate
 from gamesim.games.ice_cream_turret.rules import NEIGHBOURS, WINDOWS, WINDOWS_THROUGH, IceCreamParams
 from gamesim.games.ice_cream_turret.sim import CHUNK_SIZE, run_games
+
+from _timing import best_cpu, build_scalar  # benchmarks/ is on sys.path when run as a script
 
 #: The study's chunk size (``chunk_size`` of ``scenarios/ice_cream_turret.toml``).
 STUDY_CHUNK = 2_000
@@ -270,22 +271,7 @@ def build(*, numba: bool):  # type: ignore[no-untyped-def]
     ImportError
         With ``numba=True`` when numba is not installed.
     """
-    ns: dict = {"min": min, "max": max, "abs": abs, "int": int, "range": range}
-    if not numba:
-        ns["rnd"] = random.random
-        exec(SOURCE, ns)  # noqa: S102 - our own source text, run twice (plain and numba)
-        return ns["play_games"]
-    import numba as nb
-
-    @nb.njit(cache=False)
-    def rnd() -> float:
-        return np.random.random()
-
-    ns["rnd"] = rnd
-    exec(SOURCE, ns)  # noqa: S102
-    for k in ("win_kind", "resolve", "draw_card"):
-        ns[k] = nb.njit(ns[k])
-    return nb.njit(ns["play_games"])
+    return build_scalar(SOURCE, numba=numba, helpers=("win_kind", "resolve", "draw_card"))
 
 
 def scalar_args(p: IceCreamParams, *, as_list: bool) -> tuple:
@@ -310,14 +296,6 @@ def scalar_args(p: IceCreamParams, *, as_list: bool) -> tuple:
             conv(win_cells), conv(win_len), len(WINDOWS), conv(thru), conv(n_thru), conv(neigh), conv(n_neigh))
 
 
-def best_cpu(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
-    """Best CPU time (``time.process_time``) of ``repeat`` runs of ``fn``."""
-    best = float("inf")
-    for _ in range(repeat):
-        c0 = time.process_time()
-        fn()
-        best = min(best, time.process_time() - c0)
-    return best
 
 
 def _z(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:

@@ -24,13 +24,14 @@ from __future__ import annotations
 import argparse
 import platform
 import random
-import time
 
 import numpy as np
 
 from gamesim.games.kami_no_ikari.reference import reference_game
 from gamesim.games.kami_no_ikari.rules import HEIGHT_POINTS, SET_BONUS, KamiParams
 from gamesim.games.kami_no_ikari.sim import simulate
+
+from _timing import best_cpu  # benchmarks/ is on sys.path when run as a script
 
 try:
     import numba
@@ -39,14 +40,6 @@ except ImportError:  # pragma: no cover - the [bench] extra is optional
     numba = None
 
 
-def best_cpu(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
-    """Best of ``repeat`` runs of ``fn``, CPU seconds of this process."""
-    out = []
-    for _ in range(repeat):
-        c0 = time.process_time()
-        fn()
-        out.append(time.process_time() - c0)
-    return min(out)
 
 
 def _numba_kernel():  # type: ignore[no-untyped-def]

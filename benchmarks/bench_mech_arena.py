@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import platform
 import random
-import time
 
 import numpy as np
 
@@ -31,6 +30,8 @@ from gamesim.games.mech_arena.data import MAX_STEPS, load_weapons
 from gamesim.games.mech_arena.policies import RandomPolicy
 from gamesim.games.mech_arena.rules import MechParams
 from gamesim.games.mech_arena.sim import CHUNK_SIZE, simulate_ids, tables_for
+
+from _timing import best_cpu  # benchmarks/ is on sys.path when run as a script
 
 _FIELDS = ("melee", "armour", "hp", "stun", "set_distance", "move", "ki", "protect")
 
@@ -287,14 +288,6 @@ def build(p: MechParams, tabs: dict, *, numba: bool):  # type: ignore[no-untyped
     return ns["play_games"]
 
 
-def best_cpu(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
-    """Best CPU time (``time.process_time``) of ``repeat`` runs."""
-    out = []
-    for _ in range(repeat):
-        c0 = time.process_time()
-        fn()
-        out.append(time.process_time() - c0)
-    return min(out)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import platform
 import random
-import time
 
 import numpy as np
 
@@ -32,6 +31,8 @@ from gamesim.games.panzer_hexen.data import load_cards
 from gamesim.games.panzer_hexen.engine import tables_for
 from gamesim.games.panzer_hexen.rules import PanzerParams
 from gamesim.games.panzer_hexen.sim import simulate
+
+from _timing import best_cpu, build_scalar  # benchmarks/ is on sys.path when run as a script
 
 #: One scalar game loop (random players), executed twice: as plain Python and under numba.
 SOURCE = '''
@@ -370,31 +371,16 @@ def _args(p: PanzerParams, as_list: bool) -> tuple:
 
 
 def build(*, numba: bool):  # type: ignore[no-untyped-def]
-    """The scalar ``play_games`` as plain Python (``random.random``) or compiled with numba."""
-    ns: dict = {"np": np}
-    exec(SOURCE, ns)  # noqa: S102 - our own source text, run twice (plain and numba)
-    if not numba:
-        ns["rnd"] = random.random
-        return ns["play_games"]
-    import numba as nb
+    """``play_games`` from :data:`SOURCE`: plain Python with ``random.random``, or numba-compiled.
 
-    @nb.njit(cache=False)
-    def rnd() -> float:
-        return np.random.random()
-
-    ns["rnd"] = rnd
-    for k in ("cost_of", "best_equip", "draw_card"):
-        ns[k] = nb.njit(ns[k])
-    return nb.njit(ns["play_games"])
+    Raises
+    ------
+    ImportError
+        With ``numba=True`` when numba is not installed.
+    """
+    return build_scalar(SOURCE, numba=numba, helpers=("cost_of", "best_equip", "draw_card"))
 
 
-def best_cpu(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t0)
-    return best
 
 
 def main(argv: list[str] | None = None) -> None:

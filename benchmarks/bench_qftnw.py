@@ -44,7 +44,6 @@ from __future__ import annotations
 import argparse
 import platform
 import random
-import time
 
 import numpy as np
 
@@ -52,6 +51,8 @@ from gamesim.games.qftnw.policies import make_policy
 from gamesim.games.qftnw.reference import reference_game, reference_simulate
 from gamesim.games.qftnw.rules import QftnwParams, edition_params
 from gamesim.games.qftnw.sim import CHUNK_SIZE, run_games
+
+from _timing import best_cpu, build_scalar  # benchmarks/ is on sys.path when run as a script
 
 #: The study's chunk size (``chunk_size`` of ``scenarios/qftnw_editions.toml``).
 STUDY_CHUNK = 10_000
@@ -218,21 +219,7 @@ def build(*, numba: bool):  # type: ignore[no-untyped-def]
     ImportError
         With ``numba=True`` when numba is not installed.
     """
-    ns: dict = {"min": min, "max": max, "int": int, "range": range}
-    if not numba:
-        ns["rnd"] = random.random
-        exec(SOURCE, ns)  # noqa: S102 - our own source text, run twice (plain and numba)
-        return ns["play_games"]
-    import numba as nb
-
-    @nb.njit(cache=False)
-    def rnd() -> float:
-        return np.random.random()
-
-    ns["rnd"] = rnd
-    exec(SOURCE, ns)  # noqa: S102
-    ns["cond_of"] = nb.njit(ns["cond_of"])
-    return nb.njit(ns["play_games"])
+    return build_scalar(SOURCE, numba=numba, helpers=("cond_of",))
 
 
 def scalar_args(p: QftnwParams) -> tuple:
@@ -263,14 +250,6 @@ def plain_games(p, policies, n_games: int, *, seed: int | None = None) -> list[d
             for _ in range(n_games)]
 
 
-def best_cpu(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
-    """Best CPU time (``time.process_time``) of ``repeat`` runs of ``fn``."""
-    best = float("inf")
-    for _ in range(repeat):
-        c0 = time.process_time()
-        fn()
-        best = min(best, time.process_time() - c0)
-    return best
 
 
 def _mean_se(x: np.ndarray) -> tuple[float, float]:
