@@ -245,8 +245,12 @@ def compare_chart(results: Any, part: str, *, columns: int = 2) -> Any:
     pad = 0.05 * (hi - lo) if hi > lo else 1.0  # all zero: a readable axis around 0
     xs = alt.Scale(domain=[float(lo - pad), float(hi + pad)]) if hi <= lo else alt.Scale(zero=True, nice=True)
     order = list(pd.unique(df["setting"]))
+    # the axis title goes above the labels, not beside them: Vega measures Japanese labels narrower than
+    # they are drawn, so a title beside them would be drawn over them
     base = alt.Chart(df).encode(y=alt.Y("setting:N", sort=order, title=" | ".join(["variant − baseline" if all_pairs else "variant"] + dims),
-                                        axis=alt.Axis(labelLimit=0, labelExpr=clip_label(36))))
+                                        axis=alt.Axis(labelLimit=0, labelExpr=clip_label(36), titleAngle=0,
+                                                      titleAnchor="end", titleAlign="right", titleBaseline="bottom",
+                                                      titleX=0, titleY=-4)))
     tip = [alt.Tooltip("setting:N"), alt.Tooltip("shown:N", title="difference [95% CI]"),
            alt.Tooltip("verdict:N"), alt.Tooltip("n:Q", format=","), alt.Tooltip("exact:Q", format=".4f")]
     color = alt.Color("verdict:N", scale=alt.Scale(domain=["higher", "lower", "no detectable difference"],
