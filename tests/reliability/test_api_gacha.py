@@ -70,7 +70,9 @@ STATE = Arg(st.builds(g.BagState, st.tuples(st.integers(0, 1), st.integers(0, 5)
 COUNTS = Arg(st.tuples(st.integers(0, 1), st.integers(0, 5), st.integers(3, 10)),
              st.sampled_from([(1, 5, 44.0), (1, 5), (-1, 5, 44), (True, 5, 44), (1, 5, MAX_CHIPS + 1), "154", None]),
              keyword=False)
-SMALL_DRAW = int_arg(0, 3, keyword=False)  # in range for every COUNTS good value (sum >= 3)
+# in range for every COUNTS good value (sum >= 3); the bad values are out of range for every one
+# (4 is not: a bag of 4 or more chips may lose 4)
+SMALL_DRAW = Arg(st.integers(0, 3), st.sampled_from([-1, 2.5, 3.0, True, False, "1", None, 10**6]), keyword=False)
 PLAN = g.best_purchase_plan(25)
 QUANTILES = Arg(st.lists(st.floats(0.05, 0.95), min_size=1, max_size=3),
                 st.sampled_from([[0.0], [1.0], [1.5], [math.nan], ["a"], 0.5, None, [True]]))
