@@ -25,7 +25,6 @@ scenario's report and a notebook cell show the same thing.
 from __future__ import annotations
 
 import json
-import os
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -39,6 +38,7 @@ import pandas as pd
 from gamesim.report.present import format_interval, run_summary, show_value
 from gamesim.run.results import results_paths, results_set_problem
 from gamesim.run.scenario import Scenario, load_scenario
+from gamesim.core.machine import available_cores
 from gamesim.core.stats import Estimate, mean_estimate, proportion_estimate, quantile_estimate
 
 __all__ = ["Results", "sweep", "estimate", "results_paths", "results_set_problem"]
@@ -48,13 +48,6 @@ ResultsFormat = Literal["parquet", "csv"]
 
 #: Largest ``n_jobs`` accepted by :func:`sweep` (also with a Dask scheduler).
 MAX_N_JOBS = 1024
-
-
-def _cpu_count() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
 
 
 def _csv_ready(df: pd.DataFrame) -> pd.DataFrame:
@@ -808,7 +801,7 @@ def sweep(
         check_float("inline_below_s", inline_below_s, min=0.0)
     if seed is not None:
         check_int("seed", seed, min=0)
-    cpus = _cpu_count()
+    cpus = available_cores()
     if scheduler is None and n_jobs > cpus:  # local workers only: more than the cores just thrash
         warnings.warn(f"n_jobs = {n_jobs} is more than the {cpus} CPU cores here; using {cpus}", stacklevel=2)
         n_jobs = cpus

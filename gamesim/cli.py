@@ -26,6 +26,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from gamesim.core.machine import available_cores
 from gamesim.core.version import __version__
 
 __all__ = ["main", "builtin_scenarios"]
@@ -50,13 +51,6 @@ def _on_sigint(signum: int, frame: Any) -> None:
     libraries that notice the interrupted kernel or workers before our one line is printed."""
     _quiet_interrupt_hooks()
     raise KeyboardInterrupt
-
-
-def _cpu_count() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
 
 
 def _shutdown_workers() -> None:
@@ -426,7 +420,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "run" and args.out is not None and args.out.is_dir():
         return error(f"--out {args.out} is a folder; give a results file such as {args.out / 'results.parquet'}",
                      EXIT_USAGE)
-    cpus = _cpu_count()
+    cpus = available_cores()
     # --n-jobs not given: a sweep small enough to finish before workers would have started runs in this
     # process (gamesim.core.sweep.INLINE_BELOW_S); with --n-jobs, every chunk goes to the workers asked for
     args.inline = args.n_jobs is None and args.backend == "loky"

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import queue
 import subprocess
 import sys
 import threading
 from typing import Any
 
+from gamesim.core.machine import available_cores
 from gamesim.report.charts import JPEG_QUALITY
 
 __all__ = ["PictureDrawer", "MAX_HELPERS"]
@@ -32,11 +32,6 @@ __all__ = ["PictureDrawer", "MAX_HELPERS"]
 MAX_HELPERS = 2
 
 
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 _WORKER = r"""
 import base64, json, sys
@@ -75,7 +70,7 @@ class PictureDrawer:
         self._cv = threading.Condition()
         self._owner: dict[int, _Helper] = {}  # the helper drawing each key
         self._helpers: list[_Helper] = []
-        for _ in range(n_helpers if n_helpers is not None else max(1, min(MAX_HELPERS, _cores()))):
+        for _ in range(n_helpers if n_helpers is not None else max(1, min(MAX_HELPERS, available_cores()))):
             try:
                 self._helpers.append(_Helper(self))
             except OSError:

@@ -362,7 +362,8 @@ def test_report_points_target_scenarios_to_search(tmp_path, capsys, monkeypatch)
     import os
 
     import gamesim.report.render as render
-    from gamesim.cli import _cpu_count, main
+    from gamesim.cli import main
+    from gamesim.core.machine import available_cores
     from tests.conftest import fake_render_report
 
     monkeypatch.setattr(render, "render_report", fake_render_report)
@@ -397,5 +398,5 @@ low = 0.5
     for name in ("with_target", "plain"):  # each report written by a worker process, one line each
         page = json.loads((tmp_path / "out" / f"{name}.html").read_text(encoding="utf-8"))
         assert page["results"] == str(tmp_path / "out" / f"{name}.parquet")
-        assert page["pid"] != os.getpid() or _cpu_count() == 1  # one core: --n-jobs is capped to 1, in-process
+        assert page["pid"] != os.getpid() or available_cores() == 1  # one core: --n-jobs is capped to 1, in-process
         assert out.count(f"{name}: report -> ") == 1 and out.count(f"{name}: executing ") == 1

@@ -380,7 +380,7 @@ def test_api_n_jobs_far_too_large_is_refused_in_one_line(tmp_path):
 def test_api_n_jobs_above_the_cores_is_capped_with_a_warning(tmp_path, monkeypatch):
     import gamesim.core.api as api
 
-    monkeypatch.setattr(api, "_cpu_count", lambda: 1)
+    monkeypatch.setattr(api, "available_cores", lambda: 1)
     with pytest.warns(UserWarning, match="n_jobs = 64 is more than the 1 CPU cores here; using 1"):
         res = gamesim.sweep(SMALL_DICT, n_jobs=64, cache_root=tmp_path, progress=False)
     assert res.meta["n_jobs"] == 1
