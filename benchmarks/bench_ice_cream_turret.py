@@ -40,6 +40,7 @@ game in distribution, checked by comparing the mean cards placed and the win rat
 from __future__ import annotations
 
 import argparse
+from functools import partial
 import platform
 import random
 
@@ -263,15 +264,8 @@ def play_games(n_games, add, n_add, strip_crush, n_cycles, max_placements, casca
 '''
 
 
-def build(*, numba: bool):  # type: ignore[no-untyped-def]
-    """``play_games`` from :data:`SOURCE`: plain Python with ``random.random``, or numba-compiled.
-
-    Raises
-    ------
-    ImportError
-        With ``numba=True`` when numba is not installed.
-    """
-    return build_scalar(SOURCE, numba=numba, helpers=("win_kind", "resolve", "draw_card"))
+#: ``build(numba=...)``: ``play_games`` of :data:`SOURCE`, plain Python or numba-compiled.
+build = partial(build_scalar, SOURCE, helpers=("win_kind", "resolve", "draw_card"))
 
 
 def scalar_args(p: IceCreamParams, *, as_list: bool) -> tuple:

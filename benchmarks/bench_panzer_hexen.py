@@ -22,6 +22,7 @@ engine sorts uniform keys: the same game in distribution, checked below by compa
 from __future__ import annotations
 
 import argparse
+from functools import partial
 import platform
 import random
 
@@ -370,15 +371,8 @@ def _args(p: PanzerParams, as_list: bool) -> tuple:
             p.end_cards, p.max_rounds)
 
 
-def build(*, numba: bool):  # type: ignore[no-untyped-def]
-    """``play_games`` from :data:`SOURCE`: plain Python with ``random.random``, or numba-compiled.
-
-    Raises
-    ------
-    ImportError
-        With ``numba=True`` when numba is not installed.
-    """
-    return build_scalar(SOURCE, numba=numba, helpers=("cost_of", "best_equip", "draw_card"))
+#: ``build(numba=...)``: ``play_games`` of :data:`SOURCE`, plain Python or numba-compiled.
+build = partial(build_scalar, SOURCE, helpers=("cost_of", "best_equip", "draw_card"))
 
 
 

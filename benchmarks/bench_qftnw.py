@@ -42,6 +42,7 @@ single-threaded), best of 5 runs (of 1 with ``--quick``).
 from __future__ import annotations
 
 import argparse
+from functools import partial
 import platform
 import random
 
@@ -211,15 +212,8 @@ def play_games(n_games, T, C, start_funds, reset_funds, fund_cap, gain, tie_each
 '''
 
 
-def build(*, numba: bool):  # type: ignore[no-untyped-def]
-    """``play_games`` from :data:`SOURCE`: plain Python with ``random.random``, or numba-compiled.
-
-    Raises
-    ------
-    ImportError
-        With ``numba=True`` when numba is not installed.
-    """
-    return build_scalar(SOURCE, numba=numba, helpers=("cond_of",))
+#: ``build(numba=...)``: ``play_games`` of :data:`SOURCE`, plain Python or numba-compiled.
+build = partial(build_scalar, SOURCE, helpers=("cond_of",))
 
 
 def scalar_args(p: QftnwParams) -> tuple:
