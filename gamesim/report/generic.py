@@ -162,7 +162,7 @@ _DRAWING: list[tuple[Any, list[tuple[Any, str]]]] = []
 
 @contextlib.contextmanager
 def _pictures_in_background() -> Iterator[None]:
-    """While the report is built, its chart pictures are drawn in a helper process
+    """While the report is built, its chart pictures are drawn in helper processes
     (:class:`gamesim.report.pictures.PictureDrawer`); at the end every figure is shown again with its
     picture (the notebook keeps only that output: the figures are display updates)."""
     from gamesim.report.charts import fill_pictures
