@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -430,22 +431,24 @@ def distribution_table_from_counts(
     else:
         at_most = np.cumsum(counts)
     at_least = n - at_most + counts
-    out = pd.DataFrame({"value": vals.astype(np.int64), "count": counts.astype(np.int64)})
-    out["n"] = n
-    out["censored"] = censored
+    # the columns first, the frame once (inserting 20 columns one by one cost 16 ms a table, most of a
+    # small sweep's summary)
+    size = vals.size
+    cols: dict[str, Any] = {"value": vals.astype(np.int64), "count": counts.astype(np.int64),
+                            "n": np.full(size, n, dtype=np.int64), "censored": np.full(size, censored, dtype=np.int64)}
     for name, k in (("pmf", counts), ("at_least", at_least), ("at_most", at_most)):
         lo, hi = wilson_interval(k, n, confidence=confidence)
-        out[name] = k / n
-        out[f"{name}_low"] = lo
-        out[f"{name}_high"] = hi
+        cols[name] = k / n
+        cols[f"{name}_low"] = lo
+        cols[f"{name}_high"] = hi
     eps = dkw_half_width(n, confidence=confidence)
     for name in ("at_least", "at_most"):
-        out[f"{name}_band_low"] = np.clip(out[name] - eps, 0.0, 1.0)
-        out[f"{name}_band_high"] = np.clip(out[name] + eps, 0.0, 1.0)
-    out["band_half_width"] = eps
-    out["full_support"] = full
-    out["thinned"] = thinned
-    return out
+        cols[f"{name}_band_low"] = np.clip(cols[name] - eps, 0.0, 1.0)
+        cols[f"{name}_band_high"] = np.clip(cols[name] + eps, 0.0, 1.0)
+    cols["band_half_width"] = np.full(size, eps, dtype=np.float64)
+    cols["full_support"] = np.full(size, full, dtype=bool)
+    cols["thinned"] = np.full(size, thinned, dtype=bool)
+    return pd.DataFrame(cols)
 
 
 def exact_pmf(exact: Mapping[str, float], metric: str) -> dict[int, float]:
