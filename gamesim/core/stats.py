@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats as sps
+from scipy import special
 
 from gamesim.core.summary import Moments
 
@@ -107,6 +107,8 @@ def proportion_estimate(k: int, n: int, *, confidence: float = CONFIDENCE) -> Es
     if n < 1:
         raise ValueError(f"n = {n}, must be >= 1")
     p = k / n
+    from scipy import stats as sps  # here: scipy.stats costs ~0.5 s to import, and only this check needs it
+
     ci = sps.binomtest(k, n).proportion_ci(confidence_level=confidence, method="wilson")
     return Estimate(n, p, math.sqrt(p * (1.0 - p) / n), float(ci.low), float(ci.high))
 
@@ -212,8 +214,8 @@ def _mean_interval(
     if constant_value is not None:
         lo, hi = _constant_sample_interval(constant_value, n, confidence, lo_b, hi_b)
         return Estimate(n, m, se, lo, hi)
-    lo, hi = sps.t.interval(confidence, n - 1, loc=m, scale=se)
-    return Estimate(n, m, se, float(lo), float(hi))
+    lo, hi = _t_interval(confidence, n - 1, m, se)
+    return Estimate(n, m, se, lo, hi)
 
 
 def _constant_sample_interval(v: float, n: int, confidence: float, lo: float, hi: float) -> tuple[float, float]:
@@ -303,6 +305,8 @@ def quantile_estimate_from_order_statistics(
     below = math.floor(index)
     k = max(0, int(below if index - below == 0 else below + 1))
     est = order_statistic(min(k, n - 1))
+    from scipy import stats as sps  # here, not at import (see _t_ppf)
+
     bd = sps.binom(n, q)
     alpha = (1 - confidence) / 2
     low_index = int(bd.ppf(alpha)) - 1
@@ -383,8 +387,27 @@ def difference_estimate(a: Estimate, b: Estimate) -> Estimate:
 # ---------------------------------------------------------------------------
 
 
+# The normal and Student-t quantiles and tails from scipy.special, the functions scipy.stats.norm and
+# scipy.stats.t call (bit-identical results): importing scipy.stats costs every process that starts
+# gamesim (the command, each report kernel, each worker) about half a second.
+
+
+def _t_ppf(q: float, df: float) -> float:
+    """``scipy.stats.t.ppf(q, df)`` for ``df > 0`` (``nan`` otherwise)."""
+    return float(special.stdtrit(df, q)) if df > 0 else math.nan
+
+
+def _t_interval(confidence: float, df: float, loc: float, scale: float) -> tuple[float, float]:
+    """``scipy.stats.t.interval(confidence, df, loc=loc, scale=scale)``: ``nan`` bounds unless
+    ``df > 0`` and ``scale > 0`` (as scipy)."""
+    if not (df > 0 and scale > 0 and loc == loc):
+        return math.nan, math.nan
+    q1, q2 = (1.0 - confidence) / 2, (1.0 + confidence) / 2
+    return (float(special.stdtrit(df, q1) * scale + loc), float(special.stdtrit(df, q2) * scale + loc))
+
+
 def _z(confidence: float) -> float:
-    return float(sps.norm.ppf(0.5 + confidence / 2.0))
+    return float(special.ndtri(0.5 + confidence / 2.0))
 
 
 def _check_table(n11: int, n10: int, n01: int, n00: int) -> tuple[int, int, int, int]:
@@ -676,7 +699,7 @@ def paired_mean_ratio(
     vaa = max(sumsq_a - n * ma * ma, 0.0) / (n - 1) / n
     vbb = max(sumsq_b - n * mb * mb, 0.0) / (n - 1) / n
     vab = (sum_ab - n * ma * mb) / (n - 1) / n
-    t = float(sps.t.ppf(0.5 + confidence / 2.0, n - 1))
+    t = _t_ppf(0.5 + confidence / 2.0, n - 1)
     t2 = t * t
     if mb <= 0.0:
         return Estimate(n, math.nan, math.nan, 0.0, math.inf), not_estimable_note(n)
@@ -786,7 +809,7 @@ def two_stage_trials(
         raise ValueError(f"cap = {cap}, must be >= 0")
     if n_informative <= 0 or not math.isfinite(sd):
         return int(cap)
-    t = float(sps.t.ppf(0.5 + confidence / 2.0, n_pilot - 1))
+    t = _t_ppf(0.5 + confidence / 2.0, n_pilot - 1)
     by_var = math.ceil(PLAN_INFLATION * (t * sd / half_width) ** 2)
     by_info = math.ceil(min_informative * n_pilot / n_informative)
     return int(min(cap, max(by_var, by_info)))
@@ -824,7 +847,7 @@ def paired_difference_p_value(kind: str, *, n: int, n10: int = 0, n01: int = 0, 
         if n10 + n01 == 0:
             return 1.0
         z = (n10 - n01) / math.sqrt(n10 + n01)
-        return float(2 * sps.norm.sf(abs(z)))
+        return float(2 * special.ndtr(-abs(z)))
     if kind != "mean":
         raise ValueError(f"kind = {kind!r}, must be 'proportion' or 'mean'")
     if n < 2:
@@ -834,7 +857,7 @@ def paired_difference_p_value(kind: str, *, n: int, n10: int = 0, n01: int = 0, 
     if var == 0.0:
         return 1.0 if m == 0 else 0.0
     t = m / math.sqrt(var / n)
-    return float(2 * sps.t.sf(abs(t), n - 1))
+    return float(2 * special.stdtr(n - 1, -abs(t))) if n > 1 else math.nan
 
 
 def holm_adjust(p_values: npt.ArrayLike) -> npt.NDArray[np.float64]:

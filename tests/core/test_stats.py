@@ -214,3 +214,22 @@ def test_wilson_bounds_and_dkw():
     assert dkw_half_width(1000) == pytest.approx(math.sqrt(math.log(40) / 2000))
     with pytest.raises(ValueError):
         dkw_half_width(0)
+
+
+@pytest.mark.parametrize("confidence", [0.8, 0.9, 0.95, 0.99])
+@pytest.mark.parametrize("df", [1, 2, 7, 30, 999])
+def test_quantiles_from_scipy_special_equal_scipy_stats(confidence, df):
+    """stats computes its normal and t quantiles and tails with scipy.special (no scipy.stats import):
+    the same numbers, bit for bit, as scipy.stats, and nan where scipy.stats gives nan."""
+    from gamesim.core import stats as st
+
+    q = 0.5 + confidence / 2
+    assert st._z(confidence) == float(sps.norm.ppf(q))
+    assert st._t_ppf(q, df) == float(sps.t.ppf(q, df))
+    lo, hi = sps.t.interval(confidence, df, loc=-1.25, scale=0.3)
+    assert st._t_interval(confidence, df, -1.25, 0.3) == (float(lo), float(hi))
+    for bad in ((confidence, 0, 1.0, 1.0), (confidence, df, 1.0, 0.0), (confidence, df, 1.0, float("nan"))):
+        assert all(np.isnan(v) for v in st._t_interval(*bad))
+        with np.errstate(invalid="ignore"):
+            assert all(np.isnan(v) for v in sps.t.interval(bad[0], bad[1], loc=bad[2], scale=bad[3]))
+    assert np.isnan(st._t_ppf(q, 0)) and np.isnan(sps.t.ppf(q, 0))
