@@ -13,6 +13,7 @@ Every game registers itself in its package ``__init__`` with
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 import warnings
@@ -36,8 +37,12 @@ __all__ = [
     "builtin_game_packages",
 ]
 
+@functools.lru_cache(maxsize=1)
 def builtin_game_packages() -> tuple[str, ...]:
-    """Names of the game packages under ``gamesim/games/`` (each registers itself on import)."""
+    """Names of the game packages under ``gamesim/games/`` (each registers itself on import).
+
+    Listed once per process (the folder is scanned on the first call).
+    """
     import gamesim.games
 
     return tuple(sorted(m.name for m in pkgutil.iter_modules(gamesim.games.__path__) if m.ispkg))
@@ -252,8 +257,13 @@ def get_game(name: str) -> Game:
     Exception
         Whatever importing the game's package raises, if it is broken.
     """
+    game = _REGISTRY.get(name)
+    if game is not None:  # a sweep asks once per chunk: no folder scan, no other game's import
+        return game
     if name in builtin_game_packages():
         importlib.import_module(f"gamesim.games.{name}")  # raises the game's own import error
+        if name in _REGISTRY:
+            return _REGISTRY[name]
     games = all_games()
     if name not in games:
         raise KeyError(f"unknown game {name!r}; known games: {', '.join(sorted(games))}")
