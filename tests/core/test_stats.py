@@ -233,3 +233,22 @@ def test_quantiles_from_scipy_special_equal_scipy_stats(confidence, df):
         with np.errstate(invalid="ignore"):
             assert all(np.isnan(v) for v in sps.t.interval(bad[0], bad[1], loc=bad[2], scale=bad[3]))
     assert np.isnan(st._t_ppf(q, 0)) and np.isnan(sps.t.ppf(q, 0))
+
+
+def test_wilson_interval_equals_scipy_binomtest():
+    """proportion_estimate computes scipy.stats.binomtest(k, n).proportion_ci(method="wilson") without
+    binomtest's p-value: the same bounds, bit for bit, at the ends (k = 0, k = n) too."""
+    from scipy import stats as sps
+
+    from gamesim.core.stats import proportion_estimate
+
+    for n in (1, 2, 3, 10, 37, 1000, 123_457):
+        for k in sorted({0, 1, n // 3, n // 2, n - 1, n}):
+            for confidence in (0.8, 0.95, 0.99):
+                ci = sps.binomtest(k, n).proportion_ci(confidence_level=confidence, method="wilson")
+                est = proportion_estimate(k, n, confidence=confidence)
+                assert (est.ci_low, est.ci_high) == (float(ci.low), float(ci.high)), (k, n, confidence)
+    with pytest.raises(ValueError):
+        proportion_estimate(5, 4)
+    with pytest.raises(ValueError):
+        proportion_estimate(-1, 4)
