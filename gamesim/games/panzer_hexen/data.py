@@ -285,8 +285,21 @@ def load_cards(data: str | Path = BUILTIN_DATA) -> CardSet:
 def without(cards: CardSet, name: str) -> CardSet:
     """The card set less the ネウロイ or policy card called ``name`` (a study's removed card).
 
+    Parameters
+    ----------
+    cards : CardSet
+        The card set.
+    name : str
+        A ネウロイ or policy card (機材 or other) of ``cards``.
+
+    Returns
+    -------
+    CardSet
+
     Raises
     ------
+    ParamTypeError
+        If ``cards`` is not a CardSet.
     DataError
         If no ネウロイ or policy card has that name, or removing it would leave a list empty.
     """

@@ -330,6 +330,24 @@ def reference_game(p: PanzerParams, cards: CardSet, policies: Sequence[str], rng
                    seat0: int = -1) -> dict[str, Any]:
     """One whole game in plain Python; the fields of :func:`.sim.simulate`'s result for one game.
 
+    Parameters
+    ----------
+    p : PanzerParams
+        The rules and open procedures.
+    cards : CardSet
+        The card set.
+    policies : sequence of str
+        ``"random"`` or ``"greedy"`` for each of the ``p.n_players`` seats.
+    rng : numpy.random.Generator
+        The game's random numbers.
+    seat0 : int, default -1
+        Seat 0's witch (an index into ``cards.witches``), or -1 for a random one.
+
+    Returns
+    -------
+    dict
+        One value per field of :func:`.sim.simulate`'s result.
+
     Raises
     ------
     ParamError, ParamTypeError
@@ -350,6 +368,25 @@ def reference_simulate(p: PanzerParams, n_games: int, *, rng: Any = None, cards:
                        policies: Sequence[str] | str = "greedy", seat0_witch: str | None = None
                        ) -> dict[str, npt.NDArray[Any]]:
     """``n_games`` reference games; arrays shaped as :func:`.sim.simulate`'s.
+
+    Parameters
+    ----------
+    p : PanzerParams
+        The rules and open procedures.
+    n_games : int
+        Games to play, 1..100000.
+    rng : int, SeedSequence, Generator or None, optional
+        Seed or generator.
+    cards : CardSet or str, default "illustrative"
+        The card set, or a card file for :func:`.data.load_cards`.
+    policies : str or sequence of str, default "greedy"
+        ``"random"`` or ``"greedy"``: one for every seat, or one per seat.
+    seat0_witch : str, optional
+        Name of seat 0's witch (default: dealt at random).
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
 
     Raises
     ------

@@ -260,6 +260,19 @@ _min_mana = min_mana.__wrapped__
 def ambush_hit(w_defence: int, n_attack: int, *, evade: bool = False) -> bool:
     """未実行イベント of 通信: a ネウロイ attacks a witch one-sidedly; is she hit? (``n_attack >= w_defence``).
 
+    Parameters
+    ----------
+    w_defence : int
+        The witch's defence (after equipment and 魔力), 0..200.
+    n_attack : int
+        The ネウロイ's attack, 0..200.
+    evade : bool, default False
+        The witch evades (回避): she is never hit.
+
+    Returns
+    -------
+    bool
+
     Raises
     ------
     ParamError, ParamTypeError
@@ -271,6 +284,19 @@ def ambush_hit(w_defence: int, n_attack: int, *, evade: bool = False) -> bool:
 @validate_params(w_defence=STAT, n_attack=STAT, evade=Bool())
 def ambush_mana(w_defence: int, n_attack: int, *, evade: bool = False) -> int:
     """魔力 a witch must spend on defence not to be hit by a one-sided attack (0 with ``evade``).
+
+    Parameters
+    ----------
+    w_defence : int
+        The witch's defence (after equipment and 魔力), 0..200.
+    n_attack : int
+        The ネウロイ's attack, 0..200.
+    evade : bool, default False
+        The witch evades (回避): she is never hit.
+
+    Returns
+    -------
+    int
 
     Raises
     ------
