@@ -5,11 +5,19 @@ are all of the right type and in range returns; a call with any argument of the 
 float such as ``2.0`` for a dice count, a bool for a level, a string for a state) or out of range
 (``k = 9`` dice, ``n_games = 10**12``) raises a ``ParamError`` naming the parameter, quickly and
 before any work: nothing is silently truncated.
+
+``test_declared_function_strict`` draws its calls from the functions' ``validate_params``
+declarations (issue 25 point 2): every public function must carry one (a new function without
+it fails), and only what a declaration cannot say is written here (:data:`SPECIAL`). The data
+classes (:class:`MechParams`, :class:`RolloutPolicy`) check in ``__post_init__``/``__init__`` and
+keep hand-written specs (``PLAIN``, ``ROLLOUT``).
 """
 
 from __future__ import annotations
 
+import inspect
 import time
+import tomllib
 from typing import Any, Callable
 
 import numpy as np
@@ -19,24 +27,27 @@ from hypothesis import strategies as st
 
 import gamesim.games.mech_arena as mech
 from gamesim.core.registry import ParamError
-from gamesim.games.mech_arena.exact import MAX_ENUM_DICE
-from gamesim.games.mech_arena.sim import MAX_GAMES
-from tests.reliability.api_support import NOT_INT, Arg, call, draw_call, int_arg, pos
+from gamesim.core.validate import declared_params
+from tests.reliability.api_support import (
+    Arg,
+    call,
+    check_declared_call,
+    declared_arg,
+    draw_call,
+    draw_declared_call,
+    int_arg,
+    refused_fast,
+)
 
 WS = mech.load_weapons()
 P0 = mech.MechParams()
 PAIR = (WS.mechs[0], WS.mechs[6])
 S0 = mech.initial_state(P0, PAIR, 0)
-STATE = Arg(st.just(S0), st.sampled_from([None, "s", (0,) * 5, mech.initial_state(P0, (WS.mechs[4],) * 2, 0)]),
-            keyword=False)
-PARAMS = Arg(st.sampled_from([P0, mech.MechParams(check_reading="one_die", hp_check="any_six")]),
-             st.sampled_from([None, "n_dice", {"counter_dice": 1}, 3]), keyword=False)
-MECHS = Arg(st.just(PAIR), st.sampled_from([None, WS.mechs[0], [WS.mechs[0], WS.mechs[1]], ("oscar", "leo")]),
-            keyword=False)
+STATE = Arg(st.just(S0), st.sampled_from([None, "s", (0,) * 5, mech.initial_state(P0, (WS.mechs[4],) * 2, 0)]))
+MECHS = Arg(st.just(PAIR), st.sampled_from([None, WS.mechs[0], [WS.mechs[0], WS.mechs[1]], ("oscar", "leo"),
+                                            (WS.mechs[0],), (WS.mechs[0],) * 3]))
 ACTION = Arg(st.sampled_from(mech.legal_actions(S0, PAIR, P0)),
-             st.sampled_from([(0.0, 0), (True, 0), (99, 0), (0, 9), "0", None, (0,)]), keyword=False)
-LEVEL = Arg(st.integers(1, 2), st.one_of(NOT_INT, st.sampled_from([0, 3, -1])), keyword=False)
-RNG = Arg(st.integers(0, 2**32 - 1), st.sampled_from([True, 2.5, "1", -1]))
+             st.sampled_from([(0.0, 0), (True, 0), (99, 0), (0, 9), "0", None, (0,)]))
 MECH_NAME = Arg(st.sampled_from(list(WS.keys) + list(WS.names)), st.sampled_from(["gundam", 3, None, ""]))
 BOOL = Arg(st.booleans(), st.sampled_from([0, 1, "no", None, 1.0]))
 
@@ -53,84 +64,22 @@ PLAIN = dict(
     first=_choice(["random", "a", "b"], ["A", 0, None]), no_repeat=BOOL, strip_skip=BOOL,
     armour_on_strip=_choice(["stay", "reset"], ["x", None]), max_turns=int_arg(1, 1000), combos=BOOL,
 )
+ROLLOUT = {"k": int_arg(1, 256, 4), "horizon": int_arg(0, 200, 4)}
 
-#: Every public function of mech_arena with its arguments (positional ones first, in order).
-SPECS: dict[str, tuple[Callable[..., Any], dict[str, Arg]]] = {
-    "MechParams": (mech.MechParams, PLAIN),
-    "check_probability": (mech.check_probability, {"level": LEVEL, "p": PARAMS}),
-    "hp_check_probability": (mech.hp_check_probability, {"n_dice": pos(int_arg(1, 8)), "armour": pos(int_arg(0, 9)),
-                                                         "p": PARAMS}),
-    "counter_hit_probability": (mech.counter_hit_probability, {"k": pos(int_arg(0, 0)), "n": pos(int_arg(0, 9))}),
-    "initial_state": (mech.initial_state, {"p": PARAMS, "mechs": MECHS, "first": pos(int_arg(0, 1))}),
-    "legal_actions": (mech.legal_actions, {"s": STATE, "mechs": MECHS, "p": PARAMS}),
-    "action_outcomes": (mech.action_outcomes, {"s": STATE, "action": ACTION, "mechs": MECHS, "p": PARAMS}),
-    "expected_score": (mech.expected_score, {"s": STATE, "action": ACTION, "mechs": MECHS, "p": PARAMS}),
-    "start_turn": (mech.start_turn, {"s": Arg(st.just(S0), st.sampled_from([None, "s"]), keyword=False),
-                                     "p": PARAMS}),
-    "skip_turn": (mech.skip_turn, {"s": Arg(st.just(S0), st.sampled_from([None, "s", 3]), keyword=False)}),
-    "end_turn": (mech.end_turn, {"s": Arg(st.just(S0), st.sampled_from([None, "s", 3]), keyword=False)}),
-    "is_over": (mech.is_over, {"s": Arg(st.just(S0), st.sampled_from([None, "s"]), keyword=False), "p": PARAMS}),
-    "finger_flare": (mech.finger_flare, {"k": pos(int_arg(1, MAX_ENUM_DICE, 5))}),
-    "finger_flare_enumerated": (mech.finger_flare_enumerated, {"k": pos(int_arg(1, MAX_ENUM_DICE, 4))}),
-    "finger_flare_best_k": (mech.finger_flare_best_k, {
-        "self_cost": Arg(st.floats(0, 100), st.sampled_from([-1.0, float("nan"), "3", None, True, 101.0]),
-                         keyword=False),
-        "max_dice": int_arg(1, MAX_ENUM_DICE)}),
-    "check_probability_exact": (mech.check_probability_exact, {"level": LEVEL, "reading": Arg(
-        st.sampled_from(["n_dice", "one_die"]), st.sampled_from(["x", None, 1]), keyword=False)}),
-    "hp_check_exact": (mech.hp_check_exact, {"n_dice": pos(int_arg(1, MAX_ENUM_DICE, 4)), "armour": pos(int_arg(0, 9)),
-                                             "reading": Arg(st.sampled_from(["beat_armour", "any_six"]),
-                                                            st.sampled_from(["x", None]), keyword=False)}),
-    "weapon_values": (mech.weapon_values, {
-        "mech": Arg(st.sampled_from(list(WS.mechs)), st.sampled_from([None, "oscar", 0]), keyword=False),
-        "p": Arg(st.just(P0), PARAMS.bad, keyword=False),
-        "distance": int_arg(0, 3), "armour": int_arg(0, 3), "hp": int_arg(1, 2), "combo": BOOL}),
-    "load_weapons": (mech.load_weapons, {"weapons": Arg(st.just("2013"), st.sampled_from(
-        [3, None, "/no/such/file.toml", "2012"]), keyword=False)}),
-    "parse_weapons": (mech.parse_weapons, {"raw": Arg(st.just(__import__("tomllib").loads(
-        (mech.data.DATA_DIR / "weapons_2013.toml").read_text(encoding="utf-8"))), st.sampled_from(
-        [None, 3, {}, {"mechs": {}}, {"mechs": {"x": 1}}]), keyword=False)}),
-    "make_policy": (mech.make_policy, {"spec": Arg(st.sampled_from(["random", "greedy", "rollout", "rollout:2:1"]),
-                                                   st.sampled_from(["nope", 3, None, "rollout:0", "rollout:2.5",
-                                                                    "rollout:1000", "rollout:2:1000"]),
-                                                   keyword=False)}),
-    "RolloutPolicy": (mech.RolloutPolicy, {"k": int_arg(1, 256, 4), "horizon": int_arg(0, 200, 4)}),
-    "simulate": (mech.simulate, {"params": PARAMS, "n_games": pos(int_arg(1, MAX_GAMES, 20)), "rng": RNG,
-                                 "mech_a": MECH_NAME, "mech_b": MECH_NAME,
-                                 "policy_a": _choice(["random", "greedy"], ["nope", 3, None]),
-                                 "chunk_size": int_arg(1, 10**6, 8)}),
-    "reference_simulate": (mech.reference_simulate, {"p": PARAMS, "n_games": pos(int_arg(1, 100_000, 2)), "rng": RNG,
-                                                     "mech_a": MECH_NAME, "mech_b": MECH_NAME,
-                                                     "policy_a": _choice(["random", "greedy"], ["rollout", 3, None])}),
-    "reference_game": (mech.reference_game, {"p": PARAMS, "mechs": MECHS, "policies": Arg(
-        st.sampled_from([("random", "greedy"), ("greedy", "greedy")]),
-        st.sampled_from([("random",), "random", ("rollout", "random"), None]), keyword=False),
-        "rng": Arg(st.integers(0, 99).map(np.random.default_rng), st.sampled_from([None, 3, "r"]), keyword=False)}),
-}
-
-
-@pytest.mark.parametrize("name", list(SPECS))
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
 @given(data=st.data())
-def test_public_function_accepts_valid_and_refuses_everything_else(name: str, data: st.DataObject) -> None:
-    fn, spec = SPECS[name]
-    values, bad = draw_call(fn, spec, data)
-    t0 = time.perf_counter()
-    if bad:
-        with pytest.raises((TypeError, ValueError)) as info:
-            call(fn, spec, values)
-        assert time.perf_counter() - t0 < 2.0, f"{name} was slow to refuse {bad}"
-        assert isinstance(info.value, (ParamError, mech.DataError)), repr(info.value)
-        if isinstance(info.value, ParamError):
-            assert info.value.key in spec or info.value.key in bad or name == "MechParams", str(info.value)
-    else:
+def test_params_accept_valid_and_refuse_everything_else(data: st.DataObject) -> None:
+    # the data classes check in __post_init__ / __init__, not by a declaration
+    for cls, spec in ((mech.MechParams, PLAIN), (mech.RolloutPolicy, ROLLOUT)):
+        values, bad = draw_call(cls, spec, data)
+        if bad:
+            err = refused_fast(cls, **values)
+            assert isinstance(err, ParamError) and (err.key in bad or cls is mech.MechParams), repr(err)
+            continue
         try:
-            out = call(fn, spec, values)
+            assert call(cls, spec, values) is not None
         except ParamError as exc:  # a cross-field rule (start_ki > max_ki, start_distance > max_distance)
-            assert name == "MechParams" and exc.key in ("start_ki", "start_distance"), str(exc)
-            return
-        assert out is not None
-        assert time.perf_counter() - t0 < 20.0, name
+            assert cls is mech.MechParams and exc.key in ("start_ki", "start_distance"), str(exc)
 
 
 @pytest.mark.parametrize("call, key", [
@@ -149,6 +98,21 @@ def test_public_function_accepts_valid_and_refuses_everything_else(name: str, da
     (lambda: mech.pick_uniform(np.zeros((2, 3), bool), np.array([0.5, 0.5])), "mask"),
     (lambda: mech.pick_uniform(np.ones((2, 3)), np.array([0.5, 0.5])), "mask"),
     (lambda: mech.GreedyPolicy().choose(None, None, None, None, None, choice=None, dice=None), None),
+    (lambda: mech.legal_actions(mech.initial_state(P0, (WS.mechs[4],) * 2, 0), PAIR, P0), "s"),  # other mechs' state
+    (lambda: mech.initial_state(P0, ("oscar", "leo"), 0), "mechs"),
+    (lambda: mech.reference_game(P0, PAIR, ("greedy", "rollout"), np.random.default_rng(0)), "policies"),
+    (lambda: mech.reference_simulate(P0, 1, mech_b="gundam"), "mech_b"),
+    # the documented limits, pinned here (the generated tests take them from the declarations)
+    (lambda: mech.finger_flare(9), "k"),
+    (lambda: mech.finger_flare_best_k(100.5), "self_cost"),
+    (lambda: mech.hp_check_probability(9, 0, P0), "n_dice"),
+    (lambda: mech.hp_check_exact(1, 10), "armour"),
+    (lambda: mech.counter_hit_probability(3, 2), "k"),
+    (lambda: mech.initial_state(P0, PAIR, 2), "first"),
+    (lambda: mech.weapon_values(WS.mechs[0], P0, distance=P0.max_distance + 1), "distance"),
+    (lambda: mech.weapon_values(WS.mechs[0], P0, distance=0, hp=P0.start_hp + 1), "hp"),
+    (lambda: mech.simulate(P0, 10, chunk_size=10**6 + 1), "chunk_size"),
+    (lambda: mech.reference_simulate(P0, 100_001), "n_games"),
 ])
 def test_examples_are_refused_naming_the_parameter(call: Callable[[], Any], key: str | None) -> None:
     t0 = time.perf_counter()
@@ -167,3 +131,95 @@ def test_records_and_helpers() -> None:
     assert isinstance(mech.DuelState(distance=1, turn=0, to_move=0, armour=(3, 3), hp=(2, 2), ki=(0, 0)),
                       mech.DuelState)
     assert issubclass(mech.DataError, ValueError)
+
+
+def test_file_errors_are_data_errors() -> None:
+    # what the parsers refuse is a DataError (a ValueError naming the file and mech), not a ParamError
+    for bad in ("/no/such/file.toml", "2012"):
+        with pytest.raises(mech.DataError):
+            mech.load_weapons(bad)
+    for raw in (None, 3, {}, {"mechs": {}}, {"mechs": {"x": 1}}):
+        with pytest.raises(mech.DataError):
+            mech.parse_weapons(raw)
+    with pytest.raises(mech.DataError):
+        mech.simulate(P0, 1, weapons="/no/such.toml")
+
+
+# ---------------------------------------------------------------------------
+# Generated from the declarations (issue 25 point 2)
+# ---------------------------------------------------------------------------
+
+#: Valid values for ``Instance`` arguments.
+EXAMPLES = {mech.MechParams: [P0, mech.MechParams(check_reading="one_die", hp_check="any_six")],
+            mech.DuelState: [S0], mech.data.Mech: list(WS.mechs)}
+_NOTHING = st.nothing()
+
+
+def _narrow(fn: Callable[..., Any], name: str, good: st.SearchStrategy) -> Arg:
+    """The declared bad values of ``fn``'s ``name``, with valid values narrower than declared (fast calls)."""
+    return Arg(good, declared_arg(declared_params(fn)[name], {}, EXAMPLES).bad)
+
+
+RAW = tomllib.loads((mech.data.DATA_DIR / "weapons_2013.toml").read_text(encoding="utf-8"))
+WEAPONS = Arg(st.sampled_from(["2013", WS]), st.sampled_from([3, None, 2.5]))
+POLICY = Arg(st.sampled_from(["random", "greedy", mech.RandomPolicy()]),  # a rollout player is slow (make_policy's own)
+             st.sampled_from(["nope", 3, None, "rollout:0", "rollout:2.5", "rollout:1000", "rollout:2:1000"]))
+_MASKS = [np.array([[True, False, True], [False, True, False]]), np.ones((2, 4), bool)]
+STATE_OF_PAIR = {"s": STATE, "mechs": MECHS}
+
+#: What the declarations cannot say, by function and parameter: ``Unchecked`` arguments (checked
+#: in the body, or a parser's input whose errors are DataErrors, tested above), a ``Pair``'s items
+#: (two Mechs, two reference players), the state's relation to the mechs (heat counters per
+#: weapon), and valid values narrower than declared where a large one is slow (6^k dice rolls,
+#: games to play).
+SPECIAL: dict[str, dict[str, Arg]] = {
+    "initial_state": {"mechs": MECHS},
+    "legal_actions": STATE_OF_PAIR,
+    "action_outcomes": dict(STATE_OF_PAIR, action=ACTION),
+    "expected_score": dict(STATE_OF_PAIR, action=ACTION),
+    "finger_flare_enumerated": {"k": _narrow(mech.finger_flare_enumerated, "k", st.integers(1, 4))},
+    "hp_check_exact": {"n_dice": _narrow(mech.hp_check_exact, "n_dice", st.integers(1, 4))},
+    "load_weapons": {"weapons": Arg(st.sampled_from(["2013", mech.data.DATA_DIR / "weapons_2013.toml"]),
+                                    st.sampled_from([3, None, True, b"2013"]))},
+    "parse_weapons": {"raw": Arg(st.just(RAW), _NOTHING), "source": Arg(st.text(max_size=5), _NOTHING)},
+    "make_policy": {"spec": Arg(st.one_of(POLICY.good, st.just("rollout:2:1")), POLICY.bad),
+                    "name": Arg(st.just("spec"), _NOTHING)},
+    "pick_uniform": {"mask": Arg(st.sampled_from(_MASKS), st.sampled_from([np.ones((2, 3)), np.zeros((2, 3), bool),
+                                                                         None, [[True]], np.ones(3, bool)])),
+                     "u": Arg(st.lists(st.floats(0, 0.999), min_size=2, max_size=2).map(np.array),
+                              st.sampled_from([np.array([0.5, 1.0]), np.array([0.5]), None, [0.5, 0.5],
+                                               np.array([0, 1])]))},
+    "simulate": {"n_games": _narrow(mech.simulate, "n_games", st.integers(1, 5)),
+                 "chunk_size": _narrow(mech.simulate, "chunk_size", st.integers(1, 8)),
+                 "weapons": WEAPONS, "mech_a": MECH_NAME, "mech_b": MECH_NAME, "policy_a": POLICY, "policy_b": POLICY},
+    "reference_simulate": {"n_games": _narrow(mech.reference_simulate, "n_games", st.integers(1, 2)),
+                           "weapons": WEAPONS, "mech_a": MECH_NAME, "mech_b": MECH_NAME},
+    "reference_game": {
+        "mechs": MECHS,
+        "policies": Arg(st.sampled_from([("random", "greedy"), ("greedy", "greedy")]),
+                        st.sampled_from([("random",), "random", ("rollout", "random"), None, ["random", "greedy"]])),
+        "rng": Arg(st.integers(0, 99).map(np.random.default_rng), st.sampled_from([None, 3, "r"]))},
+}
+
+#: Public functions tested by hand instead (none: every one has a declaration the tests draw from).
+BY_HAND: dict[str, str] = {}
+
+
+def _public_functions() -> list[str]:
+    return [n for n in mech.__all__ if inspect.isfunction(getattr(mech, n))]
+
+
+def test_every_public_function_is_declared() -> None:
+    undeclared = [n for n in _public_functions() if declared_params(getattr(mech, n)) is None]
+    assert not undeclared, f"gamesim.games.mech_arena: no validate_params declaration on {undeclared}"
+    assert set(SPECIAL) <= set(_public_functions()) and set(BY_HAND) <= set(_public_functions())
+
+
+@pytest.mark.parametrize("name", [n for n in _public_functions() if n not in BY_HAND])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
+@given(data=st.data())
+def test_declared_function_strict(name: str, data: st.DataObject) -> None:
+    fn = getattr(mech, name)
+    args, kwargs, bad = draw_declared_call(fn, data, EXAMPLES, SPECIAL.get(name))
+    out = check_declared_call(fn, args, kwargs, bad)
+    assert bad or out is not None

@@ -14,9 +14,10 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import comb
 
-from gamesim.core.validate import check_bool, check_int
+from gamesim.core.registry import ParamError
+from gamesim.core.validate import Bool, Int, validate_params
 
-from .rules import COPIES, END_HEIGHT, HAND_SIZE, N_NUMBERS, SET_BONUS, _check_counts, _hand_value
+from .rules import COPIES, COUNTS, HAND_SIZE, HEIGHTS, MATE, N_NUMBERS, SET_BONUS, _hand_value
 
 __all__ = ["hands_of_size", "hand_probability", "hand_value_distribution", "set_bonus_distribution",
            "expected_hand_value"]
@@ -30,27 +31,51 @@ def _hands(k: int) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
+#: A hand size (the enumeration has ``C(k + 4, 4)`` hands: 1820 for 12).
+HAND_K = Int(0, 12)
+
+
+@validate_params(k=HAND_K)
 def hands_of_size(k: int = HAND_SIZE) -> tuple[tuple[int, ...], ...]:
     """Every hand of ``k`` cards as counts per number (``C(k + 4, 4)`` of them; 126 for 5).
+
+    Parameters
+    ----------
+    k : int, default 5
+        Hand size, 0..12.
+
+    Returns
+    -------
+    tuple of tuple of int
 
     Raises
     ------
     ParamTypeError, ParamError
         If ``k`` is not an integer 0..12.
     """
-    return _hands(check_int("k", k, min=0, max=12))
+    return _hands(k)
 
 
+@validate_params(hand=COUNTS, pool=COUNTS)
 def hand_probability(hand: tuple[int, ...], pool: tuple[int, ...] = (COPIES,) * N_NUMBERS) -> Fraction:
     """Chance that ``sum(hand)`` cards dealt from ``pool`` are exactly ``hand`` (multivariate hypergeometric).
+
+    Parameters
+    ----------
+    hand : sequence of 5 int
+        Counts per number, 0..9 each.
+    pool : sequence of 5 int, default 9 each
+        Cards dealt from, 0..9 of each number.
+
+    Returns
+    -------
+    Fraction
 
     Raises
     ------
     ParamTypeError, ParamError
-        For counts of the wrong length, type or range, or an empty pool.
+        For counts of the wrong length, type or range.
     """
-    hand = _check_counts("hand", hand)
-    pool = _check_counts("pool", pool)
     n = sum(pool)
     k = sum(hand)
     if k > n:
@@ -61,6 +86,10 @@ def hand_probability(hand: tuple[int, ...], pool: tuple[int, ...] = (COPIES,) * 
     return Fraction(num, comb(n, k))
 
 
+_hand_probability = hand_probability.__wrapped__
+
+
+@validate_params(heights=HEIGHTS, mate=MATE, k=HAND_K, pool=COUNTS, collapse_doubled=Bool())
 def hand_value_distribution(heights: tuple[int, ...] = (0,) * N_NUMBERS, mate: int = -1, *, k: int = HAND_SIZE,
                             pool: tuple[int, ...] = (COPIES,) * N_NUMBERS, collapse_doubled: bool = True
                             ) -> dict[int, Fraction]:
@@ -88,49 +117,54 @@ def hand_value_distribution(heights: tuple[int, ...] = (0,) * N_NUMBERS, mate: i
     ParamTypeError, ParamError
         For arguments of the wrong type or range, or a pool with fewer than ``k`` cards.
     """
-    heights = _check_counts("heights", heights, END_HEIGHT)
-    mate = check_int("mate", mate, min=-1, max=N_NUMBERS - 1)
-    k = check_int("k", k, min=0, max=12)
-    pool = _check_counts("pool", pool)
-    check_bool("collapse_doubled", collapse_doubled)
-    if sum(pool) < k:
-        from gamesim.core.registry import ParamError
-
+    if sum(pool) < k:  # a relation between pool and k: not declarable
         raise ParamError("pool", pool, f"at least k = {k} cards")
     out: dict[int, Fraction] = {}
     for h in _hands(k):
         if any(c > p for c, p in zip(h, pool)):  # more copies than the pool holds (k > COPIES): probability 0
             continue
-        pr = hand_probability(h, pool)
+        pr = _hand_probability(h, pool)
         if pr:
-            v = _hand_value(h, heights, mate, 0, collapse_doubled)
+            v = _hand_value(h, heights, mate, 0, collapse_doubled=collapse_doubled)
             out[v] = out.get(v, Fraction(0)) + pr
     return dict(sorted(out.items()))
 
 
+@validate_params(k=HAND_K, pool=COUNTS)
 def set_bonus_distribution(k: int = HAND_SIZE, pool: tuple[int, ...] = (COPIES,) * N_NUMBERS) -> dict[int, Fraction]:
     """Exact distribution of a random ``k``-card hand's set bonus (3/4/5 equal cards → +3/+7/+12).
 
     With the defaults: the opening hand (始め方: 5 cards from the 45).
+
+    Parameters
+    ----------
+    k : int, default 5
+        Hand size, 0..12.
+    pool : sequence of 5 int, default 9 each
+        Cards the hand is dealt from.
+
+    Returns
+    -------
+    dict of int to Fraction
+        Set bonus → probability (empty if the pool holds fewer than ``k`` cards).
 
     Raises
     ------
     ParamTypeError, ParamError
         For ``k`` or ``pool`` out of range.
     """
-    k = check_int("k", k, min=0, max=12)
-    pool = _check_counts("pool", pool)
     out: dict[int, Fraction] = {}
     for h in _hands(k):
         if any(c > p for c, p in zip(h, pool)):  # more copies than the pool holds: probability 0
             continue
-        pr = hand_probability(h, pool) if sum(pool) >= k else Fraction(0)
+        pr = _hand_probability(h, pool) if sum(pool) >= k else Fraction(0)
         if pr:
             v = sum(SET_BONUS[min(c, 5)] for c in h)
             out[v] = out.get(v, Fraction(0)) + pr
     return dict(sorted(out.items()))
 
 
+@validate_params(heights=HEIGHTS, mate=MATE, k=HAND_K, pool=COUNTS, collapse_doubled=Bool())
 def expected_hand_value(heights: tuple[int, ...] = (0,) * N_NUMBERS, mate: int = -1, *, k: int = HAND_SIZE,
                         pool: tuple[int, ...] = (COPIES,) * N_NUMBERS, collapse_doubled: bool = True) -> Fraction:
     """Mean of :func:`hand_value_distribution`, computed independently by linearity over the numbers.
@@ -139,26 +173,28 @@ def expected_hand_value(heights: tuple[int, ...] = (0,) * N_NUMBERS, mate: int =
     ``sum_v E[SET_BONUS[c_v]] + E[c_v] * points_v``: a second formulation the tests hold against
     the enumeration.
 
+    Parameters
+    ----------
+    heights, mate, k, pool, collapse_doubled
+        As :func:`hand_value_distribution`.
+
+    Returns
+    -------
+    Fraction
+
     Raises
     ------
     ParamTypeError, ParamError
         As :func:`hand_value_distribution`.
     """
-    heights = _check_counts("heights", heights, END_HEIGHT)
-    mate = check_int("mate", mate, min=-1, max=N_NUMBERS - 1)
-    k = check_int("k", k, min=0, max=12)
-    pool = _check_counts("pool", pool)
-    check_bool("collapse_doubled", collapse_doubled)
     n = sum(pool)
-    if n < k:
-        from gamesim.core.registry import ParamError
-
+    if n < k:  # a relation between pool and k: not declarable
         raise ParamError("pool", pool, f"at least k = {k} cards")
     total = Fraction(0)
     for v in range(N_NUMBERS):
         one = [0] * N_NUMBERS
         one[v] = 1
-        pts = _hand_value(tuple(one), heights, mate, 0, collapse_doubled)  # a single card: its points, no bonus
+        pts = _hand_value(tuple(one), heights, mate, 0, collapse_doubled=collapse_doubled)  # a single card: its points, no bonus
         total += Fraction(k * pool[v], n) * pts
         for c in range(3, min(k, pool[v]) + 1):
             total += Fraction(comb(pool[v], c) * comb(n - pool[v], k - c), comb(n, k)) * SET_BONUS[min(c, 5)]

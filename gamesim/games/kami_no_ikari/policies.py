@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_int
+from gamesim.core.validate import ParamTypeError, Unchecked, check_int, validate_params
 
 from .engine import (
     BIG,
@@ -100,8 +100,14 @@ class ChickenPolicy:
         return _argmax(key, legal, rng), road_by_hand(b, np.arange(b.size), rng)
 
 
+@validate_params()
 def GreedyPolicy() -> ChickenPolicy:  # noqa: N802 - a named constructor reads as the player it makes
-    """The greedy player: best immediate change of its own hand value (``ChickenPolicy(5)``)."""
+    """The greedy player: best immediate change of its own hand value (``ChickenPolicy(5)``).
+
+    Returns
+    -------
+    ChickenPolicy
+    """
     return ChickenPolicy(5)
 
 
@@ -195,8 +201,20 @@ def _draw(counts: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return (np.cumsum(counts, axis=1, dtype=np.int64) <= u[:, None]).sum(axis=1)
 
 
+@validate_params(spec=Unchecked("a spec string, parsed in the body: its errors name 'policy'"))
 def make_policy(spec: str) -> Chooser:
     """The player a spec names: ``random``, ``greedy``, ``chicken:d`` (d 1..5) or ``rollout[:k]``.
+
+    Parameters
+    ----------
+    spec : str
+        ``"random"``, ``"greedy"``, ``"chicken:d"`` (d = 1..5), ``"rollout"`` or ``"rollout:k"``
+        (k = 1..256).
+
+    Returns
+    -------
+    Chooser
+        A player object with a ``choose`` method.
 
     Raises
     ------

@@ -16,8 +16,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from gamesim.core.registry import ParamError
-from gamesim.core.rng import RngLike, as_generator
-from gamesim.core.validate import ParamTypeError, check_int
+from gamesim.core.rng import RngLike
+from gamesim.core.validate import Int, ParamTypeError, Rng, Unchecked, validate_params
 
 from .rules import (
     COPIES,
@@ -25,11 +25,12 @@ from .rules import (
     HAND_SIZE,
     MATE_HEIGHT,
     N_NUMBERS,
+    PARAMS,
     ROAD_PAIRS,
+    STATE,
     KamiParams,
     KamiState,
     _apply_action,
-    _check_params,
     _draw,
     _hand_value,
     _legal_actions,
@@ -67,20 +68,39 @@ def _parse(spec: str) -> int:
     raise ParamError("policy", spec, "random, greedy or chicken:d (d = 1..5) (the reference has no rollout player)")
 
 
+#: The zero-argument source of floats in [0, 1) (any callable; what it returns is trusted).
+UNIFORM = Unchecked("a callable returning floats in [0, 1): callable() checked in the body")
+
+
+@validate_params(s=STATE, p=PARAMS, dare=Int(-1, 5), uniform=UNIFORM,
+                 lines=Unchecked("None or the lines of p (a trusted hook of the reference's game loop)"))
 def reference_choice(s: KamiState, p: KamiParams, dare: int, uniform: Uniform,
                      lines: tuple[tuple[int, int], ...] | None = None) -> tuple[int, tuple[int, int]]:
     """The action and road of a ``random`` (``dare = -1``) or ``chicken:dare`` player (5 = greedy).
+
+    Parameters
+    ----------
+    s : KamiState
+        After the draw, game running.
+    p : KamiParams
+    dare : int
+        -1 (random) or 1..5 (``chicken:dare``; 5 = greedy).
+    uniform : callable
+        Zero-argument source of floats in [0, 1).
+    lines : tuple of (int, int), optional
+        ``p.lines`` (given by callers that hold them already).
+
+    Returns
+    -------
+    (int, (int, int))
+        The action code and the road it would build.
 
     Raises
     ------
     ParamTypeError, ParamError
         For a state of the wrong type, ``dare`` not -1 or 1..5, or ``uniform`` not callable.
     """
-    if not isinstance(s, KamiState):
-        raise ParamTypeError("s", s, "a KamiState")
-    _check_params(p)
-    dare = check_int("dare", dare, min=-1, max=5)
-    if dare == 0:
+    if dare == 0:  # a hole in the range: not declarable
         raise ParamError("dare", dare, "-1 (random) or 1..5")
     if not callable(uniform):
         raise ParamTypeError("uniform", uniform, "a callable returning floats in [0, 1)")
@@ -115,7 +135,7 @@ def _choice(s: KamiState, p: KamiParams, dare: int, uniform: Uniform,
             if p.mate_counter and mate < 0 and heights[tower] == MATE_HEIGHT:
                 mate = tower
             over = heights[tower] > dare
-        key = _hand_value(tuple(h), tuple(heights), mate, smoke, p.collapse_doubled) - (1e6 if over else 0)
+        key = _hand_value(tuple(h), tuple(heights), mate, smoke, collapse_doubled=p.collapse_doubled) - (1e6 if over else 0)
         if key > best:
             best, ties = key, [a]
         elif key == best:
@@ -128,6 +148,9 @@ def _choice(s: KamiState, p: KamiParams, dare: int, uniform: Uniform,
     return action, roads[_pick(len(roads), uniform)]
 
 
+@validate_params(p=PARAMS,
+                 policies=Unchecked("one player name per seat of p (random, greedy, chicken:d): checked in the body"),
+                 uniform=UNIFORM)
 def reference_game(p: KamiParams, policies: Sequence[str], uniform: Uniform) -> dict[str, object]:
     """Play one game; returns the per-game values of :func:`.sim.simulate` (``scores`` ... ``smoke``).
 
@@ -139,13 +162,17 @@ def reference_game(p: KamiParams, policies: Sequence[str], uniform: Uniform) -> 
     uniform : callable
         Zero-argument source of floats in [0, 1).
 
+    Returns
+    -------
+    dict
+        The per-game values of :func:`.sim.simulate` (but ``first_seat``).
+
     Raises
     ------
     ParamTypeError, ParamError
         For ``p`` not a KamiParams, a wrong number of players or an unknown one, or ``uniform``
         not callable.
     """
-    _check_params(p)
     if isinstance(policies, str) or not isinstance(policies, Sequence) or len(policies) != p.n_players:
         raise ParamTypeError("policies", policies, f"a sequence of {p.n_players} player names")
     dares = [_parse(x) for x in policies]
@@ -176,12 +203,12 @@ def reference_game(p: KamiParams, policies: Sequence[str], uniform: Uniform) -> 
         if action >= m2:
             line_free = any(a < m2 for a in _legal_actions(s, lines, True))
             (chosen if line_free else forced)[me] += 1
-        before = _hand_value(s.hands[me], s.heights, s.mate, s.smoke[me], p.collapse_doubled)
+        before = _hand_value(s.hands[me], s.heights, s.mate, s.smoke[me], collapse_doubled=p.collapse_doubled)
         s = _apply_action(s, action, p, road)
         if s.over:
-            change = _hand_value(s.hands[me], s.heights, s.mate, s.smoke[me], p.collapse_doubled) - before
+            change = _hand_value(s.hands[me], s.heights, s.mate, s.smoke[me], collapse_doubled=p.collapse_doubled) - before
             break
-    scores = [_hand_value(h, s.heights, s.mate, sm, p.collapse_doubled) for h, sm in zip(s.hands, s.smoke)]
+    scores = [_hand_value(h, s.heights, s.mate, sm, collapse_doubled=p.collapse_doubled) for h, sm in zip(s.hands, s.smoke)]
     best = max(scores)
     top = [x == best for x in scores]
     if p.ties == "later_seat":
@@ -195,6 +222,8 @@ def reference_game(p: KamiParams, policies: Sequence[str], uniform: Uniform) -> 
             "smoke_forced": forced, "smoke_chosen": chosen}
 
 
+@validate_params(p=PARAMS, n_games=Int(1, 100_000), rng=Rng(),
+                 policies=Unchecked("one name for every seat or one per seat: checked by reference_game"))
 def reference_simulate(p: KamiParams, n_games: int, *, rng: RngLike = None, policies: str | Sequence[str] = "greedy"
                        ) -> dict[str, np.ndarray]:
     """``n_games`` games with the scalar reference; the keys of :func:`.sim.simulate` (but ``first_seat``).
@@ -208,14 +237,16 @@ def reference_simulate(p: KamiParams, n_games: int, *, rng: RngLike = None, poli
     policies : str or sequence of str, default "greedy"
         One name for every seat, or one per seat.
 
+    Returns
+    -------
+    dict of str to numpy.ndarray
+
     Raises
     ------
     ParamError, ParamTypeError
         For an unknown player or ``n_games`` out of range.
     """
-    _check_params(p)
-    n_games = check_int("n_games", n_games, min=1, max=100_000)
     pols = [policies] * p.n_players if isinstance(policies, str) else policies
-    gen = as_generator(rng)
+    gen = rng  # a Generator (the declaration's Rng)
     rows = [reference_game(p, pols, gen.random) for _ in range(n_games)]  # type: ignore[arg-type]
     return {k: np.array([r[k] for r in rows]) for k in rows[0]}

@@ -35,7 +35,21 @@ from pathlib import Path
 from typing import Any, Literal
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_int, is_int
+from gamesim.core.validate import (
+    Bool,
+    Choice,
+    Instance,
+    Int,
+    IntList,
+    ParamTypeError,
+    Unchecked,
+    check_bool,
+    check_choice,
+    check_int,
+    check_int_list,
+    is_int,
+    validate_params,
+)
 
 __all__ = [
     "N_NUMBERS", "COPIES", "HAND_SIZE", "MATE_HEIGHT", "END_HEIGHT", "SMOKE_PENALTY", "SET_BONUS",
@@ -126,6 +140,8 @@ def _bad_board(source: str, detail: str) -> ParamError:
     return ParamError("board", source, f"a valid board file ({source}: {detail})")
 
 
+@validate_params(raw=Unchecked("a parsed board file: every problem is a ParamError naming board and the key"),
+                 source=Unchecked("any label, used only in messages"))
 def parse_board(raw: Any, source: str = "<board>") -> Board:
     """Validate the parsed TOML of a board file.
 
@@ -200,6 +216,7 @@ def _load_cached(path: str, mtime: float) -> Board:
     return parse_board(raw, name)
 
 
+@validate_params(board=Instance((str, Path), f'"{BUILTIN_BOARD}" or a path to a board .toml file'))
 def load_board(board: str | Path = BUILTIN_BOARD) -> Board:
     """Load and validate a board file.
 
@@ -220,8 +237,6 @@ def load_board(board: str | Path = BUILTIN_BOARD) -> Board:
     ParamError
         If the file does not exist, is not TOML or fails :func:`parse_board`.
     """
-    if not isinstance(board, (str, Path)) or isinstance(board, bool):
-        raise ParamTypeError("board", board, f'"{BUILTIN_BOARD}" or a path to a board .toml file')
     p = DATA_DIR / "board_illustrative.toml" if str(board) == BUILTIN_BOARD else Path(board)
     if not p.is_file():
         raise ParamError("board", str(board), f'"{BUILTIN_BOARD}" or a path to an existing board .toml file')
@@ -314,38 +329,67 @@ class KamiParams:
         return self.mate_counter and self.road
 
 
-def _check_params(p: object) -> KamiParams:
-    if not isinstance(p, KamiParams):
-        raise ParamTypeError("p", p, "a KamiParams")
-    return p
+#: Declared constraints shared by the public functions (:func:`validate_params`): the rules, a
+#: hand or a pool (5 counts, 0..9 each: one per number 1..5), the towers' heights (5 counts 0..5),
+#: the 摩天 tower (-1 none), a count of smoking-room cards, a board's line count.
+PARAMS = Instance(KamiParams, "a KamiParams")
+COUNTS = IntList(0, COPIES, min_len=N_NUMBERS, max_len=N_NUMBERS)
+HEIGHTS = IntList(0, END_HEIGHT, min_len=N_NUMBERS, max_len=N_NUMBERS)
+MATE = Int(-1, N_NUMBERS - 1)
+CARDS = Int(0, N_NUMBERS * COPIES)
+N_LINES = Int(1, 64)
 
 
+@validate_params(board=Instance(Board, "a Board (see load_board)"), n_players=Int(2, 4))
 def board_lines(board: Board, n_players: int) -> tuple[tuple[int, int], ...]:
     """The lines of ``board`` in a game of ``n_players`` (those with ``min_players <= n_players``).
+
+    Parameters
+    ----------
+    board : Board
+        A board (:func:`load_board`).
+    n_players : int
+        2..4.
+
+    Returns
+    -------
+    tuple of (int, int)
 
     Raises
     ------
     ParamTypeError, ParamError
         If ``board`` is not a Board or ``n_players`` not 2..4.
     """
-    if not isinstance(board, Board):
-        raise ParamTypeError("board", board, "a Board (see load_board)")
-    check_int("n_players", n_players, min=2, max=4)
     return tuple(ln for ln, m in zip(board.lines, board.min_players) if m <= n_players)
 
 
+@validate_params(n_lines=N_LINES)
 def n_actions(n_lines: int) -> int:
     """Number of action codes with ``n_lines`` board lines: two per line slot (road included), five smoking-room discards.
+
+    Parameters
+    ----------
+    n_lines : int
+        Board lines (without the road), 1..64.
+
+    Returns
+    -------
+    int
 
     Raises
     ------
     ParamTypeError, ParamError
         If ``n_lines`` is not an integer 1..64.
     """
-    n_lines = check_int("n_lines", n_lines, min=1, max=64)
     return 2 * (n_lines + 1) + N_NUMBERS
 
 
+_n_actions = n_actions.__wrapped__
+
+
+@validate_params(kind=Choice(("line", "smoke")), n_lines=N_LINES,
+                 index=Unchecked("0..2 * n_lines + 1 for a line, 0..4 for smoke: bounds from kind and n_lines, "
+                                 "checked in the body"))
 def action_code(kind: Literal["line", "smoke"], index: int, n_lines: int) -> int:
     """The integer code of an action.
 
@@ -358,28 +402,42 @@ def action_code(kind: Literal["line", "smoke"], index: int, n_lines: int) -> int
     n_lines : int
         Board lines (without the road), 1..64.
 
+    Returns
+    -------
+    int
+
     Raises
     ------
     ParamTypeError, ParamError
         For an unknown kind or an index out of range.
     """
-    check_choice("kind", kind, ("line", "smoke"))
-    n_lines = check_int("n_lines", n_lines, min=1, max=64)
     if kind == "line":
         return check_int("index", index, min=0, max=2 * (n_lines + 1) - 1)
     return 2 * (n_lines + 1) + check_int("index", index, min=0, max=N_NUMBERS - 1)
 
 
+@validate_params(n_lines=N_LINES,
+                 code=Unchecked("0..n_actions(n_lines) - 1: a bound from n_lines, checked in the body"))
 def decode_action(code: int, n_lines: int) -> tuple[str, int, int]:
     """``("line", slot, direction)`` or ``("smoke", value, 0)`` of an action code (inverse of :func:`action_code`).
+
+    Parameters
+    ----------
+    code : int
+        An action code, 0..``n_actions(n_lines) - 1``.
+    n_lines : int
+        Board lines (without the road), 1..64.
+
+    Returns
+    -------
+    tuple of (str, int, int)
 
     Raises
     ------
     ParamTypeError, ParamError
         If ``code`` is not a valid code for ``n_lines``.
     """
-    n_lines = check_int("n_lines", n_lines, min=1, max=64)
-    code = check_int("code", code, min=0, max=n_actions(n_lines) - 1)
+    code = check_int("code", code, min=0, max=_n_actions(n_lines) - 1)
     m2 = 2 * (n_lines + 1)
     if code >= m2:
         return ("smoke", code - m2, 0)
@@ -390,18 +448,28 @@ def decode_action(code: int, n_lines: int) -> tuple[str, int, int]:
 # Scoring (得点計算)
 # ---------------------------------------------------------------------------
 
+@validate_params(count=CARDS)
 def set_bonus(count: int) -> int:
     """Bonus for ``count`` equal cards in hand: 3/4/5 → +3/+7/+12, fewer → 0 (more than 5 → 12).
+
+    Parameters
+    ----------
+    count : int
+        Equal cards in hand, 0..45.
+
+    Returns
+    -------
+    int
 
     Raises
     ------
     ParamTypeError, ParamError
         If ``count`` is not an integer 0..45.
     """
-    count = check_int("count", count, min=0, max=N_NUMBERS * COPIES)
     return SET_BONUS[min(count, 5)]
 
 
+@validate_params(height=Int(0, END_HEIGHT), mate=Bool(), collapse_doubled=Bool())
 def card_points(height: int, mate: bool = False, *, collapse_doubled: bool = True) -> int:
     """Points of one card in hand whose number's tower has ``height`` cards.
 
@@ -414,33 +482,26 @@ def card_points(height: int, mate: bool = False, *, collapse_doubled: bool = Tru
     collapse_doubled : bool, default True
         Whether the −1 at height 5 is doubled too on the 摩天 tower.
 
+    Returns
+    -------
+    int
+
     Raises
     ------
     ParamTypeError, ParamError
         If ``height`` is not 0..5 or a flag is not a bool.
     """
-    height = check_int("height", height, min=0, max=END_HEIGHT)
-    check_bool("mate", mate)
-    check_bool("collapse_doubled", collapse_doubled)
-    return _card_points(height, mate, collapse_doubled)
-
-
-def _card_points(height: int, mate: bool, collapse_doubled: bool) -> int:
     pts = HEIGHT_POINTS[height]
     if mate and (pts > 0 or collapse_doubled):
         pts *= 2
     return pts
 
 
-def _check_counts(name: str, v: object, total: int = COPIES) -> tuple[int, ...]:
-    if not isinstance(v, (tuple, list)) or len(v) != N_NUMBERS:
-        raise ParamTypeError(name, v, "5 counts (one per number 1..5)")
-    for x in v:
-        if not is_int(x) or not 0 <= x <= total:
-            raise ParamError(name, v, f"5 integer counts 0..{total}")
-    return tuple(int(x) for x in v)
+#: Unchecked body of :func:`card_points`, for :func:`hand_value`'s loop.
+_card_points = card_points.__wrapped__
 
 
+@validate_params(hand=COUNTS, heights=HEIGHTS, mate=MATE, smoke=CARDS, collapse_doubled=Bool())
 def hand_value(hand: tuple[int, ...], heights: tuple[int, ...], mate: int = -1, smoke: int = 0, *,
                collapse_doubled: bool = True) -> int:
     """The value of a hand (手札の価値): set bonuses + card points − 3 per smoking-room card.
@@ -470,21 +531,15 @@ def hand_value(hand: tuple[int, ...], heights: tuple[int, ...], mate: int = -1, 
     ParamTypeError, ParamError
         For counts of the wrong length, type or range.
     """
-    hand = _check_counts("hand", hand)
-    heights = _check_counts("heights", heights, END_HEIGHT)
-    mate = check_int("mate", mate, min=-1, max=N_NUMBERS - 1)
-    smoke = check_int("smoke", smoke, min=0, max=N_NUMBERS * COPIES)
-    check_bool("collapse_doubled", collapse_doubled)
-    return _hand_value(hand, heights, mate, smoke, collapse_doubled)
-
-
-def _hand_value(hand: tuple[int, ...], heights: tuple[int, ...], mate: int, smoke: int,
-                collapse_doubled: bool) -> int:
     v = -SMOKE_PENALTY * smoke
     for t in range(N_NUMBERS):
         c = hand[t]
-        v += SET_BONUS[min(c, 5)] + c * _card_points(heights[t], t == mate, collapse_doubled)
+        v += SET_BONUS[min(c, 5)] + c * _card_points(heights[t], t == mate, collapse_doubled=collapse_doubled)
     return v
+
+
+#: Unchecked body of :func:`hand_value`, for the exact tables, the reference and the scores.
+_hand_value = hand_value.__wrapped__
 
 
 # ---------------------------------------------------------------------------
@@ -542,8 +597,23 @@ class KamiState:
     trigger: int = -1
 
 
+#: A game state (:func:`validate_params`).
+STATE = Instance(KamiState, "a KamiState")
+
+
+@validate_params(hands=Unchecked("2..4 hands of 5 counts with 5 cards each and at most 9 of a number in all "
+                                 "(a list of lists, related by the copies): checked in the body"))
 def initial_state(hands: tuple[tuple[int, ...], ...]) -> KamiState:
     """The state after the deal: ``hands`` dealt (5 cards each), the rest in the deck, seat 0 to move.
+
+    Parameters
+    ----------
+    hands : sequence of sequences of 5 int
+        One hand per seat (2..4), counts per number 1..5.
+
+    Returns
+    -------
+    KamiState
 
     Raises
     ------
@@ -552,7 +622,8 @@ def initial_state(hands: tuple[tuple[int, ...], ...]) -> KamiState:
     """
     if not isinstance(hands, (tuple, list)) or not 2 <= len(hands) <= 4:
         raise ParamTypeError("hands", hands, "2..4 hands of 5 counts")
-    hs = tuple(_check_counts("hands", h) for h in hands)
+    hs = tuple(tuple(check_int_list("hands", h, min=0, max=COPIES, min_len=N_NUMBERS, max_len=N_NUMBERS))
+               for h in hands)
     if any(sum(h) != HAND_SIZE for h in hs):
         raise ParamError("hands", hands, f"hands of {HAND_SIZE} cards each")
     deck = tuple(COPIES - sum(h[t] for h in hs) for t in range(N_NUMBERS))
@@ -562,43 +633,50 @@ def initial_state(hands: tuple[tuple[int, ...], ...]) -> KamiState:
     return KamiState(hands=hs, deck=deck, workers=(int(Spot.START),) * n, smoke=(0,) * n)
 
 
-def _check_state(s: object) -> KamiState:
-    if not isinstance(s, KamiState):
-        raise ParamTypeError("s", s, "a KamiState")
-    return s
-
-
+@validate_params(s=STATE)
 def draw_outcomes(s: KamiState) -> list[tuple[int, Fraction]]:
     """Chance node of step A: ``(number index, exact probability)`` of the card drawn (uniform over the deck's cards).
 
     Empty if the deck is empty.
+
+    Parameters
+    ----------
+    s : KamiState
+
+    Returns
+    -------
+    list of (int, Fraction)
 
     Raises
     ------
     ParamTypeError
         If ``s`` is not a KamiState.
     """
-    s = _check_state(s)
     n = sum(s.deck)
     return [(t, Fraction(c, n)) for t, c in enumerate(s.deck) if c] if n else []
 
 
+@validate_params(s=STATE, p=PARAMS)
 def turn_start(s: KamiState, p: KamiParams) -> KamiState:
     """Step A's deck check: the state before the draw, or the ended game if the turn cannot start.
 
     With the deck empty: ``deck_out = "end"`` ends the game; ``"play_on"`` skips the draw (the
     state comes back with ``drawn = True``), or ends the game if the mover's hand is empty too.
 
+    Parameters
+    ----------
+    s : KamiState
+    p : KamiParams
+
+    Returns
+    -------
+    KamiState
+
     Raises
     ------
     ParamTypeError
         For arguments of the wrong type.
     """
-    s, p = _check_state(s), _check_params(p)
-    return _turn_start(s, p)
-
-
-def _turn_start(s: KamiState, p: KamiParams) -> KamiState:
     if s.over or s.drawn or sum(s.deck):
         return s
     if p.deck_out == "end" or not sum(s.hands[s.to_move]):
@@ -606,22 +684,32 @@ def _turn_start(s: KamiState, p: KamiParams) -> KamiState:
     return replace(s, drawn=True)
 
 
+#: Unchecked body of :func:`turn_start`, for the reference's game loop.
+_turn_start = turn_start.__wrapped__
+
+
+@validate_params(s=STATE, value=Int(0, N_NUMBERS - 1))
 def draw(s: KamiState, value: int) -> KamiState:
     """Step A: the player to move draws a card of tower index ``value`` (0..4) from the deck.
+
+    Parameters
+    ----------
+    s : KamiState
+        Before the draw, game running.
+    value : int
+        Tower index 0..4 of the card drawn; the deck must hold one.
+
+    Returns
+    -------
+    KamiState
 
     Raises
     ------
     ParamTypeError, ParamError
         If the deck holds no such card or the player has drawn already.
     """
-    s = _check_state(s)
-    value = check_int("value", value, min=0, max=N_NUMBERS - 1)
-    if s.drawn or s.over or not s.deck[value]:
+    if s.drawn or s.over or not s.deck[value]:  # the state's relation to value: not declarable
         raise ParamError("value", value, "a number left in the deck, drawn once at the start of a turn")
-    return _draw(s, value)
-
-
-def _draw(s: KamiState, value: int) -> KamiState:
     hands = list(s.hands)
     h = list(hands[s.to_move])
     h[value] += 1
@@ -631,10 +719,15 @@ def _draw(s: KamiState, value: int) -> KamiState:
     return replace(s, hands=tuple(hands), deck=tuple(deck), drawn=True)
 
 
+#: The body of :func:`draw` for the reference's game loop (it checks only that the card is in the deck).
+_draw = draw.__wrapped__
+
+
 def _slots(s: KamiState, lines: tuple[tuple[int, int], ...]) -> list[tuple[int, int] | None]:
     return list(lines) + [s.road]
 
 
+@validate_params(s=STATE, p=PARAMS)
 def legal_actions(s: KamiState, p: KamiParams) -> list[int]:
     """Legal action codes of the player to move (after the draw), ascending.
 
@@ -646,12 +739,21 @@ def legal_actions(s: KamiState, p: KamiParams) -> list[int]:
     discarding a held card of number ``v + 1`` (code ``2M + v``), is legal when no line move is,
     or always with ``smoke_by_choice`` (置きたくない場合).
 
+    Parameters
+    ----------
+    s : KamiState
+        After the draw.
+    p : KamiParams
+
+    Returns
+    -------
+    list of int
+
     Raises
     ------
     ParamTypeError
         For arguments of the wrong type.
     """
-    s, p = _check_state(s), _check_params(p)
     return _legal_actions(s, p.lines, p.smoke_by_choice)
 
 
@@ -674,6 +776,10 @@ def _legal_actions(s: KamiState, lines: tuple[tuple[int, int], ...], smoke_by_ch
     return out
 
 
+@validate_params(s=STATE, p=PARAMS,
+                 action=Unchecked("a legal action of s under p: checked in the body (type and range first)"),
+                 road=Unchecked("None or a pair of ROAD_PAIRS, needed only by a move that places the counter: "
+                                "checked in the body"))
 def apply_action(s: KamiState, action: int, p: KamiParams, road: tuple[int, int] | None = None) -> KamiState:
     """Steps B and C: move the worker and play the card (or go to the smoking room), then pass the turn.
 
@@ -700,10 +806,9 @@ def apply_action(s: KamiState, action: int, p: KamiParams, road: tuple[int, int]
         If the action is not legal, the state is not waiting for a move, or the road is missing
         or not a pair of different tower indices when it is needed.
     """
-    s, p = _check_state(s), _check_params(p)
     if s.over or not s.drawn:
         raise ParamError("s", "state", "a running game whose player to move has drawn")
-    action = check_int("action", action, min=0, max=n_actions(len(p.lines)) - 1)
+    action = check_int("action", action, min=0, max=_n_actions(len(p.lines)) - 1)
     if action not in _legal_actions(s, p.lines, p.smoke_by_choice):
         raise ParamError("action", action, f"a legal action {_legal_actions(s, p.lines, p.smoke_by_choice)}")
     if road is not None and (not isinstance(road, tuple) or road not in ROAD_PAIRS):
@@ -712,6 +817,7 @@ def apply_action(s: KamiState, action: int, p: KamiParams, road: tuple[int, int]
 
 
 def _apply_action(s: KamiState, action: int, p: KamiParams, road: tuple[int, int] | None) -> KamiState:
+    # the move itself, trusted (the reference's game loop); apply_action checks its legality first
     me = s.to_move
     lines = p.lines
     m2 = 2 * (len(lines) + 1)
@@ -757,29 +863,47 @@ def _apply_action(s: KamiState, action: int, p: KamiParams, road: tuple[int, int
     return replace(s, **upd)
 
 
+@validate_params(s=STATE, p=PARAMS)
 def final_scores(s: KamiState, p: KamiParams) -> tuple[int, ...]:
     """Each seat's hand value (手札の価値) on the state's board.
+
+    Parameters
+    ----------
+    s : KamiState
+    p : KamiParams
+
+    Returns
+    -------
+    tuple of int
 
     Raises
     ------
     ParamTypeError
         For arguments of the wrong type.
     """
-    s, p = _check_state(s), _check_params(p)
-    return tuple(_hand_value(h, s.heights, s.mate, sm, p.collapse_doubled) for h, sm in zip(s.hands, s.smoke))
+    return tuple(_hand_value(h, s.heights, s.mate, sm, collapse_doubled=p.collapse_doubled)
+                 for h, sm in zip(s.hands, s.smoke))
 
 
+@validate_params(scores=IntList(min_len=2, max_len=4), ties=Choice(("shared", "later_seat")))
 def winners(scores: tuple[int, ...], ties: Ties = "shared") -> tuple[int, ...]:
     """The winning seats: the highest scores (all of them when ``ties = "shared"``, else the last tied seat).
+
+    Parameters
+    ----------
+    scores : sequence of int
+        One score per seat, 2..4 of them.
+    ties : {"shared", "later_seat"}, default "shared"
+
+    Returns
+    -------
+    tuple of int
 
     Raises
     ------
     ParamTypeError, ParamError
         If ``scores`` is not 2..4 integers or ``ties`` unknown.
     """
-    if not isinstance(scores, (tuple, list)) or not 2 <= len(scores) <= 4 or not all(is_int(x) for x in scores):
-        raise ParamTypeError("scores", scores, "2..4 integer scores")
-    check_choice("ties", ties, ("shared", "later_seat"))
     best = max(scores)
     top = tuple(i for i, x in enumerate(scores) if x == best)
     return top if ties == "shared" else top[-1:]

@@ -18,12 +18,12 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from gamesim.core.rng import RngLike, as_generator
-from gamesim.core.validate import ParamTypeError, check_bool, check_int
+from gamesim.core.rng import RngLike
+from gamesim.core.validate import Bool, Int, ParamTypeError, Rng, Unchecked, validate_params
 
 from .engine import Chooser, deal, play, scores_batch, tables
 from .policies import make_policy
-from .rules import KamiParams, _check_params
+from .rules import PARAMS, KamiParams
 
 __all__ = ["CHUNK_SIZE", "MAX_GAMES", "GAME_KEYS", "simulate"]
 
@@ -50,6 +50,10 @@ def _resolve_policies(policies: object, n_players: int) -> list[Chooser]:
     return out
 
 
+@validate_params(params=PARAMS, n_games=Int(1, MAX_GAMES), chunk_size=Int(1, 1_000_000), rotate=Bool(),
+                 policies=Unchecked("one player (a name or a policy object) or one per seat of params: checked "
+                                    "in the body"),
+                 rng=Rng())
 def simulate(params: KamiParams, n_games: int, *, rng: RngLike = None, policies: object = "greedy",
              rotate: bool = False, chunk_size: int = CHUNK_SIZE) -> dict[str, npt.NDArray[np.generic]]:
     """Play ``n_games`` whole games of 神の怒り, vectorized.
@@ -94,13 +98,10 @@ def simulate(params: KamiParams, n_games: int, *, rng: RngLike = None, policies:
     -----
     Rulebook: ``#27 神の怒り プロトタイプ``; readings in ``docs/rules/kami_no_ikari.md``.
     """
-    p = _check_params(params)
-    n_games = check_int("n_games", n_games, min=1, max=MAX_GAMES)
-    chunk_size = check_int("chunk_size", chunk_size, min=1, max=1_000_000)
-    check_bool("rotate", rotate)
+    p = params
     P = p.n_players
     choosers = _resolve_policies(policies, P)
-    deck_rng, pol_rng = as_generator(rng).spawn(2)
+    deck_rng, pol_rng = rng.spawn(2)  # rng: a Generator (the declaration's Rng)
     t = tables(p)
     out: dict[str, np.ndarray] = {
         "scores": np.zeros((n_games, P), np.int32), "top": np.zeros((n_games, P), bool),

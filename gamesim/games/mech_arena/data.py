@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from gamesim.core.datafile import FieldChecks
+from gamesim.core.validate import Instance, Unchecked, validate_params
 
 __all__ = [
     "DataError",
@@ -333,6 +334,8 @@ def _weapon(where: str, name: str, raw: dict[str, Any], slots: dict[str, int]) -
     )
 
 
+@validate_params(raw=Unchecked("a parsed weapon file: every problem is a DataError naming the mech and field"),
+                 source=Unchecked("any label, used only in messages"))
 def parse_weapons(raw: Any, source: str = "<data>") -> WeaponSet:
     """Validate a parsed weapon file and compile it to a :class:`WeaponSet`.
 
@@ -434,6 +437,7 @@ def _load_cached(path: str, mtime: float) -> WeaponSet:
     return parse_weapons(raw, Path(path).name)
 
 
+@validate_params(weapons=Instance((str, Path), f'"{BUILTIN_WEAPONS}" or a path to a .toml weapon file'))
 def load_weapons(weapons: str | Path = BUILTIN_WEAPONS) -> WeaponSet:
     """Load and validate a weapon file.
 
@@ -454,9 +458,5 @@ def load_weapons(weapons: str | Path = BUILTIN_WEAPONS) -> WeaponSet:
     DataError
         If the file is missing, not TOML, or fails validation (see :func:`parse_weapons`).
     """
-    if not isinstance(weapons, (str, Path)):
-        from gamesim.core.validate import ParamTypeError
-
-        raise ParamTypeError("weapons", weapons, f'"{BUILTIN_WEAPONS}" or a path to a .toml weapon file')
     p = resolve_weapons_path(weapons)
     return _load_cached(str(p), p.stat().st_mtime)

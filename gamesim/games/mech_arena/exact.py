@@ -25,10 +25,10 @@ import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 
-from gamesim.core.validate import ParamTypeError, check_choice, check_float, check_int
+from gamesim.core.validate import Bool, Choice, Float, Instance, Int, Ref, validate_params
 
 from .data import Mech
-from .rules import DuelState, MechParams, action_outcomes, legal_actions
+from .rules import PARAMS, DuelState, MechParams, action_outcomes, legal_actions
 
 __all__ = ["FingerFlare", "finger_flare", "finger_flare_enumerated", "finger_flare_best_k",
            "check_probability_exact", "hp_check_exact", "weapon_values"]
@@ -58,6 +58,11 @@ class FingerFlare:
     expected_armour: Fraction
 
 
+#: Dice enumerated (6^k rolls).
+DICE = Int(1, MAX_ENUM_DICE)
+
+
+@validate_params(k=DICE)
 def finger_flare(k: int) -> FingerFlare:
     """The closed form of フィンガーフレア with ``k`` dice.
 
@@ -66,15 +71,22 @@ def finger_flare(k: int) -> FingerFlare:
     k : int
         Dice rolled, 1..MAX_ENUM_DICE (the card allows 1〜5).
 
+    Returns
+    -------
+    FingerFlare
+
     Raises
     ------
     ParamError
         If ``k`` is not an integer in range.
     """
-    k = check_int("k", k, min=1, max=MAX_ENUM_DICE)
     q = Fraction(5, 6) ** k
     p_armour = tuple(q * _comb(k, j) * Fraction(3, 5) ** j * Fraction(2, 5) ** (k - j) for j in range(k + 1))
     return FingerFlare(k=k, p_self_damage=1 - q, p_armour=p_armour, expected_armour=k * Fraction(3, 5) * q)
+
+
+#: Unchecked body of :func:`finger_flare` (for :func:`finger_flare_best_k`).
+_finger_flare = finger_flare.__wrapped__
 
 
 def _comb(n: int, j: int) -> int:
@@ -83,15 +95,24 @@ def _comb(n: int, j: int) -> int:
     return comb(n, j)
 
 
+@validate_params(k=DICE)
 def finger_flare_enumerated(k: int) -> FingerFlare:
     """フィンガーフレア with ``k`` dice by listing all 6^k rolls (no formula).
+
+    Parameters
+    ----------
+    k : int
+        Dice rolled, 1..MAX_ENUM_DICE.
+
+    Returns
+    -------
+    FingerFlare
 
     Raises
     ------
     ParamError
         If ``k`` is not an integer in 1..MAX_ENUM_DICE.
     """
-    k = check_int("k", k, min=1, max=MAX_ENUM_DICE)
     total = 6**k
     self_hits = 0
     counts = [0] * (k + 1)
@@ -105,6 +126,7 @@ def finger_flare_enumerated(k: int) -> FingerFlare:
                        expected_armour=sum((j * pj for j, pj in enumerate(p_armour)), Fraction(0)))
 
 
+@validate_params(self_cost=Float(0, 100), max_dice=DICE)
 def finger_flare_best_k(self_cost: float, *, max_dice: int = 5) -> tuple[int, tuple[float, ...]]:
     """The dice count maximizing E[armour dealt] − ``self_cost`` · P(self-damage).
 
@@ -126,13 +148,13 @@ def finger_flare_best_k(self_cost: float, *, max_dice: int = 5) -> tuple[int, tu
     ParamError
         For an argument of the wrong type or out of range.
     """
-    c = check_float("self_cost", self_cost, min=0, max=100)
-    n = check_int("max_dice", max_dice, min=1, max=MAX_ENUM_DICE)
-    vals = tuple(float(f.expected_armour - Fraction(c) * f.p_self_damage) for f in map(finger_flare, range(1, n + 1)))
+    c, n = self_cost, max_dice
+    vals = tuple(float(f.expected_armour - Fraction(c) * f.p_self_damage) for f in map(_finger_flare, range(1, n + 1)))
     best = max(range(n), key=lambda i: (vals[i], -i))
     return best + 1, vals
 
 
+@validate_params(level=Int(1, 2), reading=Choice(("n_dice", "one_die")))
 def check_probability_exact(level: int, reading: str = "n_dice") -> Fraction:
     """判定N's success probability by enumerating the dice (base rule assumed, see MechParams).
 
@@ -143,19 +165,23 @@ def check_probability_exact(level: int, reading: str = "n_dice") -> Fraction:
     reading : {"n_dice", "one_die"}, default "n_dice"
         ``n_dice``: N dice, success if any shows 4–6. ``one_die``: one die, success on 6 − N or more.
 
+    Returns
+    -------
+    Fraction
+
     Raises
     ------
     ParamError
         For a level other than 1 or 2 or an unknown reading.
     """
-    lv = check_int("level", level, min=1, max=2)
-    check_choice("reading", reading, ("n_dice", "one_die"))
+    lv = level
     if reading == "n_dice":
         rolls = list(itertools.product(range(1, 7), repeat=lv))
         return Fraction(sum(1 for r in rolls if max(r) >= 4), len(rolls))
     return Fraction(sum(1 for d in range(1, 7) if d >= 6 - lv), 6)
 
 
+@validate_params(n_dice=DICE, armour=Int(0, 9), reading=Choice(("beat_armour", "any_six")))
 def hp_check_exact(n_dice: int, armour: int, reading: str = "beat_armour") -> Fraction:
     """P(the HP-damage check of a 格闘 deals 1 HP), by enumerating all 6^n rolls.
 
@@ -168,14 +194,16 @@ def hp_check_exact(n_dice: int, armour: int, reading: str = "beat_armour") -> Fr
     reading : {"beat_armour", "any_six"}, default "beat_armour"
         Base rule assumed: more dice showing 4–6 than the armour, or any 6.
 
+    Returns
+    -------
+    Fraction
+
     Raises
     ------
     ParamError
         For an argument of the wrong type or out of range.
     """
-    n = check_int("n_dice", n_dice, min=1, max=MAX_ENUM_DICE)
-    a = check_int("armour", armour, min=0, max=9)
-    check_choice("reading", reading, ("beat_armour", "any_six"))
+    n, a = n_dice, armour
     rolls = itertools.product(range(1, 7), repeat=n)
     if reading == "beat_armour":
         good = sum(1 for r in rolls if sum(1 for d in r if d >= 4) > a)
@@ -184,6 +212,9 @@ def hp_check_exact(n_dice: int, armour: int, reading: str = "beat_armour") -> Fr
     return Fraction(good, 6**n)
 
 
+@validate_params(mech=Instance(Mech, "a Mech (load_weapons().mechs[i])"), p=PARAMS,
+                 distance=Int(0, Ref("p", "max_distance")), armour=Int(0, Ref("p", "start_armour")),
+                 hp=Int(1, Ref("p", "start_hp")), combo=Bool())
 def weapon_values(mech: Mech, p: MechParams, *, distance: int, armour: int = 3, hp: int = 2,
                   combo: bool = False) -> list[dict[str, object]]:
     """Exact expected damage of each legal action of ``mech`` from a fresh state at ``distance``.
@@ -191,6 +222,20 @@ def weapon_values(mech: Mech, p: MechParams, *, distance: int, armour: int = 3, 
     The opponent (a copy of ``mech``) has ``armour`` and ``hp``; the user has the starting values,
     full 気力 and no heat; ``combo``: the weapon named by each combo weapon's ``combo_after`` was
     used on the previous turn.
+
+    Parameters
+    ----------
+    mech : Mech
+        A mech of a weapon set (``load_weapons().mechs[i]``).
+    p : MechParams
+    distance : int
+        0..``p.max_distance``.
+    armour : int, default 3
+        The opponent's armour, 0..``p.start_armour``.
+    hp : int, default 2
+        The opponent's HP, 1..``p.start_hp``.
+    combo : bool, default False
+        Whether each combo weapon's ``combo_after`` weapon was used on the previous turn.
 
     Returns
     -------
@@ -203,15 +248,7 @@ def weapon_values(mech: Mech, p: MechParams, *, distance: int, armour: int = 3, 
     ParamError
         For an argument of the wrong type or out of range.
     """
-    if not isinstance(mech, Mech):
-        raise ParamTypeError("mech", mech, "a Mech (load_weapons().mechs[i])")
-    if not isinstance(p, MechParams):
-        raise ParamTypeError("p", p, "a MechParams")
-    d = check_int("distance", distance, min=0, max=p.max_distance)
-    a = check_int("armour", armour, min=0, max=p.start_armour)
-    h = check_int("hp", hp, min=1, max=p.start_hp)
-    if not isinstance(combo, bool):
-        raise ParamTypeError("combo", combo, "true or false (a bool)")
+    d, a, h = distance, armour, hp
     heat = tuple(False for _ in mech.weapons)
     out = []
     for slot, opt in legal_actions(DuelState(distance=d, turn=0, to_move=0, armour=(p.start_armour, a),

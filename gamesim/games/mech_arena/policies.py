@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_int
+from gamesim.core.validate import ParamTypeError, Unchecked, check_int, validate_params
 
 from .engine import Batch, Tables, play, resolve
 from .rules import HP_VALUE, DuelState, MechParams, expected_score
@@ -42,6 +42,8 @@ _TIE = 1e-9
 WIN_VALUE: float = 10.0
 
 
+@validate_params(mask=Unchecked("a 2-d bool array, every row with a True: checked in the body"),
+                 u=Unchecked("a float array of mask's rows, in [0, 1): checked in the body"))
 def pick_uniform(mask: npt.NDArray[np.bool_], u: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
     """Per row, the column of the ``floor(u * count)``-th True of ``mask`` (a uniform pick).
 
@@ -241,6 +243,8 @@ class RolloutPolicy(Policy):
         return _pick(mean >= best[:, None] - _TIE, choice.random(n))
 
 
+@validate_params(spec=Unchecked("a policy object or a spec string, parsed in the body: its errors name name"),
+                 name=Unchecked("the parameter name the errors carry (a trusted label)"))
 def make_policy(spec: Any, name: str = "spec") -> Policy:
     """A policy from its name: ``"random"``, ``"greedy"``, ``"rollout"`` or ``"rollout:<k>:<horizon>"``.
 
@@ -250,6 +254,10 @@ def make_policy(spec: Any, name: str = "spec") -> Policy:
         A policy object is returned as it is.
     name : str, default "spec"
         The parameter name for error messages.
+
+    Returns
+    -------
+    Policy
 
     Raises
     ------

@@ -17,10 +17,12 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_int, check_rng
+from gamesim.core.validate import Choice, Instance, Int, Pair, ParamTypeError, Rng, Unchecked, validate_params
 
 from .data import Mech, WeaponSet, load_weapons
 from .rules import (
+    MECHS,
+    PARAMS,
     DuelState,
     MechParams,
     action_outcomes,
@@ -51,6 +53,8 @@ def _choose(s: DuelState, mechs: tuple[Mech, Mech], p: MechParams, policy: str, 
     return acts[int(rng.random() * len(acts))]
 
 
+@validate_params(p=PARAMS, rng=Instance(np.random.Generator, "a numpy Generator"),
+                 policies=Pair(f"a pair of {', '.join(REFERENCE_POLICIES)}", tuple), mechs=MECHS)
 def reference_game(p: MechParams, mechs: tuple[Mech, Mech], policies: tuple[str, str],
                    rng: np.random.Generator) -> dict[str, int]:
     """Play one duel, turn by turn.
@@ -76,12 +80,7 @@ def reference_game(p: MechParams, mechs: tuple[Mech, Mech], policies: tuple[str,
     ParamError
         For an argument of the wrong type or value.
     """
-    if not isinstance(p, MechParams):
-        raise ParamTypeError("p", p, "a MechParams")
-    if not isinstance(rng, np.random.Generator):
-        raise ParamTypeError("rng", rng, "a numpy Generator")
-    if (not isinstance(policies, tuple) or len(policies) != 2
-            or not all(isinstance(x, str) and x in REFERENCE_POLICIES for x in policies)):
+    if not all(isinstance(x, str) and x in REFERENCE_POLICIES for x in policies):  # the declared pair's items
         raise ParamError("policies", policies, f"a pair of {', '.join(REFERENCE_POLICIES)}")
     if p.first == "random":
         first = int(rng.random() < 0.5)
@@ -115,6 +114,11 @@ def reference_game(p: MechParams, mechs: tuple[Mech, Mech], policies: tuple[str,
             "strips": strips, "lost_turns": lost}
 
 
+@validate_params(p=PARAMS, n_games=Int(1, MAX_REFERENCE_GAMES), rng=Rng(),
+                 weapons=Unchecked("a WeaponSet or a weapon file: loaded in the body"),
+                 mech_a=Unchecked("a mech of weapons: checked in the body, once weapons is loaded"),
+                 mech_b=Unchecked("a mech of weapons: checked in the body, once weapons is loaded"),
+                 policy_a=Choice(REFERENCE_POLICIES), policy_b=Choice(REFERENCE_POLICIES))
 def reference_simulate(p: MechParams, n_games: int, *, rng: Any = None, mech_a: str = "oscar",
                        mech_b: str = "oscar", policy_a: str = "greedy", policy_b: str = "greedy",
                        weapons: str | WeaponSet = "2013") -> dict[str, npt.NDArray[np.int64]]:
@@ -142,10 +146,7 @@ def reference_simulate(p: MechParams, n_games: int, *, rng: Any = None, mech_a: 
     DataError
         For a missing or invalid weapon file.
     """
-    if not isinstance(p, MechParams):
-        raise ParamTypeError("p", p, "a MechParams")
-    n = check_int("n_games", n_games, min=1, max=MAX_REFERENCE_GAMES)
-    gen = check_rng(rng)
+    n, gen = n_games, rng  # gen: a Generator (the declaration's Rng)
     ws = weapons if isinstance(weapons, WeaponSet) else load_weapons(weapons)
     mechs = []
     for key, name in (("mech_a", mech_a), ("mech_b", mech_b)):
@@ -155,8 +156,5 @@ def reference_simulate(p: MechParams, n_games: int, *, rng: Any = None, mech_a: 
             mechs.append(ws.mechs[ws.index(name)])
         except ValueError:
             raise ParamError(key, name, f"a mech: {', '.join(ws.keys)}") from None
-    for key, pol in (("policy_a", policy_a), ("policy_b", policy_b)):
-        if not isinstance(pol, str) or pol not in REFERENCE_POLICIES:
-            raise ParamError(key, pol, f"one of {', '.join(REFERENCE_POLICIES)}")
     games = [reference_game(p, (mechs[0], mechs[1]), (policy_a, policy_b), gen) for _ in range(n)]
     return {k: np.array([g[k] for g in games], np.int64) for k in games[0]}

@@ -26,7 +26,19 @@ from math import comb
 from typing import Literal
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_int, is_int
+from gamesim.core.validate import (
+    Instance,
+    Int,
+    Pair,
+    ParamTypeError,
+    Ref,
+    Unchecked,
+    check_bool,
+    check_choice,
+    check_int,
+    is_int,
+    validate_params,
+)
 
 from .data import NO_EFFECT, Effect, Mech, Weapon
 
@@ -161,10 +173,11 @@ class MechParams:
         check_bool("combos", self.combos)
 
 
-def _check_params(p: object) -> MechParams:
-    if not isinstance(p, MechParams):
-        raise ParamTypeError("p", p, "a MechParams")
-    return p
+#: Declared constraints shared by the public functions (:func:`validate_params`): the rules, and
+#: the two mechs of a duel (a tuple of two: that both are Mechs is checked in the body,
+#: :func:`_check_mechs`, as the state's heat counters per weapon, :func:`_check_state`).
+PARAMS = Instance(MechParams, "a MechParams")
+MECHS = Pair("a pair (Mech, Mech)", tuple)
 
 
 #: An action: (weapon slot, option). The option is 0 for a weapon without a choice, the
@@ -222,6 +235,11 @@ class DuelState:
     winner: int = -1
 
 
+#: A duel state (:func:`validate_params`).
+STATE = Instance(DuelState, "a DuelState")
+
+
+@validate_params(level=Int(1, 2), p=PARAMS)
 def check_probability(level: int, p: MechParams) -> float:
     """Probability that a 判定 of ``level`` (1 or 2) succeeds under ``p.check_reading``.
 
@@ -241,9 +259,7 @@ def check_probability(level: int, p: MechParams) -> float:
     ParamError
         If ``level`` is not 1 or 2, or ``p`` is not a MechParams.
     """
-    check_int("level", level, min=1, max=2)
-    _check_params(p)
-    return _check_p(int(level), p)
+    return _check_p(level, p)
 
 
 def _check_p(level: int, p: MechParams) -> float:
@@ -254,6 +270,7 @@ def _check_p(level: int, p: MechParams) -> float:
     return (level + 1) / 6.0
 
 
+@validate_params(n_dice=Int(1, 8), armour=Int(0, 9), p=PARAMS)
 def hp_check_probability(n_dice: int, armour: int, p: MechParams) -> float:
     """Probability that the HP-damage check of a 格闘 deals 1 HP.
 
@@ -275,10 +292,7 @@ def hp_check_probability(n_dice: int, armour: int, p: MechParams) -> float:
     ParamError
         For an argument of the wrong type or out of range.
     """
-    check_int("n_dice", n_dice, min=1, max=8)
-    check_int("armour", armour, min=0, max=9)
-    _check_params(p)
-    return _hp_p(int(n_dice), int(armour), p)
+    return _hp_p(n_dice, armour, p)
 
 
 def _hp_p(n: int, armour: int, p: MechParams) -> float:
@@ -287,19 +301,30 @@ def _hp_p(n: int, armour: int, p: MechParams) -> float:
     return sum(comb(n, j) for j in range(armour + 1, n + 1)) / 2.0**n
 
 
+@validate_params(n=Int(0, 9), k=Int(0, Ref("n")))
 def counter_hit_probability(k: int, n: int) -> float:
     """P(exactly ``k`` of ``n`` counter-attack dice show 4–6) = C(n, k) / 2**n.
+
+    Parameters
+    ----------
+    k : int
+        Dice showing 4–6, 0..n.
+    n : int
+        Counter-attack dice, 0..9.
+
+    Returns
+    -------
+    float
 
     Raises
     ------
     ParamError
         If ``n`` is not in 0..9 or ``k`` not in 0..n.
     """
-    check_int("n", n, min=0, max=9)
-    check_int("k", k, min=0, max=int(n))
-    return comb(int(n), int(k)) / 2.0 ** int(n)
+    return comb(n, k) / 2.0**n
 
 
+@validate_params(p=PARAMS, mechs=MECHS, first=Int(0, 1))
 def initial_state(p: MechParams, mechs: tuple[Mech, Mech], first: int) -> DuelState:
     """The state at the start of a duel.
 
@@ -311,29 +336,31 @@ def initial_state(p: MechParams, mechs: tuple[Mech, Mech], first: int) -> DuelSt
     first : int
         Side taking the first turn (0 or 1); ``p.first`` is applied by the callers.
 
+    Returns
+    -------
+    DuelState
+
     Raises
     ------
     ParamError
         For an argument of the wrong type or value.
     """
-    _check_params(p)
     _check_mechs(mechs)
-    check_int("first", first, min=0, max=1)
     return DuelState(
-        distance=p.start_distance, turn=0, to_move=int(first), armour=(p.start_armour,) * 2, hp=(p.start_hp,) * 2,
+        distance=p.start_distance, turn=0, to_move=first, armour=(p.start_armour,) * 2, hp=(p.start_hp,) * 2,
         ki=(p.start_ki,) * 2, heat=(tuple(False for _ in mechs[0].weapons), tuple(False for _ in mechs[1].weapons)),
     )
 
 
-def _check_mechs(mechs: object) -> tuple[Mech, Mech]:
-    if (not isinstance(mechs, tuple) or len(mechs) != 2 or not all(isinstance(m, Mech) for m in mechs)):
+def _check_mechs(mechs: tuple[object, object]) -> tuple[Mech, Mech]:
+    # the items of the declared pair (MECHS)
+    if not all(isinstance(m, Mech) for m in mechs):
         raise ParamTypeError("mechs", mechs, "a pair (Mech, Mech)")
     return mechs  # type: ignore[return-value]
 
 
-def _check_state(s: object, mechs: tuple[Mech, Mech]) -> DuelState:
-    if not isinstance(s, DuelState):
-        raise ParamTypeError("s", s, "a DuelState")
+def _check_state(s: DuelState, mechs: tuple[Mech, Mech]) -> DuelState:
+    # the declared state's relation to the mechs: a heat counter per weapon
     if len(s.heat) != 2 or any(len(s.heat[i]) != len(mechs[i].weapons) for i in (0, 1)):
         raise ParamError("s", s, "a DuelState of these mechs (heat counters per weapon)")
     return s
@@ -344,6 +371,7 @@ def _usable(w: Weapon, slot: int, s: DuelState, side: int, p: MechParams) -> boo
             and w.min_distance <= s.distance <= w.max_distance and not s.heat[side][slot])
 
 
+@validate_params(p=PARAMS, mechs=MECHS, s=STATE)
 def legal_actions(s: DuelState, mechs: tuple[Mech, Mech], p: MechParams) -> list[Action]:
     """The actions the side to move may take: every usable weapon with each of its options.
 
@@ -367,7 +395,6 @@ def legal_actions(s: DuelState, mechs: tuple[Mech, Mech], p: MechParams) -> list
     ParamError
         For an argument of the wrong type.
     """
-    _check_params(p)
     _check_state(s, _check_mechs(mechs))
     return _legal(s, mechs, p)
 
@@ -475,6 +502,8 @@ def _branch_check(branches: Branches, q: float) -> tuple[Branches, Branches]:
     return hit, miss
 
 
+@validate_params(p=PARAMS, mechs=MECHS, s=STATE,
+                 action=Unchecked("one of the legal actions of s: checked in the body"))
 def action_outcomes(s: DuelState, action: Action, mechs: tuple[Mech, Mech], p: MechParams
                     ) -> list[tuple[float, DuelState]]:
     """Every chance outcome of the side to move using ``action``, with its probability.
@@ -507,12 +536,15 @@ def action_outcomes(s: DuelState, action: Action, mechs: tuple[Mech, Mech], p: M
     ParamError
         For an argument of the wrong type, or an action that is not legal in ``s``.
     """
-    _check_params(p)
     _check_state(s, _check_mechs(mechs))
     if (not isinstance(action, tuple) or len(action) != 2 or not all(is_int(v) for v in action)
             or (int(action[0]), int(action[1])) not in _legal(s, mechs, p)):
         raise ParamError("action", action, f"one of the legal actions {_legal(s, mechs, p)}")
     return _outcomes(s, (int(action[0]), int(action[1])), mechs, p)
+
+
+#: The body of :func:`action_outcomes` (its legality checks included), for :func:`expected_score`.
+_action_outcomes = action_outcomes.__wrapped__
 
 
 def _outcomes(s: DuelState, action: Action, mechs: tuple[Mech, Mech], p: MechParams) -> list[tuple[float, DuelState]]:
@@ -602,17 +634,24 @@ def _set(t: tuple, i: int, v: object) -> tuple:  # type: ignore[type-arg]
     return (v, t[1]) if i == 0 else (t[0], v)
 
 
+@validate_params(s=STATE, p=PARAMS)
 def start_turn(s: DuelState, p: MechParams) -> DuelState:
     """The start of the mover's turn: its protection ends; stripped armour comes back (``reset``).
+
+    Parameters
+    ----------
+    s : DuelState
+    p : MechParams
+
+    Returns
+    -------
+    DuelState
 
     Raises
     ------
     ParamError
         If ``s`` is not a DuelState or ``p`` not a MechParams.
     """
-    if not isinstance(s, DuelState):
-        raise ParamTypeError("s", s, "a DuelState")
-    _check_params(p)
     me = s.to_move
     armour = s.armour
     strip = s.strip_pending
@@ -622,60 +661,92 @@ def start_turn(s: DuelState, p: MechParams) -> DuelState:
     return replace(s, protect=_set(s.protect, me, False), armour=armour, strip_pending=strip)
 
 
+@validate_params(s=STATE)
 def skip_turn(s: DuelState) -> DuelState:
     """The mover loses this turn (stunned or stripped): no weapon, combos broken, stun remembered.
+
+    Parameters
+    ----------
+    s : DuelState
+
+    Returns
+    -------
+    DuelState
 
     Raises
     ------
     ParamError
         If ``s`` is not a DuelState.
     """
-    if not isinstance(s, DuelState):
-        raise ParamTypeError("s", s, "a DuelState")
     me = s.to_move
     return replace(s, skip=_set(s.skip, me, False), skip_stun=_set(s.skip_stun, me, False),
                    stunned_last=_set(s.stunned_last, me, s.skip_stun[me]), prev=_set(s.prev, me, -1))
 
 
+@validate_params(s=STATE)
 def end_turn(s: DuelState) -> DuelState:
     """Count the turn and pass it to the other mech.
+
+    Parameters
+    ----------
+    s : DuelState
+
+    Returns
+    -------
+    DuelState
 
     Raises
     ------
     ParamError
         If ``s`` is not a DuelState.
     """
-    if not isinstance(s, DuelState):
-        raise ParamTypeError("s", s, "a DuelState")
     return replace(s, turn=s.turn + 1, to_move=1 - s.to_move)
 
 
+@validate_params(s=STATE, p=PARAMS)
 def is_over(s: DuelState, p: MechParams) -> bool:
     """Whether the duel has ended: a mech at 0 HP, or ``max_turns`` turns played (stalemate).
+
+    Parameters
+    ----------
+    s : DuelState
+    p : MechParams
+
+    Returns
+    -------
+    bool
 
     Raises
     ------
     ParamError
         If ``s`` is not a DuelState or ``p`` not a MechParams.
     """
-    if not isinstance(s, DuelState):
-        raise ParamTypeError("s", s, "a DuelState")
-    _check_params(p)
     return s.winner >= 0 or s.turn >= p.max_turns
 
 
+@validate_params(p=PARAMS, mechs=MECHS, s=STATE,
+                 action=Unchecked("one of the legal actions of s: checked by action_outcomes"))
 def expected_score(s: DuelState, action: Action, mechs: tuple[Mech, Mech], p: MechParams) -> float:
     """The greedy player's score of an action: expected damage per 気力 spent.
 
     ``E[armour dealt + HP_VALUE * HP dealt - armour taken - HP_VALUE * HP taken] / (1 + ki_cost)``
     over :func:`action_outcomes` (armour taken: counter-attacks, HP taken: フィンガーフレア).
 
+    Parameters
+    ----------
+    s, action, mechs, p
+        As :func:`action_outcomes`.
+
+    Returns
+    -------
+    float
+
     Raises
     ------
     ParamError
         As :func:`action_outcomes`.
     """
-    outs = action_outcomes(s, action, mechs, p)
+    outs = _action_outcomes(s, action, mechs, p)
     return _score(s, outs, mechs[s.to_move].weapons[int(action[0])].ki_cost)
 
 

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_int, check_rng
+from gamesim.core.validate import Instance, Int, ParamTypeError, Rng, Unchecked, check_int, validate_params
 
 from .data import WeaponSet, load_weapons
 from .engine import MAX_GAMES, Tables, compile_tables, new_batch, play
@@ -39,6 +39,12 @@ def _mech_index(ws: WeaponSet, name: str, key: str) -> int:
         raise ParamError(key, name, f"a mech of {ws.source}: {', '.join(ws.keys)} ({', '.join(ws.names)})") from None
 
 
+@validate_params(params=Instance(MechParams, "a MechParams"), n_games=Int(1, MAX_GAMES), chunk_size=Int(1, 10**6),
+                 rng=Rng(), weapons=Unchecked("a WeaponSet or a weapon file: loaded in the body"),
+                 mech_a=Unchecked("a mech of weapons: checked in the body, once weapons is loaded"),
+                 mech_b=Unchecked("a mech of weapons: checked in the body, once weapons is loaded"),
+                 policy_a=Unchecked("a policy object or spec: make_policy's errors name policy_a"),
+                 policy_b=Unchecked("a policy object or spec: make_policy's errors name policy_b"))
 def simulate(params: MechParams, n_games: int, *, rng: Any = None, mech_a: str = "oscar", mech_b: str = "oscar",
              policy_a: str | Policy = "greedy", policy_b: str | Policy = "greedy", weapons: str | WeaponSet = "2013",
              chunk_size: int = CHUNK_SIZE) -> dict[str, npt.NDArray[Any]]:
@@ -78,11 +84,7 @@ def simulate(params: MechParams, n_games: int, *, rng: Any = None, mech_a: str =
     DataError
         If ``weapons`` names a missing or invalid file.
     """
-    if not isinstance(params, MechParams):
-        raise ParamTypeError("params", params, "a MechParams")
-    n = check_int("n_games", n_games, min=1, max=MAX_GAMES)
-    cs = check_int("chunk_size", chunk_size, min=1, max=10**6)
-    gen = check_rng(rng)
+    n, cs, gen = n_games, chunk_size, rng  # gen: a Generator (the declaration's Rng)
     ws = weapons if isinstance(weapons, WeaponSet) else load_weapons(weapons)
     ia, ib = _mech_index(ws, mech_a, "mech_a"), _mech_index(ws, mech_b, "mech_b")
     pols = (make_policy(policy_a, "policy_a"), make_policy(policy_b, "policy_b"))

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from gamesim.core.datafile import FieldChecks
-from gamesim.core.validate import ParamTypeError
+from gamesim.core.validate import Instance, ParamTypeError, Unchecked, validate_params
 
 __all__ = [
     "DataError", "Witch", "Neuroi", "Equipment", "Policy", "CardSet", "ABILITIES", "EFFECTS",
@@ -137,6 +137,11 @@ class CardSet:
     illustrative: bool = False
 
     @property
+    def n_witches(self) -> int:
+        """Witch cards in the set (a seat's witch index is below this)."""
+        return len(self.witches)
+
+    @property
     def all_policies(self) -> tuple[Equipment | Policy, ...]:
         """Every policy card (施策): equipment first, then the others; a policy's id is its index here."""
         return self.equipment + self.policies
@@ -179,6 +184,8 @@ def _cards(src: str, raw: dict[str, Any], key: str, allowed: frozenset[str], lo:
     return out
 
 
+@validate_params(raw=Unchecked("a parsed card file: every problem is a DataError naming the card and field"),
+                 source=Unchecked("any label, used only in messages"))
 def parse_cards(raw: Any, *, source: str = "<data>") -> CardSet:
     """Validate a parsed card file (a TOML table) and return its :class:`CardSet`.
 
@@ -245,6 +252,7 @@ def _load_cached(path: str, mtime: float) -> CardSet:
     return parse_cards(raw, source=p.name)
 
 
+@validate_params(data=Instance((str, Path), f'"{BUILTIN_DATA}" or a path to a .toml card file'))
 def load_cards(data: str | Path = BUILTIN_DATA) -> CardSet:
     """Load and validate a card file.
 
@@ -264,7 +272,7 @@ def load_cards(data: str | Path = BUILTIN_DATA) -> CardSet:
     DataError
         If the file is missing, not TOML, or fails validation (see :func:`parse_cards`).
     """
-    if not isinstance(data, (str, Path)) or (isinstance(data, str) and not data):
+    if isinstance(data, str) and not data:  # the empty string, which the declaration lets in
         raise ParamTypeError("data", data, f'"{BUILTIN_DATA}" or a path to a .toml card file')
     p = DATA_DIR / "illustrative.toml" if data == BUILTIN_DATA else Path(data)
     if not p.is_file():
@@ -272,16 +280,29 @@ def load_cards(data: str | Path = BUILTIN_DATA) -> CardSet:
     return _load_cached(str(p.resolve()), p.stat().st_mtime)
 
 
+@validate_params(cards=Instance(CardSet, "a CardSet"),
+                 name=Unchecked("a ネウロイ or policy card of cards: a DataError in the body otherwise"))
 def without(cards: CardSet, name: str) -> CardSet:
     """The card set less the ネウロイ or policy card called ``name`` (a study's removed card).
 
+    Parameters
+    ----------
+    cards : CardSet
+        The card set.
+    name : str
+        A ネウロイ or policy card (機材 or other) of ``cards``.
+
+    Returns
+    -------
+    CardSet
+
     Raises
     ------
+    ParamTypeError
+        If ``cards`` is not a CardSet.
     DataError
         If no ネウロイ or policy card has that name, or removing it would leave a list empty.
     """
-    if not isinstance(cards, CardSet):
-        raise ParamTypeError("cards", cards, "a CardSet")
     if not isinstance(name, str) or name not in cards.card_names():
         raise DataError(f"{cards.source}: no ネウロイ or policy card {name!r} to remove")
     neuroi = tuple(c for c in cards.neuroi if c.name != name)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from gamesim.core.validate import ParamTypeError, check_int
+from gamesim.core.validate import Instance, Int, Optional, ParamTypeError, validate_params
 
 from .data import CardSet, Equipment, Neuroi, Witch
 from .rules import _min_mana, min_mana
@@ -52,11 +52,15 @@ class FightCost:
     vp_per_mana: float
 
 
-def _kind(name: str, v: object, cls: type) -> None:
-    if not isinstance(v, cls):
-        raise ParamTypeError(name, v, f"a {cls.__name__} card")
+#: Declared constraints (:func:`validate_params`): a card of a class, with the message of the
+#: hand-written checks these replace.
+CARD_SET = Instance(CardSet, "a CardSet card")
+EQUIPMENT = Optional(Instance(Equipment, "a Equipment card"))
 
 
+@validate_params(witch=Instance(Witch, "a Witch card"), neuroi=Instance(Neuroi, "a Neuroi card"),
+                 striker=EQUIPMENT, gun=EQUIPMENT, attack_plus=Int(0, 20), defence_plus=Int(0, 20),
+                 budget=Int(0, 200))
 def fight_cost(witch: Witch, neuroi: Neuroi, *, striker: Equipment | None = None, gun: Equipment | None = None,
                attack_plus: int = 0, defence_plus: int = 0, budget: int = 0) -> FightCost:
     """Least 魔力 for ``witch`` (with ``striker``, ``gun`` and policy effects) to beat ``neuroi``.
@@ -90,16 +94,9 @@ def fight_cost(witch: Witch, neuroi: Neuroi, *, striker: Equipment | None = None
     >>> fight_cost(Witch("w", 1, 3, 2, 1), Neuroi("n", 4, 5, 2, 2), budget=4).clean
     5
     """
-    _kind("witch", witch, Witch)
-    _kind("neuroi", neuroi, Neuroi)
-    for name, e, k in (("striker", striker, "striker"), ("gun", gun, "gun")):
-        if e is not None:
-            _kind(name, e, Equipment)
-            if e.kind != k:
-                raise ParamTypeError(name, e.name, f"a {k} card (got a {e.kind})")
-    check_int("attack_plus", attack_plus, min=0, max=20)
-    check_int("defence_plus", defence_plus, min=0, max=20)
-    check_int("budget", budget, min=0, max=200)
+    for name, e, k in (("striker", striker, "striker"), ("gun", gun, "gun")):  # the kind: not declarable
+        if e is not None and e.kind != k:
+            raise ParamTypeError(name, e.name, f"a {k} card (got a {e.kind})")
     eq = [e for e in (striker, gun) if e is not None]
     a = witch.attack + attack_plus + sum(e.attack for e in eq)
     d = witch.defence + defence_plus + sum(e.defence for e in eq)
@@ -123,12 +120,13 @@ def _best_pair(cards: CardSet, witch: Witch, n: Neuroi) -> tuple[Equipment | Non
                 continue
             seen.add(mods)
             c = sum(_min_mana(witch.attack + mods[0], witch.defence + mods[1], witch.range, n.attack, n.defence,
-                              n.range, ev, True))
+                              n.range, evade=ev, clean=True))
             if best[2] < 0 or c < best[2]:
                 best = (s, g, c)
     return best
 
 
+@validate_params(cards=CARD_SET, budget=Int(0, 200))
 def combat_table(cards: CardSet, *, budget: int = 3) -> pd.DataFrame:
     """Every witch × ネウロイ of a card set: 魔力 to win, VP per 魔力, and what equipment it takes.
 
@@ -154,8 +152,6 @@ def combat_table(cards: CardSet, *, budget: int = 3) -> pd.DataFrame:
     ParamError, ParamTypeError
         For ``cards`` not a CardSet or ``budget`` out of range.
     """
-    _kind("cards", cards, CardSet)
-    check_int("budget", budget, min=0, max=200)
     rows = []
     for w in cards.witches:
         for n in cards.neuroi:
@@ -175,6 +171,7 @@ def combat_table(cards: CardSet, *, budget: int = 3) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+@validate_params(cards=CARD_SET)
 def policy_efficiency(cards: CardSet) -> pd.DataFrame:
     """VP per 発言力 of every policy card (機材 and the others), at its printed cost.
 
@@ -194,7 +191,6 @@ def policy_efficiency(cards: CardSet) -> pd.DataFrame:
     ParamTypeError
         For ``cards`` not a CardSet.
     """
-    _kind("cards", cards, CardSet)
     rows = []
     for c in cards.all_policies:
         kind = c.kind if isinstance(c, Equipment) else "policy"

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_choice, check_int, check_rng
+from gamesim.core.validate import Instance, Int, ParamTypeError, Ref, Rng, Unchecked, check_choice, validate_params
 
 from .data import BUILTIN_DATA, CardSet, Equipment, load_cards
 from .rules import BONUS_ACTIONS, Action, PanzerParams, ambush_mana, fight, min_mana, policy_cost
@@ -159,7 +159,6 @@ class _Game:
 
     # --- actions ----------------------------------------------------------------------------------
     def act(self, a: int, s: int, bonus: bool, kind: str) -> None:
-        p = self.p
         if a == Action.POLICY:
             j = self.choose_card(s, kind)
             if j < 0:
@@ -320,47 +319,85 @@ class _Game:
                 "score": score, "actions": self.actions, "bonuses": self.bonuses, "lost": self.lost}
 
 
+#: Declared constraints shared by the reference's public functions (:func:`validate_params`).
+PARAMS = Instance(PanzerParams, "a PanzerParams")
+
+
+@validate_params(p=PARAMS, cards=Instance(CardSet, "a CardSet"), rng=Instance(np.random.Generator, "a numpy Generator"),
+                 policies=Unchecked("random or greedy for each of p.n_players seats: checked in the body"),
+                 seat0=Int(-1, Ref("cards", "n_witches", -1)))
 def reference_game(p: PanzerParams, cards: CardSet, policies: Sequence[str], rng: np.random.Generator, *,
                    seat0: int = -1) -> dict[str, Any]:
     """One whole game in plain Python; the fields of :func:`.sim.simulate`'s result for one game.
+
+    Parameters
+    ----------
+    p : PanzerParams
+        The rules and open procedures.
+    cards : CardSet
+        The card set.
+    policies : sequence of str
+        ``"random"`` or ``"greedy"`` for each of the ``p.n_players`` seats.
+    rng : numpy.random.Generator
+        The game's random numbers.
+    seat0 : int, default -1
+        Seat 0's witch (an index into ``cards.witches``), or -1 for a random one.
+
+    Returns
+    -------
+    dict
+        One value per field of :func:`.sim.simulate`'s result.
 
     Raises
     ------
     ParamError, ParamTypeError
         For arguments of the wrong type (``policies`` one of random/greedy per seat).
     """
-    if not isinstance(p, PanzerParams):
-        raise ParamTypeError("p", p, "a PanzerParams")
-    if not isinstance(cards, CardSet):
-        raise ParamTypeError("cards", cards, "a CardSet")
-    if not isinstance(rng, np.random.Generator):
-        raise ParamTypeError("rng", rng, "a numpy Generator")
     if not isinstance(policies, (list, tuple)) or len(policies) != p.n_players:
         raise ParamError("policies", policies, f"a list of {p.n_players} players (random, greedy)")
     for k in policies:
         check_choice("policies", k, ("random", "greedy"))
-    check_int("seat0", seat0, min=-1, max=len(cards.witches) - 1)
     return _Game(p, cards, rng, seat0).play(policies)
 
 
+@validate_params(n_games=Int(1, 100_000), rng=Rng(),
+                 cards=Unchecked("a CardSet or a card file: loaded and checked in the body"), p=PARAMS,
+                 policies=Unchecked("one player or one per seat: checked by reference_game"),
+                 seat0_witch=Unchecked("None or a witch of cards: checked in the body, once cards is loaded"))
 def reference_simulate(p: PanzerParams, n_games: int, *, rng: Any = None, cards: CardSet | str = BUILTIN_DATA,
                        policies: Sequence[str] | str = "greedy", seat0_witch: str | None = None
                        ) -> dict[str, npt.NDArray[Any]]:
     """``n_games`` reference games; arrays shaped as :func:`.sim.simulate`'s.
+
+    Parameters
+    ----------
+    p : PanzerParams
+        The rules and open procedures.
+    n_games : int
+        Games to play, 1..100000.
+    rng : int, SeedSequence, Generator or None, optional
+        Seed or generator.
+    cards : CardSet or str, default "illustrative"
+        The card set, or a card file for :func:`.data.load_cards`.
+    policies : str or sequence of str, default "greedy"
+        ``"random"`` or ``"greedy"``: one for every seat, or one per seat.
+    seat0_witch : str, optional
+        Name of seat 0's witch (default: dealt at random).
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
 
     Raises
     ------
     ParamError, ParamTypeError
         For an argument of the wrong type or out of range (``n_games`` 1..100000).
     """
-    check_int("n_games", n_games, min=1, max=100_000)
-    gen = check_rng(rng)
+    gen = rng  # a Generator (the declaration's Rng)
     if isinstance(cards, str):
         cards = load_cards(cards)
     if not isinstance(cards, CardSet):
         raise ParamTypeError("cards", cards, "a CardSet or a card file")
-    if not isinstance(p, PanzerParams):
-        raise ParamTypeError("p", p, "a PanzerParams")
     names = [policies] * p.n_players if isinstance(policies, str) else policies
     if seat0_witch is not None and (not isinstance(seat0_witch, str)
                                     or seat0_witch not in [w.name for w in cards.witches]):

@@ -25,7 +25,7 @@ from enum import IntEnum
 from typing import Literal
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import check_bool, check_choice, check_int
+from gamesim.core.validate import Bool, Int, check_bool, check_choice, check_int, validate_params
 
 __all__ = [
     "Action", "PanzerParams", "ACTION_NAMES", "BONUS_ACTIONS", "Fight", "fight", "min_mana", "ambush_hit",
@@ -167,11 +167,14 @@ class Fight:
     hit: bool
 
 
-def _stats(*values: int) -> None:
-    for name, v in zip(("w_attack", "w_defence", "w_range", "n_attack", "n_defence", "n_range"), values):
-        check_int(name, v, min=0, max=200)
+#: Declared constraints shared by the rules' public functions (:func:`validate_params`): a fight
+#: statistic (attack, defence or レンジ after modifiers and 魔力), a cost or a count, 0..200.
+STAT = Int(0, 200)
+FIGHT = dict(w_attack=STAT, w_defence=STAT, w_range=STAT, n_attack=STAT, n_defence=STAT, n_range=STAT,
+             evade=Bool())
 
 
+@validate_params(**FIGHT)
 def fight(w_attack: int, w_defence: int, w_range: int, n_attack: int, n_defence: int, n_range: int, *,
           evade: bool = False) -> Fight:
     """Resolve one 交戦 of a witch against a ネウロイ (the text's {2:出撃}, no dice).
@@ -203,8 +206,6 @@ def fight(w_attack: int, w_defence: int, w_range: int, n_attack: int, n_defence:
     >>> fight(5, 2, 3, 9, 5, 1)   # she strikes first and hits: no counter-attack
     Fight(destroyed=True, hit=False)
     """
-    _stats(w_attack, w_defence, w_range, n_attack, n_defence, n_range)
-    check_bool("evade", evade)
     w_hits = w_attack >= n_defence
     n_hits = n_attack >= w_defence and not evade
     if w_range > n_range:
@@ -214,6 +215,7 @@ def fight(w_attack: int, w_defence: int, w_range: int, n_attack: int, n_defence:
     return Fight(w_hits, n_hits)
 
 
+@validate_params(**FIGHT, clean=Bool())
 def min_mana(w_attack: int, w_defence: int, w_range: int, n_attack: int, n_defence: int, n_range: int, *,
              evade: bool = False, clean: bool = True) -> tuple[int, int]:
     """The least 魔力 that wins a fight, and how to split it (to attack, to defence).
@@ -241,15 +243,6 @@ def min_mana(w_attack: int, w_defence: int, w_range: int, n_attack: int, n_defen
     ParamError, ParamTypeError
         As :func:`fight`, or ``clean`` not a bool.
     """
-    _stats(w_attack, w_defence, w_range, n_attack, n_defence, n_range)
-    check_bool("evade", evade)
-    check_bool("clean", clean)
-    return _min_mana(w_attack, w_defence, w_range, n_attack, n_defence, n_range, evade, clean)
-
-
-def _min_mana(w_attack: int, w_defence: int, w_range: int, n_attack: int, n_defence: int, n_range: int,
-              evade: bool, clean: bool) -> tuple[int, int]:
-    # unchecked kernel of min_mana (for the exact tables' inner loops)
     to_a = max(0, n_defence - w_attack)
     need_d = 0 if evade else max(0, n_attack - w_defence + 1)
     if w_range > n_range:
@@ -259,34 +252,61 @@ def _min_mana(w_attack: int, w_defence: int, w_range: int, n_attack: int, n_defe
     return to_a, 0
 
 
+#: Unchecked body of :func:`min_mana`, for trusted callers (the exact tables' inner loops).
+_min_mana = min_mana.__wrapped__
+
+
+@validate_params(w_defence=STAT, n_attack=STAT, evade=Bool())
 def ambush_hit(w_defence: int, n_attack: int, *, evade: bool = False) -> bool:
     """未実行イベント of 通信: a ネウロイ attacks a witch one-sidedly; is she hit? (``n_attack >= w_defence``).
 
+    Parameters
+    ----------
+    w_defence : int
+        The witch's defence (after equipment and 魔力), 0..200.
+    n_attack : int
+        The ネウロイ's attack, 0..200.
+    evade : bool, default False
+        The witch evades (回避): she is never hit.
+
+    Returns
+    -------
+    bool
+
     Raises
     ------
     ParamError, ParamTypeError
         For a non-integer or negative value.
     """
-    check_int("w_defence", w_defence, min=0, max=200)
-    check_int("n_attack", n_attack, min=0, max=200)
-    check_bool("evade", evade)
     return (not evade) and n_attack >= w_defence
 
 
+@validate_params(w_defence=STAT, n_attack=STAT, evade=Bool())
 def ambush_mana(w_defence: int, n_attack: int, *, evade: bool = False) -> int:
     """魔力 a witch must spend on defence not to be hit by a one-sided attack (0 with ``evade``).
+
+    Parameters
+    ----------
+    w_defence : int
+        The witch's defence (after equipment and 魔力), 0..200.
+    n_attack : int
+        The ネウロイ's attack, 0..200.
+    evade : bool, default False
+        The witch evades (回避): she is never hit.
+
+    Returns
+    -------
+    int
 
     Raises
     ------
     ParamError, ParamTypeError
         For a non-integer or negative value.
     """
-    check_int("w_defence", w_defence, min=0, max=200)
-    check_int("n_attack", n_attack, min=0, max=200)
-    check_bool("evade", evade)
     return 0 if evade else max(0, n_attack - w_defence + 1)
 
 
+@validate_params(cost=STAT, owner=Int(-1, 4), player=Int(0, 4), counters=STAT, discounts=STAT)
 def policy_cost(cost: int, *, owner: int, player: int, counters: int, discounts: int = 0) -> int:
     """発言力 ``player`` pays to execute a policy ({0:施策}).
 
@@ -314,11 +334,6 @@ def policy_cost(cost: int, *, owner: int, player: int, counters: int, discounts:
     ParamError, ParamTypeError
         For a non-integer or out-of-range value.
     """
-    check_int("cost", cost, min=0, max=200)
-    check_int("owner", owner, min=-1, max=4)
-    check_int("player", player, min=0, max=4)
-    check_int("counters", counters, min=0, max=200)
-    check_int("discounts", discounts, min=0, max=200)
     if owner == player:
         c = cost - counters
     elif owner >= 0:

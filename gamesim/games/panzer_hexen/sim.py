@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_choice, check_int, check_rng
+from gamesim.core.validate import Instance, Int, ParamTypeError, Rng, Unchecked, check_choice, validate_params
 
 from .data import BUILTIN_DATA, CardSet, DataError, load_cards
 from .engine import Batch, Tables, tables_for
@@ -149,6 +149,11 @@ def _setup(p: PanzerParams, t: Tables, n: int, rng: np.random.Generator, seat0: 
     return Batch(p, t, witch, n_perm, p_perm, mix)
 
 
+@validate_params(params=Instance(PanzerParams, "a PanzerParams"), n_games=Int(1, MAX_GAMES), rng=Rng(),
+                 cards=Unchecked("a CardSet, 'illustrative' or a path: loaded and checked in the body"),
+                 policies=Unchecked("one player or one per seat (params.n_players): checked in the body"),
+                 seat0_witch=Unchecked("None or a witch of cards: checked in the body, once cards is loaded"),
+                 rollout_k=Int(1, 64), rollout_horizon=Int(1, 20), chunk_size=Int(1, 10**6))
 def simulate(params: PanzerParams, n_games: int, *, rng: Any = None, cards: CardSet | str = BUILTIN_DATA,
              policies: Sequence[str] | str = "greedy", seat0_witch: str | None = None,
              rollout_k: int = 4, rollout_horizon: int = 3, chunk_size: int = CHUNK_SIZE) -> dict[str, npt.NDArray[Any]]:
@@ -188,10 +193,7 @@ def simulate(params: PanzerParams, n_games: int, *, rng: Any = None, cards: Card
         For any argument of the wrong type or out of range (naming it), a set-up the card set
         cannot deal, or an unknown witch.
     """
-    if not isinstance(params, PanzerParams):
-        raise ParamTypeError("params", params, "a PanzerParams")
-    check_int("n_games", n_games, min=1, max=MAX_GAMES)
-    gen = check_rng(rng)
+    gen = rng  # a Generator (the declaration's Rng)
     if isinstance(cards, str):
         try:
             cards = load_cards(cards)
@@ -211,9 +213,6 @@ def simulate(params: PanzerParams, n_games: int, *, rng: Any = None, cards: Card
         if not isinstance(seat0_witch, str) or seat0_witch not in [w.name for w in cards.witches]:
             raise ParamError("seat0_witch", seat0_witch, f"None or a witch of {cards.source}")
         seat0 = cards.witch_index(seat0_witch)
-    check_int("rollout_k", rollout_k, min=1, max=64)
-    check_int("rollout_horizon", rollout_horizon, min=1, max=20)
-    check_int("chunk_size", chunk_size, min=1, max=10**6)
     check_setup(params, cards)
     t = tables_for(cards)
     setup_rng, play_rng = gen.spawn(2)
