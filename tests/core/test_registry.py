@@ -64,3 +64,16 @@ def test_task_contract(game, task):
 def test_param_error_names_key():
     err = ParamError("bag_n", -1, "an integer >= 0")
     assert "bag_n = -1, must be an integer >= 0" == str(err)
+
+
+def test_get_game_imports_only_the_game_asked_for():
+    """A sweep worker looks its game up once per chunk: that imports the game's own package, not every
+    game's (a fresh interpreter, so that other tests' imports do not count)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from gamesim.core.registry import get_game; g = get_game('godtear'); "
+            "assert get_game('godtear') is g; "
+            "print(sorted(m for m in sys.modules if m.startswith('gamesim.games.') and m.count('.') == 2))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip() == "['gamesim.games.godtear']"
