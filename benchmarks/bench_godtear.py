@@ -33,7 +33,7 @@ Finally a full activation (two actions, three targets, tokens):
 
 (f) :func:`gamesim.games.godtear.sim.run_activation`, at the study's chunk (100,000
     activations: ``scenarios/godtear_knockout.toml``) and at 500,000;
-(g) :func:`plain_activation` (the reference's loop and rules core, dice rolled with the
+(g) :func:`plain_activation` (the reference's loop and unchecked rules core, dice rolled with the
     ``random`` module) and (g2) the numpy-scalar twin
     :func:`gamesim.games.godtear.reference.reference_activation`;
 (g3) :data:`ACTIVATION_SOURCE` run as plain Python: the same rules as (f) on integer
@@ -66,10 +66,10 @@ from gamesim.games.godtear.rules import (
     Skill,
     Status,
     Target,
-    after_success,
-    dice_after_token,
-    is_success,
-    resolve_use,
+    _after_success,
+    _dice_after_token,
+    _is_success,
+    _resolve_use,
 )
 from gamesim.games.godtear.sim import CHUNK_SIZE, run_activation, sample_rolls
 
@@ -203,7 +203,7 @@ def plain_rolls(n_dice: int, n_trials: int, *, seed: int | None = None) -> list[
 
 def plain_activation(actions, target, n_trials, *, n_models, attacker, target_status,  # type: ignore[no-untyped-def]
                      seed=None):
-    """:func:`reference_activation`'s loop (same rules core) with dice from the ``random`` module.
+    """:func:`reference_activation`'s loop (same unchecked rules core) with dice from the ``random`` module.
 
     Returns the wounds per model of each trial, a list of lists.
     """
@@ -216,12 +216,12 @@ def plain_activation(actions, target, n_trials, *, n_models, attacker, target_st
         for skill, n_t in actions:
             for j in [j for j in range(n_models) if wounds[j] < target.health][:n_t]:
                 st = DuelState(wounds[j], att, unit)
-                s = sum(choices(faces, k=dice_after_token(skill.accuracy, st.attacker.accuracy)))
+                s = sum(choices(faces, k=_dice_after_token(skill.accuracy, st.attacker.accuracy)))
                 d = None
-                if is_success(s, target.dodge + st.target.dodge) and skill.damage is not None:
-                    a2, _ = after_success(st, skill)
-                    d = sum(choices(faces, k=dice_after_token(skill.damage, a2.damage)))
-                st = resolve_use(st, skill, target, s, d)
+                if _is_success(s, target.dodge + st.target.dodge) and skill.damage is not None:
+                    a2, _ = _after_success(st, skill)
+                    d = sum(choices(faces, k=_dice_after_token(skill.damage, a2.damage)))
+                st = _resolve_use(st, skill, target, s, d)
                 wounds[j], att, unit = st.wounds, st.attacker, st.target
         out.append(wounds)
     return out

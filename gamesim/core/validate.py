@@ -122,6 +122,8 @@ def check_int(name: str, value: Any, *, min: int | None = None, max: int | None 
     ParamError
         If ``value`` is out of bounds.
     """
+    if type(value) is int and (min is None or value >= min) and (max is None or value <= max):
+        return value  # the common case first: checks in hot constructors (dataclasses) stay cheap
     if not is_int(value):
         raise ParamTypeError(name, value, _allowed("an integer", min, max))
     v = int(value)

@@ -108,7 +108,7 @@ EMPTY_BOARD = (0,) * 15
 #: (call with a wrong argument, the parameter the error must name)
 REFUSED: list[tuple[str, Callable[[], Any], str]] = [
     # godtear
-    ("gt.resolve_use total 2.5", lambda: gt.resolve_use(DUEL, SKILL, TARGET, 2.5, 3), "total"),
+    ("gt.resolve_use success_total 2.5", lambda: gt.resolve_use(DUEL, SKILL, TARGET, 2.5, 3), "success_total"),
     ("gt.use_outcomes die tuple", lambda: gt.use_outcomes(DUEL, SKILL, TARGET, (2, 3, 1)), "die"),
     ("gt.reference_activation n_trials 2.5",
      lambda: gt.reference_activation([(SKILL, 1)], TARGET, 2.5), "n_trials"),

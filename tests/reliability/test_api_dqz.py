@@ -5,22 +5,29 @@ documented type (only when every argument is valid: nothing is silently coerced,
 clipped) or raises a ``ValueError``/``TypeError`` (``ParamError``) naming the parameter; a refusal
 is fast, however large the size asked for. Validity is decided here by an independent oracle
 written from the documented limits (docs/rules/dqz.md, "Argument checks and limits").
+
+``test_declared_function_strict`` draws the calls of every public function from its
+``validate_params`` declaration (issue 25 point 2): a function without one fails, and only what a
+declaration cannot say is written here (:data:`SPECIAL`: parsers, nested hands, arrays, fields
+checked by :class:`DqzParams`, relations between arguments, sizes kept small).
 """
 
 from __future__ import annotations
 
-from fractions import Fraction
+import inspect
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import gamesim.games.dqz as dqz
 from gamesim.core.registry import ParamError
+from gamesim.core.validate import declared_params
 from gamesim.games.dqz import (
     attack_value,
     best_attack_value,
-    damage_from_value,
     experience_split,
     focus_target,
     hand_distribution,
@@ -31,10 +38,11 @@ from gamesim.games.dqz import (
     value_table,
 )
 from tests.reliability import api_support
-from tests.reliability.api_support import refused_fast
+from tests.reliability.api_support import Arg, check_declared_call, draw_declared_call, int_arg, refused_fast
 
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
+#: 40 examples (60 before the declared functions' calls were generated too: their refusals are drawn there).
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
 
 
 def _is_int(x: object) -> bool:
@@ -93,25 +101,6 @@ def test_best_attack_value_strict(hands: list) -> None:
 def test_best_attack_value_issue_example() -> None:
     err = refused_fast(best_attack_value, [[2.5], [5]])
     assert "hands[0]" in str(err) or "hands" in str(err)
-
-
-@SETTINGS
-@given(value=st.one_of(st.integers(-100, 100), st.fractions(max_denominator=20).filter(lambda f: abs(f) < 100),
-                       st.floats(allow_nan=True), st.booleans(), st.text(max_size=2)),
-       flags=st.lists(junk_or(st.booleans()), min_size=4, max_size=4),
-       order=junk_or(st.sampled_from(["at_end", "value_first"])))
-def test_damage_from_value_strict(value: object, flags: list, order: object) -> None:
-    valid = ((_is_int(value) or isinstance(value, Fraction)) and all(isinstance(f, bool) for f in flags)
-             and order in ("at_end", "value_first") and isinstance(order, str))
-    kw = dict(physical_immune=flags[0], spell_resistant=flags[1], strategy_used=flags[2], negative_heals=flags[3],
-              resist_rounding=order)
-    if not valid:
-        refused_fast(damage_from_value, value, **kw)
-        return
-    d = damage_from_value(value, **kw)
-    assert type(d) is int
-    if not flags[3]:
-        assert d >= 0
 
 
 @SETTINGS
@@ -207,3 +196,110 @@ def test_dqz_params_and_simulate_strict() -> None:
     assert "rng" in str(refused_fast(dqz.simulate, p, 10, rng=True))
     r = dqz.simulate(p, 7, rng=1, monsters=["スライム", {"hp": 5}])
     assert all(v.shape[0] == 7 for v in r.values())
+
+
+
+# ---------------------------------------------------------------------------
+# Generated from the declarations (issue 25 point 2)
+# ---------------------------------------------------------------------------
+
+EXAMPLES: dict[type, list[object]] = {
+    dqz.DqzParams: [dqz.DqzParams(), dqz.DqzParams(party_size=2, hand_size=2, max_turns=20, policy="random")],
+    dqz.DamageRule: [dqz.DamageRule(), dqz.DamageRule(physical_immune=True),
+                     dqz.DamageRule(spell_resistant=True, multiples=(5,))],
+}
+_NOTHING = st.nothing()
+_NAMES = st.sampled_from(["スライム", "まほうつかい", "くさったしたい", "ホイミスライム"])
+_MONSTER = Arg(_NAMES, st.sampled_from(["nope", 3, None]))
+_MONSTERS = Arg(st.lists(_NAMES, min_size=1, max_size=2), st.sampled_from([[], 3, None]))
+_BOOL = Arg(st.booleans(), st.sampled_from([0, 1, "no", None]))
+
+
+def _small(lo: int, hi: int, bad_hi: int) -> Arg:
+    """Valid values narrower than declared (relations, work); the bad ones as declared."""
+    return Arg(st.integers(lo, hi), int_arg(lo, bad_hi).bad)
+
+
+#: The DqzParams fields simulate_battle / simulate_run take as keywords (checked when the
+#: DqzParams is built): small, and the hands always fit in the deck.
+_FIELDS = {
+    "party_size": Arg(st.integers(1, 3), st.sampled_from([0, 6, 2.5, True, None])),
+    "policy": Arg(POLICY, st.sampled_from(["bold", 3, None])),
+    "hand_size": Arg(st.integers(0, 3), st.sampled_from([21, -1, 2.5, None])),
+    "n_per_value": Arg(st.integers(2, 10), st.sampled_from([41, -1, 2.5, None])),
+    "strategy_deck": Arg(st.lists(st.integers(0, 3), min_size=5, max_size=5), st.sampled_from([[1] * 4, [21] * 5, None])),
+    "negative_heals": _BOOL, "hero_passes": _BOOL, "heal_cap": _BOOL, "multiple_nonpositive": _BOOL,
+    "max_turns": Arg(st.integers(1, 20), st.sampled_from([0, 10_001, 2.5, None])),
+    "resist_rounding": Arg(st.sampled_from(["at_end", "value_first"]), st.sampled_from(["x", None])),
+    "inn_every": Arg(st.integers(0, 3), st.sampled_from([-1, 1001, 2.5, None])),
+}
+_EXACT = Arg(st.one_of(st.integers(-50, 50), st.fractions(max_denominator=20).filter(lambda f: abs(f) < 100)),
+             st.sampled_from([2.5, 3.0, True, "3", None]))
+#: Hands of the exact functions: up to 3 players, at least one card (the bad ones fail at hands[0]).
+_HANDS = Arg(st.lists(st.lists(st.integers(1, 5), min_size=1, max_size=2), min_size=1, max_size=3),
+             st.sampled_from([[[2.5]], [[6]], [[True]], [[0], [1]]]), key="hands[0]")
+_OPS = Arg(st.just("+-*/"), st.sampled_from([3, None, "^"]))
+#: Three cards and two operators (no division: a division by zero is a plain ValueError of valid arguments).
+_THREE_OPS = Arg(st.lists(st.sampled_from("+-*"), min_size=2, max_size=2), _NOTHING)
+
+SPECIAL: dict[str, dict[str, Arg]] = {
+    "get_monster": {"name": Arg(_NAMES, st.sampled_from(["nope", 3, None, ""]))},
+    "attack_value": {"cards": Arg(st.lists(st.integers(0, 5), min_size=3, max_size=3),
+                                  st.sampled_from([[2.5, 1, 1], [6, 1, 1], [True, 1, 1], [1] * 6, "123"])),
+                     "operators": Arg(_THREE_OPS.good, st.sampled_from([["+", "^"], "+", 3, None])),
+                     "strategy": Arg(st.sampled_from([None, "inochi_daijini", ("minna_ganbare", 1)]), _NOTHING)},
+    "exact_value": {"cards": Arg(st.lists(_EXACT.good, min_size=3, max_size=3),
+                                 st.sampled_from([[2.5, 1, 1], [True, 1, 1], [], "abc"])),
+                    "operators": _THREE_OPS,
+                    # None is valid; an index past the operators is a plain ValueError (a relation)
+                    "paren": Arg(st.sampled_from([None, 0, 1]), st.sampled_from([2.5, True, "1", -1]))},
+    "round_half_away": {"x": _EXACT},
+    "damage_from_value": {"value": _EXACT},
+    "parse_skills": {"text": Arg(st.sampled_from(["", "ザラキ@pre", "かえんのいき, ザラキ@post", ["ホイミ"]]),
+                                 st.sampled_from([3, None, ["x"] * 65]), key="skills")},
+    "best_attack_value": {"hands": _HANDS, "operators": _OPS},
+    "enumerate_plays": {"hands": _HANDS, "operators": _OPS,
+                        "strategy": Arg(st.sampled_from([None, "minna_ganbare", "inochi_daijini"]), _NOTHING)},
+    "achievable_values": {"hands": _HANDS, "operators": _OPS,
+                          "strategy": Arg(st.sampled_from([None, "gangan_ikouze"]), _NOTHING)},
+    "eval_expressions": {
+        "vals": Arg(st.lists(st.integers(-5, 5), min_size=6, max_size=6).map(lambda v: np.array(v).reshape(2, 3)),
+                    st.sampled_from([np.ones((2, 3)) * 1.5, "ab", np.full((2, 3), 21)])),
+        "ops": Arg(st.lists(st.integers(0, 3), min_size=4, max_size=4).map(lambda v: np.array(v).reshape(2, 2)),
+                   st.sampled_from([np.full((2, 2), 4), np.zeros((2, 2)), None])),
+        "paren": Arg(st.integers(-1, 1), int_arg(-1, 4).bad)},
+    # the deals grow as C(hand_size + 4, 4) ** n_players and the hands must fit in the deck
+    "hand_distribution": {"n_players": _small(1, 2, 5), "hand_size": _small(0, 3, 200), "n_per_value": _small(2, 10, 40)},
+    "exact_first_turn": {"party_size": _small(1, 2, 5), "hand_size": _small(1, 3, 20), "n_per_value": _small(2, 10, 40)},
+    "value_table": {"n": _small(1, 3, 5), "ops": Arg(st.just("+-*/"), st.sampled_from([3, "", "^"]))},
+    "best_damage_by_kind": {"masks": Arg(
+        st.integers(1, 3).flatmap(lambda n: st.lists(st.integers(1, 31), min_size=n, max_size=n)).map(
+            lambda v: np.array([v], dtype=np.int64)),
+        st.sampled_from([np.ones((1, 2)), np.zeros((1, 2), np.int64), np.ones((1, 6), np.int64), [[1, 2]]]))},
+    "run_battles": {"monsters": Arg(st.lists(_NAMES.map(dqz.get_monster), min_size=1, max_size=2),
+                                    st.sampled_from([[], ["スライム"], 3])), "n_runs": _small(0, 5, 10**7)},
+    "simulate": {"monsters": Arg(_MONSTERS.good, st.sampled_from([[], "スライム", 3])), "n_games": _small(0, 5, 10**7)},
+    "simulate_battle": {**_FIELDS, "monster": _MONSTER, "n_battles": _small(0, 5, 10**7)},
+    "simulate_run": {**_FIELDS, "monsters": _MONSTERS, "n_runs": _small(0, 5, 10**7)},
+    "reference_battles": {"n_runs": _small(0, 2, 10**6), "party_size": _FIELDS["party_size"], "policy": _FIELDS["policy"],
+                          "monsters": _MONSTERS},
+}
+
+
+def _public_functions() -> list[str]:
+    return [n for n in dqz.__all__ if inspect.isfunction(getattr(dqz, n))]
+
+
+def test_every_public_function_is_declared() -> None:
+    undeclared = [n for n in _public_functions() if declared_params(getattr(dqz, n)) is None]
+    assert not undeclared, f"gamesim.games.dqz: no validate_params declaration on {undeclared}"
+    assert set(SPECIAL) <= set(_public_functions())
+
+
+@pytest.mark.parametrize("name", _public_functions())
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
+@given(data=st.data())
+def test_declared_function_strict(name: str, data: st.DataObject) -> None:
+    fn = getattr(dqz, name)
+    args, kwargs, bad = draw_declared_call(fn, data, EXAMPLES, SPECIAL.get(name))
+    check_declared_call(fn, args, kwargs, bad)

@@ -10,6 +10,7 @@ by name (``monster = "スライム"``) or describe their own monster with ``hp``
 from __future__ import annotations
 
 from gamesim.core.registry import ParamError
+from gamesim.core.validate import Unchecked, validate_params
 
 from .rules import Monster
 
@@ -35,6 +36,7 @@ BESTIARY: dict[str, Monster] = {m.name: m for m in (
 )}
 
 
+@validate_params(name=Unchecked("checked in the body: its error is also a KeyError, for old callers"))
 def get_monster(name: str) -> Monster:
     """The illustrative monster called ``name``.
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError
+from gamesim.core.validate import ParamTypeError, Unchecked, validate_params
 
 from .rules import MAX_HAND, MAX_INN_EVERY, MAX_PER_VALUE, MAX_STRATEGY, MAX_TURNS, DqzParams, Monster
 
@@ -24,6 +24,7 @@ __all__ = ["MAX_HAND", "MAX_PER_VALUE", "MAX_STRATEGY", "MAX_INN_EVERY", "MAX_TU
 BattleConfig = DqzParams
 
 
+@validate_params(monster=Unchecked("a Monster, a bestiary name or a mapping: converted in the body"))
 def as_monster(monster: Monster | str | Mapping[str, Any]) -> Monster:
     """A :class:`Monster` from a Monster, a name of the illustrative bestiary or a mapping.
 

@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_bool, check_int, check_int_list
+from gamesim.core.validate import Bool, Int, Optional, ParamTypeError, Unchecked, check_int, check_int_list, validate_params
 
 from .rules import (
     MAX_CARDS,
@@ -38,8 +38,8 @@ from .rules import (
     OPERATORS,
     Strategy,
     StrategyPlay,
-    attack_value,
-    effective_value,
+    _attack_value,
+    _effective_value,
 )
 
 __all__ = [
@@ -146,6 +146,9 @@ def _apply_op(o, an, ad, bn, bd):  # type: ignore[no-untyped-def]
     return n, d, (o == 3) & bad
 
 
+@validate_params(vals=Unchecked("array-like, converted once and checked in the body (2-D integers, shape, range)"),
+                 ops=Unchecked("array-like, converted once and checked in the body against vals' shape"),
+                 paren=Int(-1, 4), half_up=Bool())
 def eval_expressions(vals: npt.ArrayLike, ops: npt.ArrayLike, *, paren: int = -1, half_up: bool = False
                      ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
     """Exact values of many expressions at once (× ÷ before + −, rounded half away from zero).
@@ -172,7 +175,7 @@ def eval_expressions(vals: npt.ArrayLike, ops: npt.ArrayLike, *, paren: int = -1
 
     Raises
     ------
-    ParamError
+    ParamTypeError, ParamError
         (``ValueError``; ``ParamTypeError``, also a ``TypeError``, for non-integer arrays) for
         arrays that are not 2-D integer arrays of matching shapes, operand values outside
         -20..20, more than 6 operands or 10**7 rows, operator codes outside 0..3, or ``paren``
@@ -195,8 +198,8 @@ def eval_expressions(vals: npt.ArrayLike, ops: npt.ArrayLike, *, paren: int = -1
         raise ParamError("vals", f"values in {v.min()}..{v.max()}", "operand values in -20..20")
     if o.size and (o.min() < 0 or o.max() > 3):
         raise ParamError("ops", f"codes in {o.min()}..{o.max()}", "operator codes 0..3")
-    check_bool("half_up", half_up)
-    paren = check_int("paren", paren, min=-1, max=n - 2)
+    if paren > n - 2:  # a relation with the operands' count
+        paren = check_int("paren", paren, min=-1, max=n - 2)
     tn, td, bad = _exact_rationals(v.astype(_I64), o.astype(_I64), paren)
     return _round_rationals(tn, td, bad, half_up), ~bad
 
@@ -315,6 +318,15 @@ def _master_table(n: int, ops: str) -> tuple[tuple[Variant, ...], npt.NDArray[np
     return variants, perms, values, valid, halves
 
 
+#: ``hands`` of the exact functions: nested lists (the errors name ``hands[i]``), checked in the body.
+HANDS = Unchecked("at most 5 lists of card values 1..5: checked in the body (errors name hands[i])")
+#: An optional card value of a skill (どくこうげき, ザラキ) or a play position (まひ, ラリホー).
+VALUE_OR_NONE = Optional(Int(1, 6))
+SLOT_OR_NONE = Optional(Int(0, MAX_PARTY - 1))
+
+
+@validate_params(n=Int(1, MAX_PARTY), poison=Int(0, 6), paralysed=Int(-1, MAX_PARTY - 1), asleep=Int(-1, MAX_PARTY - 1),
+                 ops=Unchecked("a string of operators, at least n - 1 distinct: checked in the body"))
 def value_table(n: int, poison: int = 0, paralysed: int = -1, asleep: int = -1, ops: str = OPERATORS) -> ValueTable:
     """The :class:`ValueTable` for ``n`` slots and a modifier combination (cached).
 
@@ -335,8 +347,8 @@ def value_table(n: int, poison: int = 0, paralysed: int = -1, asleep: int = -1, 
 
     Raises
     ------
-    ParamError
-        (``ValueError``; ``TypeError`` for a wrong type) if ``n`` is not an integer in 1..5,
+    ParamTypeError, ParamError
+        (``TypeError`` for a wrong type; ``ValueError``) if ``n`` is not an integer in 1..5,
         ``poison`` not in 0..6, ``paralysed``/``asleep`` not in -1..4, ``ops`` not a string of
         operators, or fewer distinct operators than ``n - 1``.
 
@@ -345,10 +357,6 @@ def value_table(n: int, poison: int = 0, paralysed: int = -1, asleep: int = -1, 
     One exact evaluation per ``n`` over every effective tuple (values 0..5 per slot),
     then a gather per modifier combination: face value -> effective value per slot.
     """
-    n = check_int("n", n, min=1, max=MAX_PARTY)
-    poison = check_int("poison", poison, min=0, max=6)
-    paralysed = check_int("paralysed", paralysed, min=-1, max=MAX_PARTY - 1)
-    asleep = check_int("asleep", asleep, min=-1, max=MAX_PARTY - 1)
     if not isinstance(ops, str) or not ops or any(o not in OPERATORS for o in ops):
         raise ParamError("ops", ops, "a non-empty string of operators from '+-*/'")
     if len(set(ops)) < n - 1:
@@ -423,6 +431,7 @@ def _best_cached(hands: tuple[tuple[int, ...], ...], ops: str) -> int:
     return int(vals[ok].max())
 
 
+@validate_params(hands=HANDS, operators=Unchecked("a string of operators, related to the hands: checked in the body"))
 def best_attack_value(hands: Sequence[Iterable[int]], *, operators: str = OPERATORS) -> int:
     """The highest attack value the party can make (no strategy card, no skill modifiers).
 
@@ -442,7 +451,7 @@ def best_attack_value(hands: Sequence[Iterable[int]], *, operators: str = OPERAT
 
     Raises
     ------
-    ParamError
+    ParamTypeError, ParamError
         (``ValueError``; ``ParamTypeError``, a ``TypeError``, for wrong types) for card values
         that are not integers in 1..5 (``[[2.5], [5]]`` is refused, never truncated), more
         than 5 hands, a hand of more than 200 cards, or bad ``operators``.
@@ -471,6 +480,9 @@ def best_attack_value(hands: Sequence[Iterable[int]], *, operators: str = OPERAT
     return _best_cached(key, canon)
 
 
+@validate_params(hands=HANDS, operators=Unchecked("a string of operators from '+-*/': checked in the body"),
+                 strategy=Unchecked("a strategy card kind or name, parsed in the body"), poison=VALUE_OR_NONE,
+                 paralysed=SLOT_OR_NONE, asleep=SLOT_OR_NONE, forbidden=VALUE_OR_NONE)
 def enumerate_plays(hands: Sequence[Iterable[int]], *, operators: str = OPERATORS,
                     strategy: str | Strategy | None = None, poison: int | None = None,
                     paralysed: int | None = None, asleep: int | None = None,
@@ -499,7 +511,7 @@ def enumerate_plays(hands: Sequence[Iterable[int]], *, operators: str = OPERATOR
 
     Raises
     ------
-    ParamError
+    ParamTypeError, ParamError
         (``ValueError``/``TypeError``) for hands as in :func:`best_attack_value`, ``operators``
         not a string of + - * /, ``poison``/``forbidden`` not in 1..6, ``paralysed``/``asleep``
         not in 0..4.
@@ -513,10 +525,6 @@ def enumerate_plays(hands: Sequence[Iterable[int]], *, operators: str = OPERATOR
     checked = _check_hands(hands)
     if not isinstance(operators, str) or any(o not in OPERATORS for o in operators):
         raise ParamError("operators", operators, "a string of operators from '+-*/'")
-    for nm, x, lo, hi in (("poison", poison, 1, 6), ("forbidden", forbidden, 1, 6),
-                          ("paralysed", paralysed, 0, MAX_PARTY - 1), ("asleep", asleep, 0, MAX_PARTY - 1)):
-        if x is not None:
-            check_int(nm, x, min=lo, max=hi)
     hs = [sorted({c for c in h if forbidden is None or c != forbidden}) for h in checked]
     hs = [h for h in hs if h]
     n = len(hs)
@@ -543,17 +551,24 @@ def enumerate_plays(hands: Sequence[Iterable[int]], *, operators: str = OPERATOR
         if jumon and n < 2:
             continue
         for cards in itertools.product(*hs):
-            eff = [effective_value(c, i, poison=poison, paralysed=paralysed, asleep=asleep) for i, c in enumerate(cards)]
+            eff = [_effective_value(c, i, poison=poison, paralysed=paralysed, asleep=asleep) for i, c in enumerate(cards)]
             for p in _op_perms(n, operators, jumon):
                 ops = tuple(OPERATORS[o] for o in p)
                 try:
-                    v = attack_value(eff, ops, strategy=sp)
+                    v = _attack_value(eff, ops, strategy=sp)
                 except ValueError:
                     continue
                 out.append((tuple(cards), ops, sp, v))
     return out
 
 
+#: Unchecked body of :func:`enumerate_plays` (:func:`achievable_values`).
+_enumerate_plays = enumerate_plays.__wrapped__
+
+
+@validate_params(hands=HANDS, operators=Unchecked("as enumerate_plays: checked in its body"),
+                 strategy=Unchecked("as enumerate_plays: parsed in its body"), poison=VALUE_OR_NONE,
+                 paralysed=SLOT_OR_NONE, asleep=SLOT_OR_NONE, forbidden=VALUE_OR_NONE)
 def achievable_values(hands: Sequence[Iterable[int]], *, operators: str = OPERATORS,
                       strategy: str | Strategy | None = None, poison: int | None = None,
                       paralysed: int | None = None, asleep: int | None = None,
@@ -564,15 +579,21 @@ def achievable_values(hands: Sequence[Iterable[int]], *, operators: str = OPERAT
     -------
     set of int
 
+    Raises
+    ------
+    ParamTypeError, ParamError, ValueError
+        As :func:`enumerate_plays`.
+
     Examples
     --------
     >>> sorted(achievable_values([[1], [2]]))
     [-1, 1, 2, 3]
     """
-    return {v for *_, v in enumerate_plays(hands, operators=operators, strategy=strategy, poison=poison,
+    return {v for *_, v in _enumerate_plays(hands, operators=operators, strategy=strategy, poison=poison,
                                            paralysed=paralysed, asleep=asleep, forbidden=forbidden)}
 
 
+@validate_params(n_players=Int(1, MAX_PARTY), hand_size=Int(0, MAX_CARDS), n_per_value=Int(0, MAX_CARDS // 5))
 def hand_distribution(n_players: int, hand_size: int, n_per_value: int = N_PER_VALUE_DEFAULT
                       ) -> list[tuple[tuple[tuple[int, ...], ...], float]]:
     """Exact joint distribution of the players' starting hands (as value counts).
@@ -590,7 +611,7 @@ def hand_distribution(n_players: int, hand_size: int, n_per_value: int = N_PER_V
 
     Raises
     ------
-    ParamError
+    ParamTypeError, ParamError
         (``ValueError``/``TypeError``) for non-integers, ``n_players`` outside 1..5, hands that
         do not fit in the deck, or more than :data:`MAX_DEALS` (2,000,000) deals to enumerate.
 
@@ -601,9 +622,6 @@ def hand_distribution(n_players: int, hand_size: int, n_per_value: int = N_PER_V
     """
     from math import comb
 
-    n_players = check_int("n_players", n_players, min=1, max=MAX_PARTY)
-    hand_size = check_int("hand_size", hand_size, min=0, max=MAX_CARDS)
-    n_per_value = check_int("n_per_value", n_per_value, min=0, max=MAX_CARDS // 5)
     if n_players * hand_size > 5 * n_per_value:
         raise ParamError("hand_size", hand_size, f"at most {5 * n_per_value // n_players} "
                          f"({n_players} hands must fit in the deck of {5 * n_per_value})")

@@ -22,7 +22,7 @@ import numpy as np
 from math import comb
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_int, check_int_list
+from gamesim.core.validate import Instance, Int, IntList, ParamTypeError, Unchecked, validate_params
 
 from .exact import MAX_DEALS, N_KINDS, hand_distribution, value_table
 from .policies import DamageRule
@@ -31,6 +31,10 @@ from .rules import N_PER_VALUE_DEFAULT, STRATEGY_DECK_DEFAULT
 __all__ = ["exact_first_turn", "best_damage_by_kind"]
 
 
+RULE = Instance(DamageRule, "a DamageRule")
+
+
+@validate_params(masks=Unchecked("an integer ndarray (k, n), 1 <= n <= 5, masks 1..31: checked in the body"), rule=RULE)
 def best_damage_by_kind(masks: np.ndarray, rule: DamageRule) -> np.ndarray:
     """Best damage per strategy kind for hands given as value masks.
 
@@ -57,8 +61,6 @@ def best_damage_by_kind(masks: np.ndarray, rule: DamageRule) -> np.ndarray:
                              f"{getattr(masks, 'shape', '')}>", "an integer ndarray of shape (k, n)")
     if not 1 <= masks.shape[1] <= 5 or (masks.size and (int(masks.min()) < 1 or int(masks.max()) > 31)):
         raise ParamError("masks", f"<array of shape {masks.shape}>", "1 to 5 columns of masks in 1..31")
-    if not isinstance(rule, DamageRule):
-        raise ParamTypeError("rule", rule, "a DamageRule")
     k, n = masks.shape
     tab = value_table(n)
     kinds = np.array([v.kind for v in tab.variants])
@@ -75,6 +77,10 @@ def best_damage_by_kind(masks: np.ndarray, rule: DamageRule) -> np.ndarray:
     return np.where(avail[:, None, :], per_kind[None, :, :], -(1 << 40)).max(axis=2)
 
 
+#: Unchecked body of :func:`best_damage_by_kind` (its array checks stay; the rule is trusted).
+_best_damage_by_kind = best_damage_by_kind.__wrapped__
+
+
 @lru_cache(maxsize=16)
 def _mask_distribution(party_size: int, hand_size: int, n_per_value: int) -> tuple[np.ndarray, np.ndarray]:
     """Distribution of the players' value masks in a fresh deal: (masks (k, n), probabilities (k,))."""
@@ -87,9 +93,11 @@ def _mask_distribution(party_size: int, hand_size: int, n_per_value: int) -> tup
 
 @lru_cache(maxsize=64)
 def _best_for(party_size: int, hand_size: int, n_per_value: int, rule: DamageRule) -> np.ndarray:
-    return best_damage_by_kind(_mask_distribution(party_size, hand_size, n_per_value)[0], rule)
+    return _best_damage_by_kind(_mask_distribution(party_size, hand_size, n_per_value)[0], rule)
 
 
+@validate_params(party_size=Int(1, 5), hand_size=Int(1, 20), n_per_value=Int(1, 40),
+                 strategy_deck=IntList(0, 20, min_len=5, max_len=5), rule=RULE)
 def exact_first_turn(party_size: int, *, hand_size: int = 3, n_per_value: int = N_PER_VALUE_DEFAULT,
                      strategy_deck: tuple[int, ...] = STRATEGY_DECK_DEFAULT,
                      rule: DamageRule = DamageRule()) -> dict[int, float]:
@@ -113,7 +121,7 @@ def exact_first_turn(party_size: int, *, hand_size: int = 3, n_per_value: int = 
 
     Raises
     ------
-    ParamError
+    ParamTypeError, ParamError
         (``ValueError``; ``ParamTypeError``, also a ``TypeError``, for wrong types) for
         ``party_size`` not an integer in 1..5, ``hand_size`` not in 1..20, ``n_per_value`` not in
         1..40, hands that do not fit in the deck, ``strategy_deck`` not five counts 0..20,
@@ -124,12 +132,7 @@ def exact_first_turn(party_size: int, *, hand_size: int = 3, n_per_value: int = 
     P(win on the first turn) against a monster of HP h without 【先制】 skills is
     ``sum(p for d, p in pmf.items() if d >= h)`` under every policy but ``random``.
     """
-    party_size = check_int("party_size", party_size, min=1, max=5)
-    hand_size = check_int("hand_size", hand_size, min=1, max=20)
-    n_per_value = check_int("n_per_value", n_per_value, min=1, max=40)
-    sd = tuple(check_int_list("strategy_deck", strategy_deck, min=0, max=20, min_len=5, max_len=5))
-    if not isinstance(rule, DamageRule):
-        raise ParamTypeError("rule", rule, "a DamageRule")
+    sd = tuple(strategy_deck)
     if party_size * hand_size > 5 * n_per_value:
         raise ParamError("hand_size", hand_size, f"at most {5 * n_per_value // party_size} (hands must fit in the deck)")
     if comb(hand_size + 4, 4) ** party_size > MAX_DEALS:

@@ -23,7 +23,7 @@ import numpy as np
 from gamesim.core.lazy import lazy_module
 from gamesim.core.registry import ParamError
 from gamesim.core.rng import RngLike
-from gamesim.core.validate import check_int, check_rng
+from gamesim.core.validate import Int, Rng, Unchecked, validate_params
 
 from .exact import KIND_NONE, _op_perms, variants_for
 from .policies import AVOID_FLAG, DMG_OFFSET, KILL_FLAG, DamageRule
@@ -36,9 +36,9 @@ from .rules import (
     _damage_from_value,
     _effective_value,
     _round_half_away,
+    _attack_value,
+    _exact_value,
     _triggers_multiple,
-    attack_value,
-    exact_value,
 )
 from .config import BattleConfig
 from .config import as_monster as _as_monster
@@ -60,7 +60,7 @@ _INOCHI = 1 + int(Strategy.INOCHI_DAIJINI)
 def _expr_value(eff: tuple[int, ...], ops: tuple[str, ...], paren: int | None) -> Fraction | None:
     """Exact value of one expression with Fractions (None for division by zero), memoised."""
     try:
-        return exact_value([Fraction(e) for e in eff], ops, paren=paren)
+        return _exact_value([Fraction(e) for e in eff], ops, paren=paren)
     except ValueError:
         return None
 
@@ -82,8 +82,8 @@ def reference_plays(values: tuple[tuple[int, ...], ...], poison: int, para: int,
         jumon = var.kind == 1 + Strategy.JUMON_SETSUYAKU
         perms = [tuple(OPERATORS[o] for o in p) for p in _op_perms(n, OPERATORS, jumon)]
         for cards in itertools.product(*values):
-            eff = [_effective_value(c, i, poison or None, None if para < 0 else para, None if sleep < 0 else sleep)
-                   for i, c in enumerate(cards)]
+            eff = [_effective_value(c, i, poison=poison or None, paralysed=None if para < 0 else para,
+                                    asleep=None if sleep < 0 else sleep) for i, c in enumerate(cards)]
             paren = None
             if var.kind == 1 + Strategy.GANGAN_IKOUZE:
                 eff[var.target] *= 2
@@ -97,9 +97,10 @@ def reference_plays(values: tuple[tuple[int, ...], ...], poison: int, para: int,
                 if x is None:
                     continue
                 v = _round_half_away(x)
-                d = _damage_from_value(x, rule.physical_immune, rule.spell_resistant, var.kind != KIND_NONE,
-                                       rule.negative_heals, rule.resist_rounding)
-                trig = _triggers_multiple(v, rule.multiples, rule.multiple_nonpositive)
+                d = _damage_from_value(x, physical_immune=rule.physical_immune, spell_resistant=rule.spell_resistant,
+                                       strategy_used=var.kind != KIND_NONE, negative_heals=rule.negative_heals,
+                                       resist_rounding=rule.resist_rounding)
+                trig = _triggers_multiple(v, rule.multiples, nonpositive=rule.multiple_nonpositive)
                 out.append((var.kind, tuple(cards), v, d, int(trig), sum(cards)))
     return tuple(out)
 
@@ -267,8 +268,9 @@ class ReferenceParty:
             if playing:
                 if cfg.policy == "random":
                     cards, value = self._random_play(playing, vals, now, para, sleep)
-                    dmg = _damage_from_value(Fraction(value), rule.physical_immune, rule.spell_resistant, False,
-                                             rule.negative_heals, "at_end")
+                    dmg = _damage_from_value(Fraction(value), physical_immune=rule.physical_immune,
+                                             spell_resistant=rule.spell_resistant, strategy_used=False,
+                                             negative_heals=rule.negative_heals, resist_rounding="at_end")
                 else:
                     per = _choose(plays, cfg.policy, hp[0])
                     none_s = per[KIND_NONE][0]
@@ -312,7 +314,7 @@ class ReferenceParty:
             if hp[0] <= 0:
                 won = True
             else:
-                if playing and _triggers_multiple(value, rule.multiples, rule.multiple_nonpositive):
+                if playing and _triggers_multiple(value, rule.multiples, nonpositive=rule.multiple_nonpositive):
                     for p in range(P):
                         self._discard_lowest(p, tod)
                 if now["tsukon"]:
@@ -355,14 +357,17 @@ class ReferenceParty:
                 usable = [c for c in self.hands[p] if c != now["zaraki"]]
                 cards.append(usable[int(self.rng.integers(len(usable)))])
             ops = perms[int(self.rng.integers(len(perms)))]
-            eff = [_effective_value(c, i, now["poison"] or None, None if para < 0 else para,
-                                    None if sleep < 0 else sleep) for i, c in enumerate(cards)]
+            eff = [_effective_value(c, i, poison=now["poison"] or None, paralysed=None if para < 0 else para,
+                                    asleep=None if sleep < 0 else sleep) for i, c in enumerate(cards)]
             try:
-                return tuple(cards), attack_value(eff, [OPERATORS[o] for o in ops])
+                return tuple(cards), _attack_value(eff, [OPERATORS[o] for o in ops])
             except ValueError:
                 continue
 
 
+@validate_params(n_runs=Int(0, MAX_REFERENCE_RUNS), party_size=Unchecked("a BattleConfig field: checked when built"),
+                 monsters=Unchecked("a monster or a list of 1 to 1000: checked in the body"),
+                 policy=Unchecked("a BattleConfig field: checked when built"), rng=Rng())
 def reference_battles(n_runs: int, *, party_size: int, monsters: Sequence[Monster | str] | Monster | str,
                       policy: str = "max_damage", rng: RngLike = None, **kwargs: Any) -> pd.DataFrame:
     """Scalar reference of :func:`gamesim.games.dqz.sim.simulate_run` / ``simulate_battle``.
@@ -385,12 +390,11 @@ def reference_battles(n_runs: int, *, party_size: int, monsters: Sequence[Monste
 
     Raises
     ------
-    ParamError
+    ParamTypeError, ParamError
         (``ValueError``/``TypeError``) for ``n_runs`` not an integer in 0..1,000,000 (slow on
         purpose), a bad monster list or ``rng``, or any field :class:`BattleConfig` refuses.
     """
-    n_runs = check_int("n_runs", n_runs, min=0, max=MAX_REFERENCE_RUNS)
-    gen = check_rng(rng)
+    gen = rng
     if isinstance(monsters, (Monster, str, Mapping)):
         monsters = [monsters]
     if not isinstance(monsters, Sequence) or not 1 <= len(monsters) <= 1000:

@@ -26,7 +26,22 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_int, check_int_list, is_int
+from gamesim.core.validate import (
+    Bool,
+    Choice,
+    Constraint,
+    Int,
+    IntList,
+    Optional,
+    ParamTypeError,
+    Unchecked,
+    check_bool,
+    check_choice,
+    check_int,
+    check_int_list,
+    is_int,
+    validate_params,
+)
 
 __all__ = [
     "CARD_VALUES",
@@ -85,6 +100,30 @@ MAX_HP: int = 10**9
 #: Operator cards (えんざんカード), in canonical order; codes 0..3.
 OPERATORS: str = "+-*/"
 OP_CODES: dict[str, int] = {"+": 0, "-": 1, "*": 2, "/": 3, "×": 2, "÷": 3, "＋": 0, "－": 1, "−": 1}
+
+
+class Exact(Constraint):
+    """A declared constraint: an exact number, a :class:`fractions.Fraction` or an integer (never a
+    float, not even ``2.0``, and never a bool); the value is passed on unchanged.
+
+    Raises
+    ------
+    ParamTypeError
+        (at call time) For anything else.
+    """
+
+    def check(self, name: str, value: object, args: dict) -> object:
+        if isinstance(value, Fraction) or is_int(value):
+            return value
+        raise ParamTypeError(name, value, "a fractions.Fraction or an integer")
+
+
+#: Declared constraints shared by the public functions (:func:`validate_params`).
+EXACT = Exact()
+#: Cards per player (a hand size) or in the deck.
+CARDS = Int(0, MAX_CARDS)
+#: Hand sizes of the party, hero first.
+HAND_SIZES = IntList(0, MAX_CARDS, min_len=0, max_len=MAX_PARTY)
 
 
 class Strategy(IntEnum):
@@ -215,6 +254,7 @@ class SkillUse:
         return f"{SKILL_INFO[self.skill].ja}@{self.timing.name.lower()}"
 
 
+@validate_params(text=Unchecked("a skill keyword, parsed in the body (its errors name 'skill')"))
 def parse_skill(text: str) -> SkillUse:
     """Parse ``"ザラキ@pre"``, ``"ザラキ@攻撃終了後"``, ``"kaen_no_iki"`` into a :class:`SkillUse`.
 
@@ -231,6 +271,8 @@ def parse_skill(text: str) -> SkillUse:
 
     Raises
     ------
+    ParamTypeError
+        (a ``TypeError``) If ``text`` is not a string.
     ValueError
         For an unknown keyword or timing, or a timing the keyword does not allow.
     """
@@ -249,11 +291,20 @@ def parse_skill(text: str) -> SkillUse:
     return SkillUse(skill, t)
 
 
+#: Unchecked body of :func:`parse_skill` (:func:`parse_skills`, per entry).
+_parse_skill = parse_skill.__wrapped__
+
+
+@validate_params(text=Unchecked("a keyword string or a list of keywords, parsed in the body (errors name 'skills')"))
 def parse_skills(text: str | Iterable[str | SkillUse]) -> tuple[SkillUse, ...]:
     """Parse a comma-separated skill list (``"かえんのいき, ザラキ@post"``) or a sequence.
 
     Raises
     ------
+    ParamTypeError
+        (a ``TypeError``) If ``text`` is neither a string nor an iterable, or an entry not a string.
+    ParamError
+        (a ``ValueError``) For more than 64 entries.
     ValueError
         As :func:`parse_skill`, or when the same keyword appears twice.
     """
@@ -262,7 +313,7 @@ def parse_skills(text: str | Iterable[str | SkillUse]) -> tuple[SkillUse, ...]:
     items = [s for s in text.replace("、", ",").split(",")] if isinstance(text, str) else list(text)
     if len(items) > 64:
         raise ParamError("skills", text, "at most 64 entries")
-    out = [s if isinstance(s, SkillUse) else parse_skill(s) for s in items if not (isinstance(s, str) and not s.strip())]
+    out = [s if isinstance(s, SkillUse) else _parse_skill(s) for s in items if not (isinstance(s, str) and not s.strip())]
     seen = [u.skill for u in out]
     if len(set(seen)) != len(seen):
         raise ValueError(f"a skill keyword appears twice in {text!r}")
@@ -284,7 +335,7 @@ class Monster:
 
     Raises
     ------
-    ParamError
+    ParamTypeError, ParamError
         (``ValueError``/``TypeError``) for ``hp`` not an integer in 1..MAX_HP (10**9), ``level`` not
         an integer in 0..200.
     ValueError
@@ -335,12 +386,15 @@ class StrategyPlay:
             check_int("target", self.target, min=0, max=200)
 
 
+@validate_params(strategy=Unchecked("None, a StrategyPlay, a kind, a name or (name, target): parsed in the body"))
 def parse_strategy(strategy: StrategyPlay | Strategy | str | tuple | None) -> StrategyPlay | None:
     """Normalise a ``strategy`` argument: ``None``, a :class:`StrategyPlay`, a kind, its name
     (``"みんながんばれ"`` or ``"minna_ganbare"``) or a ``(name, target)`` pair.
 
     Raises
     ------
+    ParamTypeError, ParamError
+        For a kind or target that is not an integer in range.
     ValueError
         For an unknown name, or a missing/extra target.
     """
@@ -367,6 +421,11 @@ def parse_strategy(strategy: StrategyPlay | Strategy | str | tuple | None) -> St
     return sp
 
 
+#: Unchecked body of :func:`parse_strategy` (:func:`attack_value`).
+_parse_strategy = parse_strategy.__wrapped__
+
+
+@validate_params(x=EXACT)
 def round_half_away(x: Fraction) -> int:
     """Round a rational to the nearest integer, halves away from zero (四捨五入).
 
@@ -385,18 +444,18 @@ def round_half_away(x: Fraction) -> int:
         If ``x`` is not a Fraction or an integer (a float such as ``2.5`` is refused: it
         is not exact).
     """
-    if not (isinstance(x, Fraction) or is_int(x)):
-        raise ParamTypeError("x", x, "a fractions.Fraction or an integer")
-    return _round_half_away(x)
-
-
-def _round_half_away(x: Fraction | int) -> int:
-    """Unchecked :func:`round_half_away` (callers pass a Fraction or an int)."""
     n, d = x.numerator, x.denominator  # d > 0
     q = (2 * abs(n) + d) // (2 * d)
     return q if n >= 0 else -q
 
 
+#: Unchecked body of :func:`round_half_away` (callers pass a Fraction or an int).
+_round_half_away = round_half_away.__wrapped__
+
+
+@validate_params(cards=Unchecked("1 to 200 integers or Fractions: checked in the body, with the operators"),
+                 operators=Unchecked("as many as the cards less one: a relation, checked in the body"),
+                 paren=Optional(Int(0)))
 def exact_value(cards: Sequence[int | Fraction], operators: Sequence[str], *, paren: int | None = None) -> Fraction:
     """Exact rational value of ``c0 op0 c1 op1 ...`` with × ÷ before + −, left to right.
 
@@ -426,8 +485,6 @@ def exact_value(cards: Sequence[int | Fraction], operators: Sequence[str], *, pa
         raise ParamTypeError("cards", cards, "a list of integers or Fractions")
     if not 1 <= len(cards) <= 200:
         raise ParamError("cards", cards, "a list of 1 to 200 integers or Fractions")
-    if paren is not None:
-        check_int("paren", paren, min=0)
     vals = [Fraction(c) for c in cards]
     ops = [OP_CODES.get(o) for o in operators]
     if any(o is None for o in ops):
@@ -451,6 +508,10 @@ def exact_value(cards: Sequence[int | Fraction], operators: Sequence[str], *, pa
     return total + term
 
 
+#: Unchecked body of :func:`exact_value` (:func:`attack_value`, the reference's plays).
+_exact_value = exact_value.__wrapped__
+
+
 def _apply(a: Fraction, o: int, b: Fraction) -> Fraction:
     if o == 0:
         return a + b
@@ -463,6 +524,9 @@ def _apply(a: Fraction, o: int, b: Fraction) -> Fraction:
     return a / b
 
 
+@validate_params(cards=IntList(0, 5, min_len=1, max_len=MAX_PARTY),
+                 operators=Unchecked("a string or list of operators, as many as the cards less one: checked in the body"),
+                 strategy=Unchecked("parsed by parse_strategy in the body"))
 def attack_value(cards: Sequence[int], operators: Sequence[str] | str, *, strategy: StrategyPlay | str | tuple | None = None) -> int:
     """攻撃値: the value of the party's expression, rounded half away from zero at the end.
 
@@ -505,7 +569,7 @@ def attack_value(cards: Sequence[int], operators: Sequence[str] | str, *, strate
     >>> attack_value([5, 4, 3, 2], "+*/", strategy=("minna_ganbare", 0))
     14
     """
-    cv = check_int_list("cards", cards, min=0, max=5, min_len=1, max_len=MAX_PARTY)
+    cv = cards
     if isinstance(operators, str):
         ops = list(operators)
     elif isinstance(operators, Sequence) and all(isinstance(o, str) for o in operators):
@@ -515,7 +579,7 @@ def attack_value(cards: Sequence[int], operators: Sequence[str] | str, *, strate
     if any(o not in OP_CODES for o in ops) or len(ops) != len(cv) - 1:
         raise ParamError("operators", operators, f"{len(cv) - 1} operators, each one of + - * / (× ÷ accepted)")
     vals = [Fraction(c) for c in cv]
-    sp = parse_strategy(strategy)
+    sp = _parse_strategy(strategy)
     paren = None
     if sp is not None:
         if sp.kind == Strategy.MINNA_GANBARE:
@@ -531,7 +595,11 @@ def attack_value(cards: Sequence[int], operators: Sequence[str] | str, *, strate
         elif sp.kind == Strategy.JUMON_SETSUYAKU:
             if not ops or OP_CODES.get(ops[0]) != 0:
                 raise ValueError("じゅもんせつやく: the first operator (right after the hero's card) must be '+'")
-    return round_half_away(exact_value(vals, ops, paren=paren))
+    return _round_half_away(_exact_value(vals, ops, paren=paren))
+
+
+#: Unchecked body of :func:`attack_value` (:func:`~gamesim.games.dqz.exact.enumerate_plays`, the reference).
+_attack_value = attack_value.__wrapped__
 
 
 #: Orders of the 呪文耐性：高 halving (see :func:`damage_from_value`): ``"at_end"`` halves the exact
@@ -547,6 +615,8 @@ def _ceil_half(x: Fraction) -> int:
     return h if x >= 0 else -h
 
 
+@validate_params(value=EXACT, physical_immune=Bool(), spell_resistant=Bool(), strategy_used=Bool(),
+                 negative_heals=Bool(), resist_rounding=Choice(RESIST_ROUNDINGS))
 def damage_from_value(value: int | Fraction, *, physical_immune: bool = False, spell_resistant: bool = False,
                       strategy_used: bool = False, negative_heals: bool = False,
                       resist_rounding: str = "at_end") -> int:
@@ -578,9 +648,10 @@ def damage_from_value(value: int | Fraction, *, physical_immune: bool = False, s
 
     Raises
     ------
+    ParamTypeError
+        (a ``TypeError``) For a value that is not an int or Fraction, or a flag that is not a bool.
     ParamError
-        (``TypeError``/``ValueError``) for a value that is not an int or Fraction, a flag that is
-        not a bool, or an unknown ``resist_rounding``.
+        (a ``ValueError``) For an unknown ``resist_rounding``.
 
     Notes
     -----
@@ -599,21 +670,7 @@ def damage_from_value(value: int | Fraction, *, physical_immune: bool = False, s
     >>> damage_from_value(Fraction(62, 5), spell_resistant=True, strategy_used=True, resist_rounding="value_first")
     6
     """
-    if isinstance(value, Fraction):
-        x = value
-    else:
-        x = Fraction(check_int("value", value))
-    physical_immune = check_bool("physical_immune", physical_immune)
-    spell_resistant = check_bool("spell_resistant", spell_resistant)
-    strategy_used = check_bool("strategy_used", strategy_used)
-    negative_heals = check_bool("negative_heals", negative_heals)
-    check_choice("resist_rounding", resist_rounding, RESIST_ROUNDINGS)
-    return _damage_from_value(x, physical_immune, spell_resistant, strategy_used, negative_heals, resist_rounding)
-
-
-def _damage_from_value(x: Fraction, physical_immune: bool, spell_resistant: bool, strategy_used: bool,
-                       negative_heals: bool, resist_rounding: str) -> int:
-    """Unchecked :func:`damage_from_value` (``x`` a Fraction, flags bools, rounding one of RESIST_ROUNDINGS)."""
+    x = value if isinstance(value, Fraction) else Fraction(int(value))
     d = -x if physical_immune else x
     halve = spell_resistant and strategy_used
     if not halve or resist_rounding == "value_first":
@@ -625,6 +682,11 @@ def _damage_from_value(x: Fraction, physical_immune: bool, spell_resistant: bool
     return int(d)
 
 
+#: Unchecked body of :func:`damage_from_value` (the reference's plays).
+_damage_from_value = damage_from_value.__wrapped__
+
+
+@validate_params(value=Int(), multiples=IntList(1, min_len=0), nonpositive=Bool())
 def triggers_multiple(value: int, multiples: Iterable[int], *, nonpositive: bool = False) -> bool:
     """Whether an attack value sets off a multiple-of-k skill (はげしいほのお 5, かえんのいき 3, ひのいき 4).
 
@@ -632,7 +694,7 @@ def triggers_multiple(value: int, multiples: Iterable[int], *, nonpositive: bool
     ----------
     value : int
         The rounded attack value.
-    multiples : iterable of int
+    multiples : sequence of int
         The k of the monster's skills (each >= 1).
     nonpositive : bool, default False
         Whether 0 and negative values count as multiples. The rulebook (とくぎ, はげしいほのお:
@@ -640,27 +702,27 @@ def triggers_multiple(value: int, multiples: Iterable[int], *, nonpositive: bool
 
     Raises
     ------
+    ParamTypeError
+        (a ``TypeError``) For a non-integer value or k, ``multiples`` not a sequence or
+        ``nonpositive`` not a bool.
     ParamError
-        For a non-integer value or k, or a k below 1.
+        (a ``ValueError``) For a k below 1.
 
     Examples
     --------
     >>> triggers_multiple(15, [5]), triggers_multiple(0, [5]), triggers_multiple(0, [5], nonpositive=True)
     (True, False, True)
     """
-    value = check_int("value", value)
-    ks = check_int_list("multiples", list(multiples), min=1, min_len=0)
-    nonpositive = check_bool("nonpositive", nonpositive)
-    return _triggers_multiple(value, ks, nonpositive)
-
-
-def _triggers_multiple(value: int, ks: Sequence[int], nonpositive: bool) -> bool:
-    """Unchecked :func:`triggers_multiple` (``ks`` integers >= 1)."""
     if value <= 0 and not nonpositive:
         return False
-    return any(value % k == 0 for k in ks)
+    return any(value % k == 0 for k in multiples)
 
 
+#: Unchecked body of :func:`triggers_multiple` (the reference, per play).
+_triggers_multiple = triggers_multiple.__wrapped__
+
+
+@validate_params(level=CARDS, n_living=Int(0, MAX_PARTY), deck_left=CARDS)
 def experience_split(level: int, n_living: int, deck_left: int) -> list[int]:
     """Cards each living player draws on a win (経験値), one each in turn order until the deck runs out.
 
@@ -679,7 +741,7 @@ def experience_split(level: int, n_living: int, deck_left: int) -> list[int]:
 
     Raises
     ------
-    ParamError
+    ParamTypeError, ParamError
         (``ValueError``/``TypeError``) for non-integers, ``level`` or ``deck_left`` outside 0..200,
         ``n_living`` outside 0..5.
 
@@ -690,9 +752,6 @@ def experience_split(level: int, n_living: int, deck_left: int) -> list[int]:
     >>> experience_split(2, 5, 8)
     [2, 2, 2, 1, 1]
     """
-    level = check_int("level", level, min=0, max=MAX_CARDS)
-    n_living = check_int("n_living", n_living, min=0, max=MAX_PARTY)
-    deck_left = check_int("deck_left", deck_left, min=0, max=MAX_CARDS)
     total = min(level * n_living, deck_left)
     if n_living == 0:
         return []
@@ -700,6 +759,7 @@ def experience_split(level: int, n_living: int, deck_left: int) -> list[int]:
     return [q + (1 if i < r else 0) for i in range(n_living)]
 
 
+@validate_params(hand_sizes=HAND_SIZES)
 def focus_target(hand_sizes: Sequence[int]) -> int | None:
     """集中攻撃: the living player with the fewest cards, ties to the one nearest the hero.
 
@@ -715,7 +775,7 @@ def focus_target(hand_sizes: Sequence[int]) -> int | None:
 
     Raises
     ------
-    ParamError
+    ParamTypeError, ParamError
         (``ValueError``/``TypeError``) for more than 5 hands or sizes not integers in 0..200.
 
     Examples
@@ -723,7 +783,6 @@ def focus_target(hand_sizes: Sequence[int]) -> int | None:
     >>> focus_target([3, 4, 2, 2])
     2
     """
-    hand_sizes = check_int_list("hand_sizes", hand_sizes, min=0, max=MAX_CARDS, min_len=0, max_len=MAX_PARTY)
     best = None
     for i, h in enumerate(hand_sizes):
         if h > 0 and (best is None or h < hand_sizes[best]):
@@ -731,6 +790,7 @@ def focus_target(hand_sizes: Sequence[int]) -> int | None:
     return best
 
 
+@validate_params(hand_sizes=HAND_SIZES, deck_left=CARDS, hand_size=CARDS)
 def inn_refill(hand_sizes: Sequence[int], deck_left: int, hand_size: int = HAND_SIZE_DEFAULT) -> list[int]:
     """宿屋: cards each player draws to refill to ``hand_size``, hero first, while the deck lasts.
 
@@ -738,7 +798,7 @@ def inn_refill(hand_sizes: Sequence[int], deck_left: int, hand_size: int = HAND_
 
     Raises
     ------
-    ParamError
+    ParamTypeError, ParamError
         (``ValueError``/``TypeError``) for more than 5 hands, or sizes, ``deck_left`` or
         ``hand_size`` not integers in 0..200.
 
@@ -749,9 +809,7 @@ def inn_refill(hand_sizes: Sequence[int], deck_left: int, hand_size: int = HAND_
     >>> inn_refill([12, 12, 12, 11, 0], 3)
     [0, 0, 0, 0, 3]
     """
-    hand_sizes = check_int_list("hand_sizes", hand_sizes, min=0, max=MAX_CARDS, min_len=0, max_len=MAX_PARTY)
-    left = check_int("deck_left", deck_left, min=0, max=MAX_CARDS)
-    hand_size = check_int("hand_size", hand_size, min=0, max=MAX_CARDS)
+    left = deck_left
     out = []
     for h in hand_sizes:
         k = min(max(hand_size - h, 0), left)
@@ -760,6 +818,8 @@ def inn_refill(hand_sizes: Sequence[int], deck_left: int, hand_size: int = HAND_
     return out
 
 
+@validate_params(card=Int(1, 5), slot=Int(0, MAX_PARTY - 1), poison=Optional(Int(0, 6)),
+                 paralysed=Optional(Int(0, MAX_PARTY)), asleep=Optional(Int(0, MAX_PARTY)))
 def effective_value(card: int, slot: int, *, poison: int | None = None, paralysed: int | None = None,
                     asleep: int | None = None) -> int:
     """Value a card counts for in this attack under どくこうげき, まひこうげき, ラリホー.
@@ -781,26 +841,20 @@ def effective_value(card: int, slot: int, *, poison: int | None = None, paralyse
 
     Raises
     ------
-    ParamError
+    ParamTypeError, ParamError
         (``ValueError``/``TypeError``) for ``card`` not an integer 1..5, ``slot`` not 0..4, or a
         modifier out of range.
     """
-    card = check_int("card", card, min=1, max=5)
-    slot = check_int("slot", slot, min=0, max=MAX_PARTY - 1)
-    for nm, x, hi in (("poison", poison, 6), ("paralysed", paralysed, MAX_PARTY), ("asleep", asleep, MAX_PARTY)):
-        if x is not None:
-            check_int(nm, x, min=0, max=hi)
-    return _effective_value(card, slot, poison, paralysed, asleep)
-
-
-def _effective_value(card: int, slot: int, poison: int | None, paralysed: int | None, asleep: int | None) -> int:
-    """Unchecked :func:`effective_value` (card 1..5, slot and modifiers in range)."""
     v = card - 1 if poison is not None and card == poison else card
     if asleep is not None and slot == asleep:
         v = 1
     if paralysed is not None and slot == paralysed:
         v = 0
     return v
+
+
+#: Unchecked body of :func:`effective_value` (the exact enumeration and the reference, per card).
+_effective_value = effective_value.__wrapped__
 
 
 # ---------------------------------------------------------------------------
@@ -835,7 +889,7 @@ class DamageRule:
 
     Raises
     ------
-    ParamError
+    ParamTypeError, ParamError
         (``ValueError``/``TypeError``) for a flag that is not a bool, ``multiples`` not up to three
         integers 1..100, or an unknown ``resist_rounding``.
     """
@@ -947,7 +1001,7 @@ class DqzParams:
 
     Raises
     ------
-    ParamError
+    ParamTypeError, ParamError
         (``ValueError``; ``ParamTypeError``, a ``TypeError``, for a wrong type) for any field
         of the wrong type or out of range: ``party_size`` 1..5, ``hand_size`` 0..20,
         ``n_per_value`` 0..40, five ``strategy_deck`` counts 0..20, ``inn_every`` 0..1000,

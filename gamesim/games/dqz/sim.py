@@ -46,7 +46,7 @@ import numpy.typing as npt
 from gamesim.core.lazy import lazy_module
 from gamesim.core.registry import ParamError
 from gamesim.core.rng import KeyedStreams, RngLike
-from gamesim.core.validate import ParamTypeError, check_int, check_rng
+from gamesim.core.validate import Instance, Int, ParamTypeError, Rng, Unchecked, validate_params
 
 from .exact import KIND_NONE, value_table
 from .policies import DMG_OFFSET, DamageRule, PlaySolver, kind_beats
@@ -556,6 +556,16 @@ def _experience(st: _State, rows: npt.NDArray[np.int64], level: int) -> None:
     np.add.at(st.hands, (rr[m], who[m], vals[m] - 1), 1)
 
 
+#: Declared constraints of the entry points (:func:`validate_params`).
+TRIALS = Int(0, MAX_TRIALS)
+#: A field of the DqzParams that simulate_battle / simulate_run build from their keywords.
+FIELD = Unchecked("a DqzParams field: checked when the DqzParams is built in the body")
+#: A list of monsters (or names, mappings) converted by as_monster in the body.
+MONSTERS = Unchecked("a list of 1 to MAX_BATTLES monsters, names or mappings: checked in the body")
+
+
+@validate_params(monsters=Unchecked("a list of 1 to MAX_BATTLES Monster objects: checked in the body"),
+                 n_runs=TRIALS, cfg=Instance(BattleConfig, "a BattleConfig"), rng=Rng())
 def run_battles(monsters: Sequence[Monster], n_runs: int, cfg: BattleConfig, *, rng: RngLike = None
                 ) -> dict[str, npt.NDArray[Any]]:
     """Simulate ``n_runs`` runs of the battles ``monsters`` (in order), vectorized.
@@ -583,7 +593,7 @@ def run_battles(monsters: Sequence[Monster], n_runs: int, cfg: BattleConfig, *, 
 
     Raises
     ------
-    ParamError
+    ParamTypeError, ParamError
         (``ValueError``; ``ParamTypeError``, a ``TypeError``, for wrong types) for an empty
         monster list or one longer than :data:`MAX_BATTLES` (1000), an entry that is not a
         :class:`Monster`, ``n_runs`` not an integer in 0..:data:`MAX_TRIALS` (10**7), or ``cfg``
@@ -595,10 +605,7 @@ def run_battles(monsters: Sequence[Monster], n_runs: int, cfg: BattleConfig, *, 
         raise ParamError("monsters", monsters, f"a list of 1 to {MAX_BATTLES} monsters")
     if not all(isinstance(m, Monster) for m in monsters):
         raise ParamTypeError("monsters", monsters, "a list of Monster objects")
-    n_runs = check_int("n_runs", n_runs, min=0, max=MAX_TRIALS)
-    if not isinstance(cfg, BattleConfig):
-        raise ParamTypeError("cfg", cfg, "a BattleConfig")
-    gen = check_rng(rng)
+    gen = rng
     out: dict[str, list[npt.NDArray[Any]]] = {c: [] for c in RESULT_COLUMNS}
     solvers: dict[DamageRule, PlaySolver] = {}
     for start in range(0, n_runs, CHUNK_SIZE):
@@ -653,6 +660,11 @@ def run_battles(monsters: Sequence[Monster], n_runs: int, cfg: BattleConfig, *, 
     return {k: (np.concatenate(v) if v else np.zeros(0)) for k, v in out.items()}
 
 
+#: Unchecked body of :func:`run_battles` (the entry points below; its checks of ``monsters`` stay).
+_run_battles = run_battles.__wrapped__
+
+
+@validate_params(params=Instance(DqzParams, "a DqzParams"), n_games=TRIALS, rng=Rng(), monsters=MONSTERS)
 def simulate(params: DqzParams, n_games: int, *, rng: RngLike = None,
              monsters: Sequence[Monster | str | Mapping[str, Any]] = ("スライム",)) -> dict[str, npt.NDArray[Any]]:
     """``n_games`` runs of the battles ``monsters`` under ``params``: every game's common entry point.
@@ -687,16 +699,16 @@ def simulate(params: DqzParams, n_games: int, *, rng: RngLike = None,
         (a ``ValueError``) For an unknown monster name, an empty monster list or one longer than
         1000, ``n_games`` out of range, a bad ``rng``.
     """
-    if not isinstance(params, DqzParams):
-        raise ParamTypeError("params", params, "a DqzParams")
     if isinstance(monsters, (str, bytes, Mapping, Monster)) or not isinstance(monsters, Sequence):
         raise ParamTypeError("monsters", monsters, "a list of monsters (Monster, bestiary name or mapping)")
     if not 1 <= len(monsters) <= MAX_BATTLES:
         raise ParamError("monsters", monsters, f"a list of 1 to {MAX_BATTLES} monsters")
-    n_games = check_int("n_games", n_games, min=0, max=MAX_TRIALS)
-    return run_battles([_as_monster(m) for m in monsters], n_games, params, rng=rng)
+    return _run_battles([_as_monster(m) for m in monsters], n_games, params, rng=rng)
 
 
+@validate_params(n_battles=TRIALS, party_size=FIELD, monster=Unchecked("converted by as_monster in the body"),
+                 policy=FIELD, rng=Rng(), hand_size=FIELD, n_per_value=FIELD, strategy_deck=FIELD, negative_heals=FIELD,
+                 max_turns=FIELD, hero_passes=FIELD, resist_rounding=FIELD, heal_cap=FIELD, multiple_nonpositive=FIELD)
 def simulate_battle(n_battles: int, *, party_size: int, monster: Monster | str | Mapping[str, Any],
                     policy: str = "max_damage", rng: RngLike = None, hand_size: int = HAND_SIZE_DEFAULT,
                     n_per_value: int = N_PER_VALUE_DEFAULT, strategy_deck: Sequence[int] = STRATEGY_DECK_DEFAULT,
@@ -741,7 +753,7 @@ def simulate_battle(n_battles: int, *, party_size: int, monster: Monster | str |
 
     Raises
     ------
-    ParamError
+    ParamTypeError, ParamError
         (``ValueError``; ``ParamTypeError``, a ``TypeError``, for wrong types: ``2.5`` or ``True``
         for an integer, ``"no"`` for a bool) for ``n_battles`` outside 0..10**7, an unknown
         monster name, or any field :class:`BattleConfig` refuses.
@@ -756,17 +768,19 @@ def simulate_battle(n_battles: int, *, party_size: int, monster: Monster | str |
     >>> sorted(df.columns)[:3]
     ['called_ally', 'cards_left', 'damage_per_turn']
     """
-    n_battles = check_int("n_battles", n_battles, min=0, max=MAX_TRIALS)
     mon = _as_monster(monster)
     cfg = BattleConfig(party_size, hand_size, n_per_value, strategy_deck, policy, negative_heals, 1, max_turns,
                        hero_passes=hero_passes, resist_rounding=resist_rounding, heal_cap=heal_cap,
                        multiple_nonpositive=multiple_nonpositive)
-    r = run_battles([mon], n_battles, cfg, rng=rng)
+    r = _run_battles([mon], n_battles, cfg, rng=rng)
     cols = ("won", "turns", "cards_left", "first_turn_damage", "damage_per_turn", "strategy_used", "called_ally",
             "experience", "kansto", "deck_left")
     return pd.DataFrame({c: r[c] for c in cols})
 
 
+@validate_params(n_runs=TRIALS, party_size=FIELD, monsters=MONSTERS, policy=FIELD, rng=Rng(), hand_size=FIELD,
+                 n_per_value=FIELD, strategy_deck=FIELD, negative_heals=FIELD, inn_every=FIELD, max_turns=FIELD,
+                 hero_passes=FIELD, resist_rounding=FIELD, heal_cap=FIELD, multiple_nonpositive=FIELD)
 def simulate_run(n_runs: int, *, party_size: int, monsters: Sequence[Monster | str | Mapping[str, Any]],
                  policy: str = "max_damage", rng: RngLike = None, hand_size: int = HAND_SIZE_DEFAULT,
                  n_per_value: int = N_PER_VALUE_DEFAULT, strategy_deck: Sequence[int] = STRATEGY_DECK_DEFAULT,
@@ -798,10 +812,9 @@ def simulate_run(n_runs: int, *, party_size: int, monsters: Sequence[Monster | s
 
     Raises
     ------
-    ParamError
+    ParamTypeError, ParamError
         As :func:`simulate_battle`, or ``monsters`` empty, not a list, or longer than 1000.
     """
-    n_runs = check_int("n_runs", n_runs, min=0, max=MAX_TRIALS)
     if isinstance(monsters, (str, bytes, Mapping, Monster)) or not isinstance(monsters, Sequence):
         raise ParamTypeError("monsters", monsters, "a list of monsters (Monster, bestiary name or mapping)")
     if not 1 <= len(monsters) <= MAX_BATTLES:
@@ -810,4 +823,4 @@ def simulate_run(n_runs: int, *, party_size: int, monsters: Sequence[Monster | s
     cfg = BattleConfig(party_size, hand_size, n_per_value, strategy_deck, policy, negative_heals, inn_every,
                        max_turns, hero_passes=hero_passes, resist_rounding=resist_rounding, heal_cap=heal_cap,
                        multiple_nonpositive=multiple_nonpositive)
-    return pd.DataFrame(run_battles(mons, n_runs, cfg, rng=rng))
+    return pd.DataFrame(_run_battles(mons, n_runs, cfg, rng=rng))

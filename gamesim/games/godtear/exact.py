@@ -28,23 +28,40 @@ import numpy.typing as npt
 
 from gamesim.core.lazy import lazy_module
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_float, check_int, check_int_list
+from gamesim.core.validate import (
+    Bool,
+    Choice,
+    Float,
+    Instance,
+    Int,
+    IntList,
+    Optional,
+    ParamTypeError,
+    Unchecked,
+    validate_params,
+)
 
 from .rules import (
+    DICE,
+    DIE,
     GODTEAR_DIE,
-    HIT_EFFECTS,
+    HEALTH,
+    HIT_EFFECT,
     MAX_DICE,
-    MAX_HEALTH,
     MAX_PIPS,
-    MAX_ROLL_DICE,
     MAX_USES,
+    PIPS,
+    ROLL_DICE,
+    TARGET,
+    TOKEN,
+    USES,
     DieSpec,
     DuelState,
     Skill,
     Status,
     Target,
-    dice_after_token,
-    use_outcomes,
+    _dice_after_token,
+    _use_outcomes,
 )
 
 if TYPE_CHECKING:
@@ -83,32 +100,12 @@ MAX_CHAIN_WORK = 2_000_000
 MAX_TABLE_SIDE = 1000
 
 
-def _check_boon(boon: int, name: str = "boon") -> int:
-    return check_int(name, boon, min=-1, max=1)
-
-
-def _check_dice(n: int, name: str, hi: int = MAX_ROLL_DICE) -> int:
-    return check_int(name, n, min=0, max=hi)
-
-
-def _check_die(die: Any) -> DieSpec:
-    if not isinstance(die, DieSpec):
-        raise ParamTypeError("die", die, "a DieSpec")
-    return die
-
-
-def _check_pips(value: Any, name: str) -> int:
-    return check_int(name, value, min=0, max=MAX_PIPS)
-
-
-def _check_health(health: Any, *, optional: bool = False) -> int | None:
-    if optional and health is None:
-        return None
-    return check_int("health", health, min=1, max=MAX_HEALTH)
-
-
-def _check_exact(exact: Any) -> bool:
-    return check_bool("exact", exact)
+#: Declared constraints of the tables: a side of at most MAX_TABLE_SIDE values (a range is a sequence).
+ACCURACIES = IntList(0, MAX_DICE, max_len=MAX_TABLE_SIDE)
+DODGES = IntList(0, MAX_PIPS, max_len=MAX_TABLE_SIDE)
+#: The knock-out functions' skill, target and starting tokens (as :func:`knockout_curve`).
+KO = dict(accuracy=DICE, damage=DICE, dodge=PIPS, protection=PIPS, health=HEALTH, hit_effect=HIT_EFFECT,
+          accuracy_token=TOKEN, damage_token=TOKEN, dodge_token=TOKEN, protection_token=TOKEN, die=DIE)
 
 
 def _check_chain_work(skills: Sequence[Skill], target: Target, die: DieSpec) -> None:
@@ -134,6 +131,7 @@ def _counts(n_dice: int, die: DieSpec) -> tuple[int, ...]:
     return tuple(int(x) for x in out)
 
 
+@validate_params(n_dice=ROLL_DICE, die=DIE)
 def roll_counts(n_dice: int, *, die: DieSpec = GODTEAR_DIE) -> npt.NDArray[np.object_]:
     """Number of face combinations giving each total of ``n_dice`` dice (exact integers).
 
@@ -150,14 +148,16 @@ def roll_counts(n_dice: int, *, die: DieSpec = GODTEAR_DIE) -> npt.NDArray[np.ob
 
     Raises
     ------
-    TypeError
-        If ``n_dice`` is not an integer (a float, even ``2.0``, or a bool) or ``die`` not a DieSpec.
-    ValueError
-        If ``n_dice`` is outside ``0 .. MAX_ROLL_DICE`` (200).
+    ParamTypeError
+        (a ``TypeError``) If ``n_dice`` is not an integer (a float, even ``2.0``, or a bool) or
+        ``die`` not a DieSpec.
+    ParamError
+        (a ``ValueError``) If ``n_dice`` is outside ``0 .. MAX_ROLL_DICE`` (200).
     """
-    return np.array(_counts(_check_dice(n_dice, "n_dice"), _check_die(die)), dtype=object)
+    return np.array(_counts(n_dice, die), dtype=object)
 
 
+@validate_params(n_dice=ROLL_DICE, die=DIE)
 def roll_pmf(n_dice: int, *, die: DieSpec = GODTEAR_DIE) -> npt.NDArray[np.float64]:
     """Distribution of the pips total of ``n_dice`` Godtear dice.
 
@@ -175,10 +175,11 @@ def roll_pmf(n_dice: int, *, die: DieSpec = GODTEAR_DIE) -> npt.NDArray[np.float
 
     Raises
     ------
-    TypeError
-        If ``n_dice`` is not an integer (a float, even ``2.0``, or a bool) or ``die`` not a DieSpec.
-    ValueError
-        If ``n_dice`` is outside ``0 .. MAX_ROLL_DICE`` (200).
+    ParamTypeError
+        (a ``TypeError``) If ``n_dice`` is not an integer (a float, even ``2.0``, or a bool) or
+        ``die`` not a DieSpec.
+    ParamError
+        (a ``ValueError``) If ``n_dice`` is outside ``0 .. MAX_ROLL_DICE`` (200).
 
     Notes
     -----
@@ -190,11 +191,12 @@ def roll_pmf(n_dice: int, *, die: DieSpec = GODTEAR_DIE) -> npt.NDArray[np.float
     >>> roll_pmf(1)
     array([0.33333333, 0.5       , 0.16666667])
     """
-    c = _counts(_check_dice(n_dice, "n_dice"), _check_die(die))
+    c = _counts(n_dice, die)
     denom = die.n_faces**n_dice
     return np.array([Fraction(x, denom) for x in c], dtype=np.float64)
 
 
+@validate_params(n_dice=ROLL_DICE, die=DIE)
 def roll_pmf_fraction(n_dice: int, *, die: DieSpec = GODTEAR_DIE) -> list[Fraction]:
     """:func:`roll_pmf` as exact fractions.
 
@@ -211,16 +213,22 @@ def roll_pmf_fraction(n_dice: int, *, die: DieSpec = GODTEAR_DIE) -> list[Fracti
 
     Raises
     ------
-    TypeError
-        If ``n_dice`` is not an integer (a float, even ``2.0``, or a bool) or ``die`` not a DieSpec.
-    ValueError
-        If ``n_dice`` is outside ``0 .. MAX_ROLL_DICE`` (200).
+    ParamTypeError
+        (a ``TypeError``) If ``n_dice`` is not an integer (a float, even ``2.0``, or a bool) or
+        ``die`` not a DieSpec.
+    ParamError
+        (a ``ValueError``) If ``n_dice`` is outside ``0 .. MAX_ROLL_DICE`` (200).
     """
-    c = _counts(_check_dice(n_dice, "n_dice"), _check_die(die))
+    c = _counts(n_dice, die)
     denom = die.n_faces**n_dice
     return [Fraction(x, denom) for x in c]
 
 
+#: Unchecked body of :func:`roll_pmf_fraction` (the success and wound distributions).
+_roll_pmf_fraction = roll_pmf_fraction.__wrapped__
+
+
+@validate_params(accuracy=DICE, dodge=PIPS, boon=TOKEN, die=DIE)
 def p_success_fraction(accuracy: int, dodge: int, *, boon: int = 0, die: DieSpec = GODTEAR_DIE) -> Fraction:
     """:func:`p_success` as an exact fraction.
 
@@ -236,15 +244,18 @@ def p_success_fraction(accuracy: int, dodge: int, *, boon: int = 0, die: DieSpec
 
     Raises
     ------
-    ValueError
+    ParamTypeError, ParamError
         As :func:`p_success`.
     """
-    n = dice_after_token(_check_dice(accuracy, "accuracy", MAX_DICE), _check_boon(boon))
-    d = _check_pips(dodge, "dodge")
-    pmf = roll_pmf_fraction(n, die=die)
-    return sum(pmf[d:], Fraction(0))
+    pmf = _roll_pmf_fraction(_dice_after_token(accuracy, boon), die=die)
+    return sum(pmf[dodge:], Fraction(0))
 
 
+#: Unchecked body of :func:`p_success_fraction` (the tables' cells).
+_p_success_fraction = p_success_fraction.__wrapped__
+
+
+@validate_params(accuracy=DICE, dodge=PIPS, boon=TOKEN, die=DIE)
 def p_success(accuracy: int, dodge: int, *, boon: int = 0, die: DieSpec = GODTEAR_DIE) -> float:
     """P(success roll succeeds): P(total of ``accuracy`` dice >= ``dodge``).
 
@@ -266,10 +277,10 @@ def p_success(accuracy: int, dodge: int, *, boon: int = 0, die: DieSpec = GODTEA
 
     Raises
     ------
-    TypeError
-        If an argument is not an integer (``3.5``, ``True``) or ``die`` not a DieSpec.
-    ValueError
-        If ``accuracy`` is outside ``0 .. MAX_DICE`` (40), ``dodge`` outside ``0 ..
+    ParamTypeError
+        (a ``TypeError``) If an argument is not an integer (``3.5``, ``True``) or ``die`` not a DieSpec.
+    ParamError
+        (a ``ValueError``) If ``accuracy`` is outside ``0 .. MAX_DICE`` (40), ``dodge`` outside ``0 ..
         MAX_PIPS`` (200) or ``boon`` not in {-1, 0, 1}.
 
     Notes
@@ -282,9 +293,14 @@ def p_success(accuracy: int, dodge: int, *, boon: int = 0, die: DieSpec = GODTEA
     >>> round(p_success(1, 1), 4)
     0.6667
     """
-    return float(p_success_fraction(accuracy, dodge, boon=boon, die=die))
+    return float(_p_success_fraction(accuracy, dodge, boon=boon, die=die))
 
 
+#: Unchecked body of :func:`p_success` (the tables' cells).
+_p_success = p_success.__wrapped__
+
+
+@validate_params(damage=DICE, protection=PIPS, health=Optional(HEALTH), boon=TOKEN, die=DIE)
 def wounds_pmf_fraction(damage: int, protection: int, *, health: int | None = None, boon: int = 0,
                         die: DieSpec = GODTEAR_DIE) -> list[Fraction]:
     """:func:`wounds_pmf` as exact fractions.
@@ -301,19 +317,17 @@ def wounds_pmf_fraction(damage: int, protection: int, *, health: int | None = No
 
     Raises
     ------
-    ValueError
+    ParamTypeError, ParamError
         As :func:`wounds_pmf`.
     """
-    n = dice_after_token(_check_dice(damage, "damage", MAX_DICE), _check_boon(boon))
-    _check_health(health, optional=True)
-    p = _check_pips(protection, "protection")
-    pmf = roll_pmf_fraction(n, die=die)
+    p = protection
+    pmf = _roll_pmf_fraction(_dice_after_token(damage, boon), die=die)
     size = max(len(pmf) - p, 1)
     out = [Fraction(0)] * size
     for t, q in enumerate(pmf):
         out[max(t - p, 0)] += q
     if health is not None:
-        h = int(health)
+        h = health
         capped = [Fraction(0)] * (h + 1)
         for w, q in enumerate(out):
             capped[min(w, h)] += q
@@ -321,6 +335,11 @@ def wounds_pmf_fraction(damage: int, protection: int, *, health: int | None = No
     return out
 
 
+#: Unchecked body of :func:`wounds_pmf_fraction` (the tables' cells).
+_wounds_pmf_fraction = wounds_pmf_fraction.__wrapped__
+
+
+@validate_params(damage=DICE, protection=PIPS, health=Optional(HEALTH), boon=TOKEN, die=DIE)
 def wounds_pmf(damage: int, protection: int, *, health: int | None = None, boon: int = 0,
                die: DieSpec = GODTEAR_DIE) -> npt.NDArray[np.float64]:
     """Distribution of the wounds one damage roll deals (after a successful success roll).
@@ -346,10 +365,10 @@ def wounds_pmf(damage: int, protection: int, *, health: int | None = None, boon:
 
     Raises
     ------
-    TypeError
-        If an argument is not an integer (``2.5``, ``True``) or ``die`` not a DieSpec.
-    ValueError
-        If ``damage`` is outside ``0 .. MAX_DICE`` (40), ``protection`` outside ``0 ..
+    ParamTypeError
+        (a ``TypeError``) If an argument is not an integer (``2.5``, ``True``) or ``die`` not a DieSpec.
+    ParamError
+        (a ``ValueError``) If ``damage`` is outside ``0 .. MAX_DICE`` (40), ``protection`` outside ``0 ..
         MAX_PIPS``, ``boon`` not in {-1, 0, 1} or ``health`` outside ``1 .. MAX_HEALTH`` (60).
 
     Notes
@@ -363,9 +382,14 @@ def wounds_pmf(damage: int, protection: int, *, health: int | None = None, boon:
     >>> wounds_pmf(1, 0)
     array([0.33333333, 0.5       , 0.16666667])
     """
-    return np.array(wounds_pmf_fraction(damage, protection, health=health, boon=boon, die=die), dtype=np.float64)
+    return np.array(_wounds_pmf_fraction(damage, protection, health=health, boon=boon, die=die), dtype=np.float64)
 
 
+#: Unchecked body of :func:`wounds_pmf` (the tables' cells).
+_wounds_pmf = wounds_pmf.__wrapped__
+
+
+@validate_params(damage=DICE, protection=PIPS, health=Optional(HEALTH), boon=TOKEN, die=DIE, exact=Bool())
 def expected_wounds(damage: int, protection: int, *, health: int | None = None, boon: int = 0,
                     die: DieSpec = GODTEAR_DIE, exact: bool = False) -> float | Fraction:
     """Mean wounds of one damage roll.
@@ -384,15 +408,19 @@ def expected_wounds(damage: int, protection: int, *, health: int | None = None, 
 
     Raises
     ------
-    ValueError
-        As :func:`wounds_pmf`.
+    ParamTypeError, ParamError
+        As :func:`wounds_pmf`; ``exact`` not a bool.
     """
-    _check_exact(exact)
-    pmf = wounds_pmf_fraction(damage, protection, health=health, boon=boon, die=die)
+    pmf = _wounds_pmf_fraction(damage, protection, health=health, boon=boon, die=die)
     m = sum((w * q for w, q in enumerate(pmf)), Fraction(0))
     return m if exact else float(m)
 
 
+#: Unchecked body of :func:`expected_wounds` (the tables' cells).
+_expected_wounds = expected_wounds.__wrapped__
+
+
+@validate_params(accuracies=ACCURACIES, dodges=DODGES, boon=TOKEN, die=DIE, exact=Bool())
 def success_table(accuracies: Sequence[int] = range(1, 13), dodges: Sequence[int] = range(0, 13), *,
                   boon: int = 0, die: DieSpec = GODTEAR_DIE, exact: bool = False) -> pd.DataFrame:
     """P(success) for every accuracy (rows) against every dodge (columns).
@@ -414,19 +442,12 @@ def success_table(accuracies: Sequence[int] = range(1, 13), dodges: Sequence[int
 
     Raises
     ------
-    ValueError
-        As :func:`p_success`.
+    ParamTypeError, ParamError
+        As :func:`p_success`; a side not a sequence of 1 to ``MAX_TABLE_SIDE`` such integers,
+        ``exact`` not a bool.
     """
-    f = p_success_fraction if _check_exact(exact) else p_success
-    accuracies = _check_side("accuracies", accuracies, MAX_DICE)
-    dodges = _check_side("dodges", dodges, MAX_PIPS)
+    f = _p_success_fraction if exact else _p_success
     return _grid_table(lambda a, d: f(a, d, boon=boon, die=die), accuracies, "accuracy", dodges, "dodge", exact)
-
-
-def _check_side(name: str, values: Any, hi: int) -> list[int]:
-    if isinstance(values, range):
-        values = list(values)
-    return check_int_list(name, values, min=0, max=hi, max_len=MAX_TABLE_SIDE)
 
 
 def _grid_table(cell, rows: Sequence[int], row_name: str, cols: Sequence[int], col_name: str,  # type: ignore[no-untyped-def]
@@ -437,6 +458,8 @@ def _grid_table(cell, rows: Sequence[int], row_name: str, cols: Sequence[int], c
                         columns=pd.Index(list(cols), name=col_name), dtype=object if exact else np.float64)
 
 
+@validate_params(damages=ACCURACIES, protections=DODGES, health=Optional(HEALTH), boon=TOKEN, die=DIE,
+                 exact=Bool())
 def expected_wounds_table(damages: Sequence[int] = range(1, 13), protections: Sequence[int] = range(0, 9), *,
                           health: int | None = None, boon: int = 0, die: DieSpec = GODTEAR_DIE,
                           exact: bool = False) -> pd.DataFrame:
@@ -455,14 +478,19 @@ def expected_wounds_table(damages: Sequence[int] = range(1, 13), protections: Se
     -------
     pandas.DataFrame
         Index ``damage``, columns ``protection``; wounds per damage roll.
+
+    Raises
+    ------
+    ParamTypeError, ParamError
+        As :func:`wounds_pmf`; a side not a sequence of 1 to ``MAX_TABLE_SIDE`` such integers,
+        ``exact`` not a bool.
     """
-    _check_exact(exact)
-    damages = _check_side("damages", damages, MAX_DICE)
-    protections = _check_side("protections", protections, MAX_PIPS)
-    return _grid_table(lambda x, p: expected_wounds(x, p, health=health, boon=boon, die=die, exact=exact),
+    return _grid_table(lambda x, p: _expected_wounds(x, p, health=health, boon=boon, die=die, exact=exact),
                        damages, "damage", protections, "protection", exact)
 
 
+@validate_params(damages=ACCURACIES, protections=DODGES, health=Optional(HEALTH), boon=TOKEN, die=DIE,
+                 exact=Bool())
 def wounds_distribution_table(damages: Sequence[int] = range(1, 13), protections: Sequence[int] = range(0, 9), *,
                               health: int | None = None, boon: int = 0, die: DieSpec = GODTEAR_DIE,
                               exact: bool = False) -> pd.DataFrame:
@@ -485,16 +513,14 @@ def wounds_distribution_table(damages: Sequence[int] = range(1, 13), protections
 
     Raises
     ------
-    ValueError
-        As :func:`wounds_pmf`.
+    ParamTypeError, ParamError
+        As :func:`wounds_pmf`; a side not a sequence of 1 to ``MAX_TABLE_SIDE`` such integers,
+        ``exact`` not a bool.
     """
-    _check_exact(exact)
-    damages = _check_side("damages", damages, MAX_DICE)
-    protections = _check_side("protections", protections, MAX_PIPS)
     rows: dict[tuple[int, int], list[Any]] = {}
     for x in damages:
         for p in protections:
-            rows[(int(x), int(p))] = (wounds_pmf_fraction if exact else wounds_pmf)(
+            rows[(x, p)] = (_wounds_pmf_fraction if exact else _wounds_pmf)(
                 x, p, health=health, boon=boon, die=die)
     width = max(len(v) for v in rows.values())
     zero: Any = Fraction(0) if exact else 0.0
@@ -511,9 +537,11 @@ def wounds_distribution_table(damages: Sequence[int] = range(1, 13), protections
 
 @lru_cache(maxsize=200_000)
 def _outcomes(state: DuelState, skill: Skill, target: Target, die: DieSpec) -> tuple[tuple[DuelState, Fraction], ...]:
-    return tuple(use_outcomes(state, skill, target, die))
+    return tuple(_use_outcomes(state, skill, target, die))
 
 
+@validate_params(skills=Unchecked("a sequence of Skill objects: checked in the body (with the chain's work)"),
+                 target=TARGET, initial=Instance(DuelState, "a DuelState"), die=DIE, exact=Bool())
 def knockout_chain(skills: Sequence[Skill], target: Target, *, initial: DuelState = DuelState(),
                    die: DieSpec = GODTEAR_DIE, exact: bool = False) -> list[dict[DuelState, Any]]:
     """Distribution of the duel state after each use of a sequence of skills on one target.
@@ -539,12 +567,12 @@ def knockout_chain(skills: Sequence[Skill], target: Target, *, initial: DuelStat
 
     Raises
     ------
-    TypeError
-        If ``skills`` is not a sequence of Skill, ``target`` not a Target, ``initial``
-        not a DuelState or ``die`` not a DieSpec.
-    ValueError
-        If there are more than ``MAX_USES`` skills or the chain is larger than
-        ``MAX_CHAIN_WORK``.
+    ParamTypeError
+        (a ``TypeError``) If ``skills`` is not a sequence of at most ``MAX_USES`` Skill objects,
+        ``target`` not a Target, ``initial`` not a DuelState, ``die`` not a DieSpec or ``exact``
+        not a bool.
+    ParamError
+        (a ``ValueError``) If the chain is larger than ``MAX_CHAIN_WORK``.
 
     Notes
     -----
@@ -555,13 +583,8 @@ def knockout_chain(skills: Sequence[Skill], target: Target, *, initial: DuelStat
         isinstance(sk, Skill) for sk in skills
     ):
         raise ParamTypeError("skills", skills, f"a sequence of at most {MAX_USES} Skill objects")
-    if not isinstance(target, Target):
-        raise ParamTypeError("target", target, "a Target")
-    if not isinstance(initial, DuelState):
-        raise ParamTypeError("initial", initial, "a DuelState")
-    _check_die(die)
     _check_chain_work(skills, target, die)
-    one: Any = Fraction(1) if _check_exact(exact) else 1.0
+    one: Any = Fraction(1) if exact else 1.0
     dist: dict[DuelState, Any] = {initial: one}
     out = [dist]
     for skill in skills:
@@ -574,25 +597,19 @@ def knockout_chain(skills: Sequence[Skill], target: Target, *, initial: DuelStat
     return out
 
 
-def _kw_state(accuracy_token: int, damage_token: int, dodge_token: int, protection_token: int) -> DuelState:
-    return DuelState(0, Status(accuracy=_check_boon(accuracy_token, "accuracy_token"),
-                               damage=_check_boon(damage_token, "damage_token")),
-                     Status(dodge=_check_boon(dodge_token, "dodge_token"),
-                            protection=_check_boon(protection_token, "protection_token")))
+#: Unchecked body of :func:`knockout_chain` (its checks of ``skills`` and of the work stay).
+_knockout_chain = knockout_chain.__wrapped__
 
 
 def _setup(accuracy: int, damage: int, dodge: int, protection: int, health: int, hit_effect: str,
            tokens: tuple[int, int, int, int]) -> tuple[Skill, Target, DuelState]:
-    _check_dice(accuracy, "accuracy", MAX_DICE)
-    _check_dice(damage, "damage", MAX_DICE)
-    _check_pips(dodge, "dodge")
-    _check_pips(protection, "protection")
-    _check_health(health)
-    check_choice("hit_effect", hit_effect, HIT_EFFECTS)
-    return Skill(int(accuracy), int(damage), hit_effect), Target(int(dodge), int(protection), int(health)), \
-        _kw_state(*tokens)
+    """The skill, target and starting state of checked arguments."""
+    acc_t, dmg_t, dodge_t, prot_t = tokens
+    return Skill(accuracy, damage, hit_effect), Target(dodge, protection, health), \
+        DuelState(0, Status(accuracy=acc_t, damage=dmg_t), Status(dodge=dodge_t, protection=prot_t))
 
 
+@validate_params(uses=USES, **KO, exact=Bool())
 def knockout_curve(accuracy: int, damage: int, *, dodge: int, protection: int, health: int, uses: int,
                    hit_effect: str = "none", accuracy_token: int = 0, damage_token: int = 0,
                    dodge_token: int = 0, protection_token: int = 0, die: DieSpec = GODTEAR_DIE,
@@ -624,22 +641,27 @@ def knockout_curve(accuracy: int, damage: int, *, dodge: int, protection: int, h
 
     Raises
     ------
-    TypeError
-        If a count is not an integer (``2.9``, ``True``) or ``die`` not a DieSpec.
-    ValueError
-        For dice outside ``0 .. MAX_DICE`` (40), dodge/protection outside ``0 .. MAX_PIPS``
-        (200), health outside ``1 .. MAX_HEALTH`` (60), uses outside ``0 .. MAX_USES``
+    ParamTypeError
+        (a ``TypeError``) If a count is not an integer (``2.9``, ``True``), ``die`` not a DieSpec or
+        ``exact`` not a bool.
+    ParamError
+        (a ``ValueError``) For dice outside ``0 .. MAX_DICE`` (40), dodge/protection outside ``0 ..
+        MAX_PIPS`` (200), health outside ``1 .. MAX_HEALTH`` (60), uses outside ``0 .. MAX_USES``
         (1000), a token not in {-1, 0, 1}, an unknown ``hit_effect``, or a chain larger
         than ``MAX_CHAIN_WORK`` (refused up front instead of running for minutes).
     """
-    check_int("uses", uses, min=0, max=MAX_USES)
     skill, target, init = _setup(accuracy, damage, dodge, protection, health, hit_effect,
                                  (accuracy_token, damage_token, dodge_token, protection_token))
-    dists = knockout_chain([skill] * int(uses), target, initial=init, die=die, exact=exact)
+    dists = _knockout_chain([skill] * uses, target, initial=init, die=die, exact=exact)
     zero: Any = Fraction(0) if exact else 0.0
     return [sum((p for s, p in d.items() if s.knocked_out(target.health)), zero) for d in dists]
 
 
+#: Unchecked body of :func:`knockout_curve`.
+_knockout_curve = knockout_curve.__wrapped__
+
+
+@validate_params(uses=USES, **KO)
 def p_knockout(accuracy: int, damage: int, *, dodge: int, protection: int, health: int, uses: int,
                hit_effect: str = "none", accuracy_token: int = 0, damage_token: int = 0, dodge_token: int = 0,
                protection_token: int = 0, die: DieSpec = GODTEAR_DIE) -> float:
@@ -663,7 +685,7 @@ def p_knockout(accuracy: int, damage: int, *, dodge: int, protection: int, healt
 
     Raises
     ------
-    ValueError
+    ParamTypeError, ParamError
         As :func:`knockout_curve`.
 
     Notes
@@ -677,11 +699,16 @@ def p_knockout(accuracy: int, damage: int, *, dodge: int, protection: int, healt
     >>> p_knockout(4, 4, dodge=2, protection=1, health=1, uses=0)
     0.0
     """
-    return float(knockout_curve(accuracy, damage, dodge=dodge, protection=protection, health=health, uses=uses,
-                                hit_effect=hit_effect, accuracy_token=accuracy_token, damage_token=damage_token,
-                                dodge_token=dodge_token, protection_token=protection_token, die=die)[-1])
+    return float(_knockout_curve(accuracy, damage, dodge=dodge, protection=protection, health=health, uses=uses,
+                                 hit_effect=hit_effect, accuracy_token=accuracy_token, damage_token=damage_token,
+                                 dodge_token=dodge_token, protection_token=protection_token, die=die)[-1])
 
 
+#: Unchecked body of :func:`p_knockout` (:func:`min_stat_lines`' search).
+_p_knockout = p_knockout.__wrapped__
+
+
+@validate_params(uses=USES, **KO)
 def p_knockout_fraction(accuracy: int, damage: int, *, dodge: int, protection: int, health: int, uses: int,
                         hit_effect: str = "none", accuracy_token: int = 0, damage_token: int = 0,
                         dodge_token: int = 0, protection_token: int = 0, die: DieSpec = GODTEAR_DIE) -> Fraction:
@@ -698,14 +725,15 @@ def p_knockout_fraction(accuracy: int, damage: int, *, dodge: int, protection: i
 
     Raises
     ------
-    ValueError
+    ParamTypeError, ParamError
         As :func:`knockout_curve`.
     """
-    return knockout_curve(accuracy, damage, dodge=dodge, protection=protection, health=health, uses=uses,
-                          hit_effect=hit_effect, accuracy_token=accuracy_token, damage_token=damage_token,
-                          dodge_token=dodge_token, protection_token=protection_token, die=die, exact=True)[-1]
+    return _knockout_curve(accuracy, damage, dodge=dodge, protection=protection, health=health, uses=uses,
+                           hit_effect=hit_effect, accuracy_token=accuracy_token, damage_token=damage_token,
+                           dodge_token=dodge_token, protection_token=protection_token, die=die, exact=True)[-1]
 
 
+@validate_params(**KO)
 def expected_uses_to_knockout(accuracy: int, damage: int, *, dodge: int, protection: int, health: int,
                               hit_effect: str = "none", accuracy_token: int = 0, damage_token: int = 0,
                               dodge_token: int = 0, protection_token: int = 0,
@@ -725,7 +753,7 @@ def expected_uses_to_knockout(accuracy: int, damage: int, *, dodge: int, protect
 
     Raises
     ------
-    ValueError
+    ParamTypeError, ParamError
         As :func:`knockout_curve`.
 
     Notes
@@ -735,7 +763,6 @@ def expected_uses_to_knockout(accuracy: int, damage: int, *, dodge: int, protect
     """
     skill, target, init = _setup(accuracy, damage, dodge, protection, health, hit_effect,
                                  (accuracy_token, damage_token, dodge_token, protection_token))
-    _check_die(die)
     _check_chain_work([skill], target, die)
     index: dict[DuelState, int] = {init: 0}
     order = [init]
@@ -775,6 +802,8 @@ def expected_uses_to_knockout(accuracy: int, damage: int, *, dodge: int, protect
     return float(t[0])
 
 
+@validate_params(q=Float(0, 1), accuracy=DICE, damage=DICE, dodge=PIPS, protection=PIPS, health=HEALTH,
+                 max_uses=USES)
 def uses_to_knockout_quantile(q: float, accuracy: int, damage: int, *, dodge: int, protection: int,
                               health: int, max_uses: int = 200, **kwargs: Any) -> float:
     """Smallest k with P(knocked out within k uses) >= q (inverted CDF).
@@ -797,12 +826,11 @@ def uses_to_knockout_quantile(q: float, accuracy: int, damage: int, *, dodge: in
 
     Raises
     ------
-    ValueError
-        If ``q`` is not in (0, 1), or as :func:`knockout_curve`.
+    ParamTypeError, ParamError
+        If ``q`` is not a number in (0, 1), or as :func:`knockout_curve`.
     """
-    if not 0 < check_float("q", q, min=0, max=1) < 1:
+    if not 0 < q < 1:  # the declaration's bounds are inclusive: the open interval is checked here
         raise ParamError("q", q, "a number strictly between 0 and 1")
-    check_int("max_uses", max_uses, min=0, max=MAX_USES)
     curve = knockout_curve(accuracy, damage, dodge=dodge, protection=protection, health=health, uses=max_uses,
                            **kwargs)
     for k, p in enumerate(curve):
@@ -811,6 +839,8 @@ def uses_to_knockout_quantile(q: float, accuracy: int, damage: int, *, dodge: in
     return math.inf
 
 
+@validate_params(dodge=PIPS, protection=PIPS, health=HEALTH, uses=USES, p_min=Float(0, 1),
+                 max_accuracy=Int(1, MAX_DICE), max_damage=DICE, die=DIE)
 def min_stat_lines(*, dodge: int, protection: int, health: int, uses: int = 2, p_min: float = 0.5,
                    max_accuracy: int = 12, max_damage: int = 12, die: DieSpec = GODTEAR_DIE) -> pd.DataFrame:
     """The smallest stat lines that knock a target out with at least ``p_min`` in ``uses`` uses.
@@ -838,7 +868,7 @@ def min_stat_lines(*, dodge: int, protection: int, health: int, uses: int = 2, p
 
     Raises
     ------
-    TypeError, ValueError
+    ParamTypeError, ParamError
         As :func:`knockout_curve`; also ``p_min`` outside [0, 1], ``max_accuracy``
         outside ``1 .. MAX_DICE``, ``max_damage`` outside ``0 .. MAX_DICE``, or a search
         larger than ``5 * MAX_CHAIN_WORK``.
@@ -848,14 +878,6 @@ def min_stat_lines(*, dodge: int, protection: int, health: int, uses: int = 2, p
     P(knock-out) is non-decreasing in damage (more dice can only add pips), so a
     bisection-free scan upward from damage 0 is exact.
     """
-    check_int("uses", uses, min=0, max=MAX_USES)
-    check_float("p_min", p_min, min=0, max=1)
-    check_int("max_accuracy", max_accuracy, min=1, max=MAX_DICE)
-    check_int("max_damage", max_damage, min=0, max=MAX_DICE)
-    _check_pips(dodge, "dodge")
-    _check_pips(protection, "protection")
-    _check_health(health)
-    _check_die(die)
     worst = sum((a + 1) * die.max_pips + 1 for a in range(1, max_accuracy + 1)) * sum(
         (x + 1) * die.max_pips + 1 for x in range(max_damage + 1)) * (health + 1)
     if worst > 5 * MAX_CHAIN_WORK:
@@ -863,9 +885,9 @@ def min_stat_lines(*, dodge: int, protection: int, health: int, uses: int = 2, p
                          f"a search of at most {5 * MAX_CHAIN_WORK:,} work units (this one: {worst:,}); "
                          "narrow the search")
     rows = []
-    for a in range(1, int(max_accuracy) + 1):
-        for x in range(0, int(max_damage) + 1):
-            p = p_knockout(a, x, dodge=dodge, protection=protection, health=health, uses=uses, die=die)
+    for a in range(1, max_accuracy + 1):
+        for x in range(0, max_damage + 1):
+            p = _p_knockout(a, x, dodge=dodge, protection=protection, health=health, uses=uses, die=die)
             if p >= p_min:
                 rows.append({"accuracy": a, "min_damage": x, "p_knockout": p, "total_dice": a + x})
                 break
@@ -879,6 +901,7 @@ def min_stat_lines(*, dodge: int, protection: int, health: int, uses: int = 2, p
     return df
 
 
+@validate_params(rule=Choice(("life", "change")), die=DIE, exact=Bool())
 def end_phase_pmf(rule: str, *, die: DieSpec = GODTEAR_DIE, exact: bool = False) -> dict[int, Any]:
     """Distribution of what the 生命 / 変化 end-phase die roll does.
 
@@ -898,13 +921,10 @@ def end_phase_pmf(rule: str, *, die: DieSpec = GODTEAR_DIE, exact: bool = False)
 
     Raises
     ------
-    ValueError
-        For an unknown ``rule``.
-    TypeError
-        If ``die`` is not a DieSpec or ``exact`` not a bool.
+    ParamError
+        (a ``ValueError``) For an unknown ``rule``.
+    ParamTypeError
+        (a ``TypeError``) If ``die`` is not a DieSpec or ``exact`` not a bool.
     """
-    check_choice("rule", rule, ("life", "change"))
-    _check_die(die)
-    _check_exact(exact)
     shift = 2 if rule == "life" else 0
     return {v + shift: (p if exact else float(p)) for v, p in enumerate(die.probabilities) if p}

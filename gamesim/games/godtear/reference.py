@@ -16,24 +16,29 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
-from gamesim.core.rng import RngLike, as_generator
-from gamesim.core.validate import ParamTypeError, check_int
+from gamesim.core.rng import RngLike
+from gamesim.core.validate import Int, Optional, ParamTypeError, Rng, Unchecked, check_int, validate_params
 
 from .rules import (
+    DIE,
     GODTEAR_DIE,
     MAX_ACTIONS,
     MAX_MODELS,
-    MAX_ROLL_DICE,
     MAX_USES,
+    ROLL_DICE,
+    SKILL,
+    STATUS,
+    TARGET,
+    USES,
     DieSpec,
     DuelState,
     Skill,
     Status,
     Target,
-    after_success,
-    dice_after_token,
-    is_success,
-    resolve_use,
+    _after_success,
+    _dice_after_token,
+    _is_success,
+    _resolve_use,
 )
 
 __all__ = ["reference_roll", "reference_rolls", "reference_knockout", "reference_activation"]
@@ -42,19 +47,17 @@ __all__ = ["reference_roll", "reference_rolls", "reference_knockout", "reference
 MAX_REFERENCE_TRIALS = 1_000_000
 
 
-def _of(name: str, value: object, cls: type, what: str) -> None:
-    if not isinstance(value, cls):
-        raise ParamTypeError(name, value, what)
+TRIALS = Int(0, MAX_REFERENCE_TRIALS)
 
 
-def _trials(n_trials: object, work: int = 1) -> int:
-    n = check_int("n_trials", n_trials, min=0, max=MAX_REFERENCE_TRIALS)
-    if n * work > 100 * MAX_REFERENCE_TRIALS:
+def _check_work(n_trials: int, work: int) -> None:
+    """``n_trials x work`` at most 100 x ``MAX_REFERENCE_TRIALS`` (a relation of checked arguments)."""
+    if n_trials * work > 100 * MAX_REFERENCE_TRIALS:
         raise ParamError("n_trials", n_trials, f"an integer <= {100 * MAX_REFERENCE_TRIALS // work:,} here "
                          "(the scalar reference would run for hours)")
-    return n
 
 
+@validate_params(n_dice=ROLL_DICE, die=DIE, rng=Rng())
 def reference_roll(n_dice: int, *, die: DieSpec = GODTEAR_DIE, rng: RngLike = None) -> int:
     """Total pips of ``n_dice`` dice, rolled one at a time.
 
@@ -71,18 +74,22 @@ def reference_roll(n_dice: int, *, die: DieSpec = GODTEAR_DIE, rng: RngLike = No
 
     Raises
     ------
-    TypeError, ValueError
-        If ``n_dice`` is not an integer in ``0 .. MAX_ROLL_DICE`` or ``die`` not a DieSpec.
+    ParamTypeError, ParamError
+        If ``n_dice`` is not an integer in ``0 .. MAX_ROLL_DICE``, ``die`` not a DieSpec or
+        ``rng`` not a seed or generator.
     """
-    check_int("n_dice", n_dice, min=0, max=MAX_ROLL_DICE)
-    _of("die", die, DieSpec, "a DieSpec")
-    gen = as_generator(rng)
     faces = die.face_values
     total = 0
-    for _ in range(int(n_dice)):
-        total += faces[int(gen.integers(die.n_faces))]
+    for _ in range(n_dice):
+        total += faces[int(rng.integers(die.n_faces))]
     return total
 
+
+#: Unchecked body of :func:`reference_roll` (one call per roll of the reference's loops).
+_reference_roll = reference_roll.__wrapped__
+
+
+@validate_params(n_dice=ROLL_DICE, n_trials=TRIALS, die=DIE, rng=Rng())
 
 def reference_rolls(n_dice: int, n_trials: int, *, die: DieSpec = GODTEAR_DIE, rng: RngLike = None
                     ) -> npt.NDArray[np.int64]:
@@ -94,24 +101,25 @@ def reference_rolls(n_dice: int, n_trials: int, *, die: DieSpec = GODTEAR_DIE, r
 
     Raises
     ------
-    TypeError, ValueError
-        As :func:`reference_roll`, or ``n_trials`` not an integer in ``0 .. MAX_REFERENCE_TRIALS``.
+    ParamTypeError, ParamError
+        As :func:`reference_roll`, or ``n_trials`` not an integer in ``0 .. MAX_REFERENCE_TRIALS``
+        (fewer for many dice).
     """
-    check_int("n_dice", n_dice, min=0, max=MAX_ROLL_DICE)
-    _trials(n_trials, max(1, int(n_dice)) // 10 + 1)
-    gen = as_generator(rng)
-    return np.array([reference_roll(n_dice, die=die, rng=gen) for _ in range(int(n_trials))], dtype=np.int64)
+    _check_work(n_trials, max(1, n_dice) // 10 + 1)
+    return np.array([_reference_roll(n_dice, die=die, rng=rng) for _ in range(n_trials)], dtype=np.int64)
 
 
 def _one_use(state: DuelState, skill: Skill, target: Target, die: DieSpec, gen: np.random.Generator) -> DuelState:
-    s = reference_roll(dice_after_token(skill.accuracy, state.attacker.accuracy), die=die, rng=gen)
+    s = _reference_roll(_dice_after_token(skill.accuracy, state.attacker.accuracy), die=die, rng=gen)
     d = None
-    if is_success(s, target.dodge + state.target.dodge) and skill.damage is not None:
-        att, _ = after_success(state, skill)
-        d = reference_roll(dice_after_token(skill.damage, att.damage), die=die, rng=gen)
-    return resolve_use(state, skill, target, s, d)
+    if _is_success(s, target.dodge + state.target.dodge) and skill.damage is not None:
+        att, _ = _after_success(state, skill)
+        d = _reference_roll(_dice_after_token(skill.damage, att.damage), die=die, rng=gen)
+    return _resolve_use(state, skill, target, s, d)
 
 
+@validate_params(skill=SKILL, target=TARGET, n_trials=TRIALS, uses=USES, max_uses=Optional(Int(1, MAX_USES)),
+                 attacker=STATUS, target_status=STATUS, die=DIE, rng=Rng())
 def reference_knockout(skill: Skill, target: Target, n_trials: int, *, uses: int, max_uses: int | None = None,
                        attacker: Status = Status(), target_status: Status = Status(), die: DieSpec = GODTEAR_DIE,
                        rng: RngLike = None) -> dict[str, npt.NDArray[np.generic]]:
@@ -119,23 +127,19 @@ def reference_knockout(skill: Skill, target: Target, n_trials: int, *, uses: int
 
     Raises
     ------
-    TypeError, ValueError
+    ParamTypeError, ParamError
         As :func:`~gamesim.games.godtear.sim.run_knockout`, with ``n_trials`` at most
         ``MAX_REFERENCE_TRIALS`` and ``n_trials * max_uses`` at most 10^8.
     """
-    for name, v, cls in (("skill", skill, Skill), ("target", target, Target), ("attacker", attacker, Status),
-                         ("target_status", target_status, Status), ("die", die, DieSpec)):
-        _of(name, v, cls, f"a {cls.__name__}")
-    check_int("uses", uses, min=0, max=MAX_USES)
-    if max_uses is not None:
+    if max_uses is not None:  # relations of the checked arguments
         check_int("max_uses", max_uses, min=max(uses, 1), max=MAX_USES)
-    _trials(n_trials, max(int(uses), 50) if max_uses is None else int(max_uses))
-    gen = as_generator(rng)
-    max_uses = max(int(uses), 50) if max_uses is None else int(max_uses)
+    max_uses = max(uses, 50) if max_uses is None else max_uses
+    _check_work(n_trials, max_uses)
+    gen = rng
     ko = np.zeros(n_trials, dtype=bool)
     wounds = np.zeros(n_trials, dtype=np.int64)
     t_ko = np.full(n_trials, np.nan)
-    for i in range(int(n_trials)):
+    for i in range(n_trials):
         st = DuelState(0, attacker, target_status)
         w_at = 0
         for k in range(1, max_uses + 1):
@@ -153,6 +157,9 @@ def reference_knockout(skill: Skill, target: Target, n_trials: int, *, uses: int
     return {"knockout": ko, "wounds": wounds, "uses_to_knockout": t_ko}
 
 
+@validate_params(actions=Unchecked("a sequence of (Skill, targets) pairs: checked in the body"), target=TARGET,
+                 n_trials=TRIALS, n_models=Int(1, MAX_MODELS), attacker=STATUS, target_status=STATUS, die=DIE,
+                 rng=Rng())
 def reference_activation(actions: Sequence[tuple[Skill, int]], target: Target, n_trials: int, *, n_models: int = 1,
                          attacker: Status = Status(), target_status: Status = Status(),
                          die: DieSpec = GODTEAR_DIE, rng: RngLike = None) -> dict[str, npt.NDArray[np.generic]]:
@@ -163,7 +170,7 @@ def reference_activation(actions: Sequence[tuple[Skill, int]], target: Target, n
 
     Raises
     ------
-    TypeError, ValueError
+    ParamTypeError, ParamError
         As :func:`~gamesim.games.godtear.sim.run_activation`, with ``n_trials`` at most
         ``MAX_REFERENCE_TRIALS``.
     """
@@ -173,14 +180,10 @@ def reference_activation(actions: Sequence[tuple[Skill, int]], target: Target, n
         raise ParamTypeError("actions", actions, f"a sequence of 1 to {MAX_ACTIONS} (Skill, targets) pairs")
     for _, n_t in actions:
         check_int("targets", n_t, min=1, max=MAX_MODELS)
-    for name, v, cls in (("target", target, Target), ("attacker", attacker, Status),
-                         ("target_status", target_status, Status), ("die", die, DieSpec)):
-        _of(name, v, cls, f"a {cls.__name__}")
-    n_models = check_int("n_models", n_models, min=1, max=MAX_MODELS)
-    _trials(n_trials, n_models * len(actions))
-    gen = as_generator(rng)
-    per_model = np.zeros((int(n_trials), n_models), dtype=np.int64)
-    for i in range(int(n_trials)):
+    _check_work(n_trials, n_models * len(actions))
+    gen = rng
+    per_model = np.zeros((n_trials, n_models), dtype=np.int64)
+    for i in range(n_trials):
         wounds = [0] * n_models
         att, unit = attacker, target_status
         for skill, n_t in actions:

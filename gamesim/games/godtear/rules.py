@@ -24,7 +24,18 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_choice, check_int, check_int_list
+from gamesim.core.validate import (
+    Choice,
+    Instance,
+    Int,
+    Optional,
+    ParamTypeError,
+    Unchecked,
+    check_choice,
+    check_int,
+    check_int_list,
+    validate_params,
+)
 
 __all__ = [
     "MAX_ACTIONS",
@@ -96,15 +107,18 @@ MAX_FACE_PIPS = 6
 MAX_FACE_COUNT = 100
 
 
-def _int(name: str, value: Any, lo: int | None, hi: int | None) -> int:
-    """:func:`check_int` with a fast path for plain ints (these run inside the exact solver)."""
-    if type(value) is int and (lo is None or value >= lo) and (hi is None or value <= hi):
-        return value
-    return check_int(name, value, min=lo, max=hi)
-
-
-def _token(name: str, value: Any) -> int:
-    return _int(name, value, -1, 1)
+#: Declared constraints shared by the public functions (:func:`validate_params`).
+TOKEN = Int(-1, 1)
+#: A roll's pips total: at most MAX_ROLL_DICE dice of MAX_FACE_PIPS pips.
+TOTAL = Int(0, MAX_ROLL_DICE * MAX_FACE_PIPS)
+ROLL_DICE = Int(0, MAX_ROLL_DICE)
+#: A skill's accuracy or damage dice.
+DICE = Int(0, MAX_DICE)
+PIPS = Int(0, MAX_PIPS)
+HEALTH = Int(1, MAX_HEALTH)
+USES = Int(0, MAX_USES)
+#: One die's pips (the end-phase rolls).
+FACE = Int(0, MAX_FACE_PIPS)
 
 
 def _instance(name: str, value: Any, cls: type, what: str) -> Any:
@@ -177,6 +191,7 @@ class DieSpec:
 
 #: The Godtear die: faces 0, 0, 1, 1, 1, 2.
 GODTEAR_DIE = DieSpec()
+DIE = Instance(DieSpec, "a DieSpec")
 
 
 # ---------------------------------------------------------------------------
@@ -197,6 +212,7 @@ TokenKind = Literal["accuracy", "damage", "dodge", "protection", "speed"]
 TOKEN_KINDS: tuple[str, ...] = ("accuracy", "damage", "dodge", "protection", "speed")
 
 
+@validate_params(current=TOKEN, gained=TOKEN)
 def add_token(current: int, gained: int) -> int:
     """The token state after a model (or unit) gains a boon or blight of one kind.
 
@@ -216,23 +232,27 @@ def add_token(current: int, gained: int) -> int:
 
     Raises
     ------
-    ValueError
-        If ``gained`` is not -1 or 1, or ``current`` not in {-1, 0, 1}.
+    ParamTypeError
+        (a ``TypeError``) If ``current`` or ``gained`` is not an integer (``1.0``, ``True``).
+    ParamError
+        (a ``ValueError``) If ``gained`` is not -1 or 1, or ``current`` not in {-1, 0, 1}.
 
     Notes
     -----
     Rulebook 状態効果: 「1つのモデルが同じ種類の状態トークンを複数持つことはない…単純に
     無視される。…相殺する逆面のトークンをモデルが得る場合、それら両方のトークンが取り除かれる。」
     """
-    _token("current", current)
-    _token("gained", gained)
-    if gained not in (-1, 1) or current not in (-1, 0, 1):
-        raise ValueError(f"add_token({current!r}, {gained!r}): current in {{-1, 0, 1}}, gained in {{-1, 1}}")
+    if gained == 0:  # {-1, 1}: a gap in the range, checked here
+        raise ParamError("gained", gained, "-1 (a blight) or 1 (a boon)")
     if current == 0:
         return gained
     if current == gained:
         return current
     return 0
+
+
+#: Unchecked body of :func:`add_token` (:meth:`Status.gain`, inside the solvers).
+_add_token = add_token.__wrapped__
 
 
 @dataclass(frozen=True)
@@ -261,19 +281,18 @@ class Status:
 
     def __post_init__(self) -> None:
         for k in TOKEN_KINDS:
-            object.__setattr__(self, k, _token(f"Status.{k}", getattr(self, k)))
-            if getattr(self, k) not in (-1, 0, 1):
-                raise ValueError(f"Status.{k} = {getattr(self, k)!r}, must be -1 (blight), 0 or 1 (boon)")
+            object.__setattr__(self, k, check_int(f"Status.{k}", getattr(self, k), min=-1, max=1))
 
     def gain(self, kind: str, token: int) -> Status:
         """This status after gaining a boon (+1) or blight (-1) of ``kind`` (:func:`add_token`)."""
-        return replace(self, **{kind: add_token(getattr(self, kind), token)})
+        return replace(self, **{kind: _add_token(getattr(self, kind), token)})
 
     def expire(self, kind: str) -> Status:
         """This status with the token of ``kind`` used up (removed)."""
         return replace(self, **{kind: 0})
 
 
+@validate_params(n_dice=ROLL_DICE, token=TOKEN)
 def dice_after_token(n_dice: int, token: int) -> int:
     """Dice rolled for a success or damage roll holding an accuracy/damage token.
 
@@ -289,25 +308,44 @@ def dice_after_token(n_dice: int, token: int) -> int:
     int
         ``max(0, n_dice + token)``: never below 0 dice.
 
+    Raises
+    ------
+    ParamTypeError
+        (a ``TypeError``) If an argument is not an integer.
+    ParamError
+        (a ``ValueError``) If ``n_dice`` is outside ``0 .. MAX_ROLL_DICE`` or ``token`` not in {-1, 0, 1}.
+
     Notes
     -----
     状態効果: 「次に成功判定を行う際、ダイスを1つ追加／1つ減らし、その後期限を迎える」.
     """
-    return max(0, _int("n_dice", n_dice, 0, MAX_ROLL_DICE) + _token("token", token))
+    return max(0, n_dice + token)
 
 
+#: Unchecked body of :func:`dice_after_token` (the solvers and the reference).
+_dice_after_token = dice_after_token.__wrapped__
+
+
+@validate_params(total=TOTAL, dodge=Int(-1, MAX_PIPS + 1))
 def is_success(total: int, dodge: int) -> bool:
     """Success roll (成功判定): the skill succeeds when the pips total >= the target's dodge (回避).
 
     Raises
     ------
-    TypeError, ValueError
-        If ``total`` is not an integer in ``0 .. MAX_ROLL_DICE * MAX_FACE_PIPS`` or ``dodge``
-        not an integer in ``-1 .. MAX_PIPS + 1`` (a dodge with a blight may be -1).
+    ParamTypeError
+        (a ``TypeError``) If an argument is not an integer.
+    ParamError
+        (a ``ValueError``) If ``total`` is outside ``0 .. MAX_ROLL_DICE * MAX_FACE_PIPS`` or ``dodge``
+        outside ``-1 .. MAX_PIPS + 1`` (a dodge with a blight may be -1).
     """
-    return _int("total", total, 0, MAX_ROLL_DICE * MAX_FACE_PIPS) >= _int("dodge", dodge, -1, MAX_PIPS + 1)
+    return total >= dodge
 
 
+#: Unchecked body of :func:`is_success` (the solvers and the reference).
+_is_success = is_success.__wrapped__
+
+
+@validate_params(total=TOTAL, protection=Int(-1, MAX_PIPS + 1), remaining_health=Optional(Int(0, MAX_HEALTH)))
 def wounds_dealt(total: int, protection: int, remaining_health: int | None = None) -> int:
     """Wounds from a damage roll (ダメージ判定).
 
@@ -326,9 +364,21 @@ def wounds_dealt(total: int, protection: int, remaining_health: int | None = Non
     int
         ``min(max(total - protection, 0), remaining_health)``: excess wounds are lost
         (打倒: 「体力を超えて与えられようとする傷トークンは、単純に失われる」).
+
+    Raises
+    ------
+    ParamTypeError
+        (a ``TypeError``) If an argument is not an integer (or ``None`` for ``remaining_health``).
+    ParamError
+        (a ``ValueError``) If ``total`` is outside ``0 .. MAX_ROLL_DICE * MAX_FACE_PIPS``,
+        ``protection`` outside ``-1 .. MAX_PIPS + 1`` or ``remaining_health`` outside ``0 .. MAX_HEALTH``.
     """
-    w = max(_int("total", total, 0, MAX_ROLL_DICE * MAX_FACE_PIPS) - max(_int("protection", protection, -1, MAX_PIPS + 1), 0), 0)
-    return w if remaining_health is None else min(w, max(_int("remaining_health", remaining_health, 0, MAX_HEALTH), 0))
+    w = max(total - max(protection, 0), 0)
+    return w if remaining_health is None else min(w, remaining_health)
+
+
+#: Unchecked body of :func:`wounds_dealt` (the solvers and the reference).
+_wounds_dealt = wounds_dealt.__wrapped__
 
 
 # ---------------------------------------------------------------------------
@@ -340,6 +390,7 @@ HitEffect = Literal["none", "dodge_blight", "protection_blight", "accuracy_boon_
 #: or a boon to the attacker itself.
 HIT_EFFECTS: tuple[str, ...] = ("none", "dodge_blight", "protection_blight", "accuracy_boon_self",
                                 "damage_boon_self")
+HIT_EFFECT = Choice(HIT_EFFECTS)
 
 
 @dataclass(frozen=True)
@@ -372,14 +423,10 @@ class Skill:
     hit_effect: str = "none"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "accuracy", _int("accuracy", self.accuracy, 0, MAX_DICE))
+        object.__setattr__(self, "accuracy", check_int("accuracy", self.accuracy, min=0, max=MAX_DICE))
         if self.damage is not None:
-            object.__setattr__(self, "damage", _int("damage", self.damage, 0, MAX_DICE))
+            object.__setattr__(self, "damage", check_int("damage", self.damage, min=0, max=MAX_DICE))
         check_choice("hit_effect", self.hit_effect, HIT_EFFECTS)
-        if int(self.accuracy) < 0 or (self.damage is not None and int(self.damage) < 0):
-            raise ValueError(f"Skill({self.accuracy!r}, {self.damage!r}): dice must be >= 0")
-        if self.hit_effect not in HIT_EFFECTS:
-            raise ValueError(f"hit_effect = {self.hit_effect!r}, must be one of {', '.join(HIT_EFFECTS)}")
 
 
 @dataclass(frozen=True)
@@ -409,8 +456,8 @@ class FollowerSkill:
             isinstance(r, (tuple, list)) and len(r) == 2 for r in self.rows
         ):
             raise ParamTypeError("rows", self.rows, "1 to 3 (accuracy, damage) pairs")
-        rows = tuple((_int("accuracy", a, 0, MAX_DICE), None if d is None else _int("damage", d, 0, MAX_DICE))
-                     for a, d in self.rows)
+        rows = tuple((check_int("accuracy", a, min=0, max=MAX_DICE),
+                      None if d is None else check_int("damage", d, min=0, max=MAX_DICE)) for a, d in self.rows)
         if not 1 <= len(rows) <= 3:
             raise ValueError(f"rows = {self.rows!r}: a follower card has 1 to 3 rows")
         for a, d in rows:
@@ -425,9 +472,7 @@ class FollowerSkill:
         ValueError
             If ``models_in_hex`` is not 1..len(rows).
         """
-        if not 1 <= _int("models_in_hex", models_in_hex, None, None) <= len(self.rows):
-            raise ValueError(f"models_in_hex = {models_in_hex!r}, must be 1..{len(self.rows)}")
-        a, d = self.rows[int(models_in_hex) - 1]
+        a, d = self.rows[check_int("models_in_hex", models_in_hex, min=1, max=len(self.rows)) - 1]
         return Skill(a, d, self.hit_effect)
 
 
@@ -458,11 +503,9 @@ class Target:
     health: int
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "dodge", _int("dodge", self.dodge, 0, MAX_PIPS))
-        object.__setattr__(self, "protection", _int("protection", self.protection, 0, MAX_PIPS))
-        object.__setattr__(self, "health", _int("health", self.health, 1, MAX_HEALTH))
-        if int(self.health) < 1:
-            raise ValueError(f"health = {self.health!r}, must be >= 1")
+        object.__setattr__(self, "dodge", check_int("dodge", self.dodge, min=0, max=MAX_PIPS))
+        object.__setattr__(self, "protection", check_int("protection", self.protection, min=0, max=MAX_PIPS))
+        object.__setattr__(self, "health", check_int("health", self.health, min=1, max=MAX_HEALTH))
 
 
 @dataclass(frozen=True)
@@ -484,7 +527,7 @@ class DuelState:
     target: Status = Status()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "wounds", _int("wounds", self.wounds, 0, MAX_HEALTH))
+        object.__setattr__(self, "wounds", check_int("wounds", self.wounds, min=0, max=MAX_HEALTH))
         _instance("attacker", self.attacker, Status, "a Status")
         _instance("target", self.target, Status, "a Status")
 
@@ -493,6 +536,13 @@ class DuelState:
         return self.wounds >= health
 
 
+SKILL = Instance(Skill, "a Skill")
+TARGET = Instance(Target, "a Target")
+STATUS = Instance(Status, "a Status")
+STATE = Instance(DuelState, "a DuelState")
+
+
+@validate_params(state=STATE, skill=SKILL, target=TARGET, success_total=TOTAL, damage_total=Optional(TOTAL))
 def resolve_use(state: DuelState, skill: Skill, target: Target, success_total: int,
                 damage_total: int | None) -> DuelState:
     """One use of ``skill`` against ``target`` given the pips rolled (rules steps 2-5).
@@ -509,13 +559,21 @@ def resolve_use(state: DuelState, skill: Skill, target: Target, success_total: i
         Pips on the success dice (``dice_after_token(skill.accuracy, attacker.accuracy)`` dice).
     damage_total : int or None
         Pips on the damage dice; ignored when the success roll fails or the skill has no
-        damage roll.
+        damage roll (``None`` counts as 0).
 
     Returns
     -------
     DuelState
         After the use: tokens used are expired in order, the success effect applied,
         wounds added (capped at health).
+
+    Raises
+    ------
+    ParamTypeError
+        (a ``TypeError``) If ``state``, ``skill`` or ``target`` has the wrong type, or a total is
+        not an integer.
+    ParamError
+        (a ``ValueError``) If a total is outside ``0 .. MAX_ROLL_DICE * MAX_FACE_PIPS``.
 
     Notes
     -----
@@ -530,21 +588,23 @@ def resolve_use(state: DuelState, skill: Skill, target: Target, success_total: i
        and expire; wounds = total - (protection + token), at least 0, at most the health
        left.
     """
-    _instance("state", state, DuelState, "a DuelState")
-    _instance("skill", skill, Skill, "a Skill")
-    _instance("target", target, Target, "a Target")
     if state.knocked_out(target.health):
         return state
-    if not is_success(success_total, target.dodge + state.target.dodge):
+    if not _is_success(success_total, target.dodge + state.target.dodge):
         return DuelState(state.wounds, state.attacker.expire("accuracy"), state.target.expire("dodge"))
-    att, tgt = after_success(state, skill)
+    att, tgt = _after_success(state, skill)
     if skill.damage is None:
         return DuelState(state.wounds, att, tgt)
     prot = target.protection + tgt.protection
-    w = wounds_dealt(int(damage_total or 0), prot, target.health - state.wounds)
+    w = _wounds_dealt(damage_total or 0, prot, target.health - state.wounds)
     return DuelState(state.wounds + w, att.expire("damage"), tgt.expire("protection"))
 
 
+#: Unchecked body of :func:`resolve_use` (:func:`use_outcomes` and the reference, per roll).
+_resolve_use = resolve_use.__wrapped__
+
+
+@validate_params(state=STATE, skill=SKILL)
 def after_success(state: DuelState, skill: Skill) -> tuple[Status, Status]:
     """Attacker's and target's tokens after a successful success roll and its success effect.
 
@@ -559,6 +619,11 @@ def after_success(state: DuelState, skill: Skill) -> tuple[Status, Status]:
     (Status, Status)
         Attacker (accuracy token expired, maybe a self boon gained) and target (dodge
         token expired, maybe a blight gained), ready for the damage roll.
+
+    Raises
+    ------
+    ParamTypeError
+        (a ``TypeError``) If ``state`` is not a DuelState or ``skill`` not a Skill.
     """
     att, tgt = state.attacker.expire("accuracy"), state.target.expire("dodge")
     eff = skill.hit_effect
@@ -573,6 +638,11 @@ def after_success(state: DuelState, skill: Skill) -> tuple[Status, Status]:
     return att, tgt
 
 
+#: Unchecked body of :func:`after_success` (:func:`resolve_use`, :func:`use_outcomes`, the reference).
+_after_success = after_success.__wrapped__
+
+
+@validate_params(n_dice=ROLL_DICE, die=DIE)
 def roll_outcomes(n_dice: int, die: DieSpec = GODTEAR_DIE) -> tuple[tuple[int, Fraction], ...]:
     """Every total of ``n_dice`` dice with its exact probability (a chance point).
 
@@ -590,16 +660,16 @@ def roll_outcomes(n_dice: int, die: DieSpec = GODTEAR_DIE) -> tuple[tuple[int, F
 
     Raises
     ------
-    TypeError
-        If ``n_dice`` is not an integer or ``die`` not a :class:`DieSpec`.
-    ValueError
-        If ``n_dice`` is outside ``0 .. MAX_ROLL_DICE`` (200).
+    ParamTypeError
+        (a ``TypeError``) If ``n_dice`` is not an integer or ``die`` not a :class:`DieSpec`.
+    ParamError
+        (a ``ValueError``) If ``n_dice`` is outside ``0 .. MAX_ROLL_DICE`` (200).
 
     Notes
     -----
     Exact integer convolution of the face counts: ``counts^{*n} / n_faces^n``.
     """
-    return _roll_outcomes(_int("n_dice", n_dice, 0, MAX_ROLL_DICE), _instance("die", die, DieSpec, "a DieSpec"))
+    return _roll_outcomes(n_dice, die)
 
 
 @lru_cache(maxsize=4096)
@@ -617,6 +687,7 @@ def _roll_outcomes(n: int, die: DieSpec) -> tuple[tuple[int, Fraction], ...]:
     return tuple((t, Fraction(w, denom)) for t, w in enumerate(ways) if w)
 
 
+@validate_params(state=STATE, skill=SKILL, target=TARGET, die=DIE)
 def use_outcomes(state: DuelState, skill: Skill, target: Target, die: DieSpec = GODTEAR_DIE
                  ) -> list[tuple[DuelState, Fraction]]:
     """Every state after one use of ``skill`` against ``target``, with exact probabilities.
@@ -631,25 +702,30 @@ def use_outcomes(state: DuelState, skill: Skill, target: Target, die: DieSpec = 
     -------
     list of (DuelState, Fraction)
         Distinct next states; probabilities sum to 1.
+
+    Raises
+    ------
+    ParamTypeError
+        (a ``TypeError``) If an argument has the wrong type.
     """
-    _instance("state", state, DuelState, "a DuelState")
-    _instance("skill", skill, Skill, "a Skill")
-    _instance("target", target, Target, "a Target")
-    _instance("die", die, DieSpec, "a DieSpec")
     if state.knocked_out(target.health):
         return [(state, Fraction(1))]
-    acc = dice_after_token(skill.accuracy, state.attacker.accuracy)
+    acc = _dice_after_token(skill.accuracy, state.attacker.accuracy)
     out: dict[DuelState, Fraction] = {}
-    for s_tot, ps in roll_outcomes(acc, die):
-        if not is_success(s_tot, target.dodge + state.target.dodge) or skill.damage is None:
-            nxt = resolve_use(state, skill, target, s_tot, 0)
+    for s_tot, ps in _roll_outcomes(acc, die):
+        if not _is_success(s_tot, target.dodge + state.target.dodge) or skill.damage is None:
+            nxt = _resolve_use(state, skill, target, s_tot, 0)
             out[nxt] = out.get(nxt, Fraction(0)) + ps
             continue
-        att, _ = after_success(state, skill)
-        for d_tot, pd_ in roll_outcomes(dice_after_token(skill.damage, att.damage), die):
-            nxt = resolve_use(state, skill, target, s_tot, d_tot)
+        att, _ = _after_success(state, skill)
+        for d_tot, pd_ in _roll_outcomes(_dice_after_token(skill.damage, att.damage), die):
+            nxt = _resolve_use(state, skill, target, s_tot, d_tot)
             out[nxt] = out.get(nxt, Fraction(0)) + ps * pd_
     return list(out.items())
+
+
+#: Unchecked body of :func:`use_outcomes` (the exact solvers, once per state).
+_use_outcomes = use_outcomes.__wrapped__
 
 
 # ---------------------------------------------------------------------------
@@ -704,6 +780,13 @@ FACTION_BONUS: dict[Faction, frozenset[TallyEvent]] = {
 }
 
 
+#: A tally event or a faction, by value (both enums are 0..4, contiguous: an ``Int`` range; a
+#: float such as ``1.0`` is refused like any other non-integer).
+EVENT = Int(min(TallyEvent), max(TallyEvent))
+FACTION = Int(min(Faction), max(Faction))
+
+
+@validate_params(event=EVENT, faction=FACTION)
 def tally_steps(event: TallyEvent, faction: Faction = Faction.NONE) -> int:
     """Steps the turn token moves for one achievement.
 
@@ -718,10 +801,20 @@ def tally_steps(event: TallyEvent, faction: Faction = Faction.NONE) -> int:
     int
         Base steps (champion 4, small follower 1, large follower 2, plant banner 1,
         banner on an objective at the end phase 4) plus 1 when the faction's bonus applies.
+
+    Raises
+    ------
+    ParamTypeError
+        (a ``TypeError``) If ``event`` or ``faction`` is not an integer (an enum member is one).
+    ParamError
+        (a ``ValueError``) If it is not the value of a member.
     """
-    event = TallyEvent(check_choice("event", _int("event", event, None, None), list(TallyEvent)))
-    faction = Faction(check_choice("faction", _int("faction", faction, None, None), list(Faction)))
-    return TALLY_STEPS[event] + (1 if event in FACTION_BONUS[faction] else 0)
+    event = TallyEvent(event)
+    return TALLY_STEPS[event] + (1 if event in FACTION_BONUS[Faction(faction)] else 0)
+
+
+#: Unchecked body of :func:`tally_steps` (:func:`knockout_steps`).
+_tally_steps = tally_steps.__wrapped__
 
 
 class _UnknownKind(ParamError, KeyError):
@@ -735,28 +828,38 @@ _KO_EVENT = {"champion": TallyEvent.CHAMPION_KO, "small_follower": TallyEvent.SM
              "large_follower": TallyEvent.LARGE_FOLLOWER_KO}
 
 
+@validate_params(target_kind=Unchecked("checked in the body: its error is also a KeyError, for old callers"),
+                 faction=FACTION)
 def knockout_steps(target_kind: str, faction: Faction = Faction.NONE) -> int:
     """Tally steps for knocking out one model of ``target_kind`` (see :func:`tally_steps`).
 
     Raises
     ------
-    ValueError
-        For an unknown ``target_kind`` (a ``ParamError``, also a ``KeyError`` for old callers).
+    ParamError
+        (a ``ValueError``) For an unknown ``target_kind`` (also a ``KeyError`` for old callers)
+        or ``faction``.
+    ParamTypeError
+        (a ``TypeError``) If ``faction`` is not an integer.
     """
     if target_kind not in _KO_EVENT:
         raise _UnknownKind("target_kind", target_kind, "one of " + ", ".join(repr(k) for k in _KO_EVENT))
-    return tally_steps(_KO_EVENT[target_kind], faction)
+    return _tally_steps(_KO_EVENT[target_kind], faction)
 
 
+@validate_params(target_kind=Choice(TARGET_KINDS))
 def default_health(target_kind: str) -> int | None:
     """Health when the card does not say: 1 for a small follower, else unknown (None).
+
+    Raises
+    ------
+    ParamError
+        (a ``ValueError``) For an unknown ``target_kind``.
 
     Notes
     -----
     Issue 3 / 従者: followers have 1 health each unless the card says otherwise; the
     rulebook prints no champion or large-follower cards.
     """
-    check_choice("target_kind", target_kind, TARGET_KINDS)
     return 1 if target_kind == "small_follower" else None
 
 
@@ -765,26 +868,32 @@ def default_health(target_kind: str) -> int | None:
 # ---------------------------------------------------------------------------
 
 
+@validate_params(roll=FACE)
 def life_new_objectives(roll: int) -> int:
     """生命: the turn's loser rolls one die and places that result + 2 new objective hexes.
 
     Raises
     ------
-    TypeError, ValueError
-        If ``roll`` is not an integer in ``0 .. MAX_FACE_PIPS``.
+    ParamTypeError
+        (a ``TypeError``) If ``roll`` is not an integer.
+    ParamError
+        (a ``ValueError``) If ``roll`` is outside ``0 .. MAX_FACE_PIPS``.
     """
-    return _int("roll", roll, 0, MAX_FACE_PIPS) + 2
+    return roll + 2
 
 
+@validate_params(roll=FACE)
 def change_moves(roll: int) -> int:
     """変化: the turn's loser rolls one die and moves that many objective hexes by one hex.
 
     Raises
     ------
-    TypeError, ValueError
-        If ``roll`` is not an integer in ``0 .. MAX_FACE_PIPS``.
+    ParamTypeError
+        (a ``TypeError``) If ``roll`` is not an integer.
+    ParamError
+        (a ``ValueError``) If ``roll`` is outside ``0 .. MAX_FACE_PIPS``.
     """
-    return _int("roll", roll, 0, MAX_FACE_PIPS)
+    return roll
 
 
 

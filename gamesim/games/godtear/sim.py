@@ -33,15 +33,21 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
-from gamesim.core.rng import RngLike, as_generator
-from gamesim.core.validate import ParamTypeError, check_choice, check_int
+from gamesim.core.rng import RngLike
+from gamesim.core.validate import Choice, Instance, Int, Optional, ParamTypeError, Rng, Unchecked, check_int, validate_params
 
 from .rules import (
+    DIE,
     GODTEAR_DIE,
     MAX_ACTIONS,
     MAX_MODELS,
     MAX_ROLL_DICE,
     MAX_USES,
+    ROLL_DICE,
+    SKILL,
+    STATUS,
+    TARGET,
+    USES,
     DieSpec,
     GodtearParams,
     Skill,
@@ -67,22 +73,24 @@ MAX_TRIALS = 10_000_000
 MAX_TRIAL_USES = 1_000_000_000
 
 
-def _of(name: str, value: object, cls: type, what: str) -> None:
-    if not isinstance(value, cls):
-        raise ParamTypeError(name, value, what)
+#: Declared constraints of the simulators' sizes (:func:`validate_params`).
+TRIALS = Int(0, MAX_TRIALS)
+#: ``max_uses`` of the knock-out chain: at least ``max(uses, 1)``, a relation checked in the body.
+MAX_USES_OR_NONE = Optional(Int(1, MAX_USES))
 
 
-def _check_trials(n_trials: object, per_trial: int = 1, what: str = "") -> int:
-    n = check_int("n_trials", n_trials, min=0, max=MAX_TRIALS)
-    if n * per_trial > MAX_TRIALS:
+def _check_work(n_trials: int, per_trial: int, what: str) -> None:
+    """``n_trials x per_trial`` at most ``MAX_TRIALS`` (a relation of two checked arguments)."""
+    if n_trials * per_trial > MAX_TRIALS:
         raise ParamError("n_trials", n_trials, f"an integer <= {MAX_TRIALS // per_trial:,} {what}")
-    return n
 
 
 def _chunks(n_trials: int) -> list[tuple[int, int]]:
     return [(s, min(s + CHUNK_SIZE, n_trials)) for s in range(0, n_trials, CHUNK_SIZE)]
 
 
+@validate_params(n_dice=Unchecked("array-like, converted once and checked in the body (1-D integers, size, range)"),
+                 die=DIE, rng=Rng())
 def roll_totals(n_dice: npt.ArrayLike, *, die: DieSpec = GODTEAR_DIE, rng: RngLike = None) -> npt.NDArray[np.int64]:
     """Roll ``n_dice[i]`` dice for every trial ``i`` and return the pips totals.
 
@@ -101,23 +109,22 @@ def roll_totals(n_dice: npt.ArrayLike, *, die: DieSpec = GODTEAR_DIE, rng: RngLi
 
     Raises
     ------
-    TypeError
-        If ``n_dice`` is not a 1-D array of integers (floats and bools are refused)
-        or ``die`` not a :class:`DieSpec`.
-    ValueError
-        If a count is outside ``0 .. MAX_ROLL_DICE`` or there are more than
-        ``MAX_TRIALS`` trials.
+    ParamTypeError
+        (a ``TypeError``) If ``n_dice`` is not a 1-D array of integers (floats and bools are
+        refused), ``die`` not a :class:`DieSpec` or ``rng`` not a seed or generator.
+    ParamError
+        (a ``ValueError``) If a count is outside ``0 .. MAX_ROLL_DICE``, there are more than
+        ``MAX_TRIALS`` trials or ``rng`` is a negative seed.
     """
     raw = np.asarray(n_dice)
     if raw.ndim != 1 or not (raw.dtype.kind in "iu" or (raw.size == 0 and raw.dtype.kind == "f")):
         raise ParamTypeError("n_dice", n_dice, "a 1-D array of integers (dice per trial)")
-    _of("die", die, DieSpec, "a DieSpec")
     if raw.size > MAX_TRIALS:
         raise ParamError("n_dice", f"<array of {raw.size} trials>", f"at most {MAX_TRIALS:,} trials")
     if raw.size and (int(raw.min()) < 0 or int(raw.max()) > MAX_ROLL_DICE):
         raise ParamError("n_dice", f"<array with values {int(raw.min())}..{int(raw.max())}>",
                          f"dice counts in 0..{MAX_ROLL_DICE}")
-    return _roll_totals(raw.astype(np.int64), die, as_generator(rng))
+    return _roll_totals(raw.astype(np.int64), die, rng)
 
 
 def _roll_totals(n: npt.NDArray[np.int64], die: DieSpec, gen: np.random.Generator) -> npt.NDArray[np.int64]:
@@ -135,6 +142,7 @@ def _roll_totals(n: npt.NDArray[np.int64], die: DieSpec, gen: np.random.Generato
     return np.add.reduce(vals, axis=0, dtype=acc).astype(np.int64)
 
 
+@validate_params(n_dice=ROLL_DICE, n_trials=TRIALS, die=DIE, rng=Rng())
 def sample_rolls(n_dice: int, n_trials: int, *, die: DieSpec = GODTEAR_DIE, rng: RngLike = None
                  ) -> npt.NDArray[np.int64]:
     """Totals of ``n_trials`` independent rolls of ``n_dice`` dice.
@@ -154,20 +162,21 @@ def sample_rolls(n_dice: int, n_trials: int, *, die: DieSpec = GODTEAR_DIE, rng:
 
     Raises
     ------
-    TypeError
-        If ``n_dice`` or ``n_trials`` is not an integer, or ``die`` not a :class:`DieSpec`.
-    ValueError
-        If ``n_dice`` is outside ``0 .. MAX_ROLL_DICE`` (200) or ``n_trials`` outside
-        ``0 .. MAX_TRIALS`` (10 million).
+    ParamTypeError
+        (a ``TypeError``) If ``n_dice`` or ``n_trials`` is not an integer, ``die`` not a
+        :class:`DieSpec` or ``rng`` not a seed or generator.
+    ParamError
+        (a ``ValueError``) If ``n_dice`` is outside ``0 .. MAX_ROLL_DICE`` (200), ``n_trials``
+        outside ``0 .. MAX_TRIALS`` (10 million) or ``rng`` is a negative seed.
     """
-    n_dice = check_int("n_dice", n_dice, min=0, max=MAX_ROLL_DICE)
-    n_trials = _check_trials(n_trials)
-    _of("die", die, DieSpec, "a DieSpec")
-    gen = as_generator(rng)
     out = np.empty(n_trials, dtype=np.int64)
     for a, b in _chunks(n_trials):
-        out[a:b] = _roll_totals(np.full(b - a, n_dice, dtype=np.int64), die, gen)
+        out[a:b] = _roll_totals(np.full(b - a, n_dice, dtype=np.int64), die, rng)
     return out
+
+
+#: Unchecked body of :func:`sample_rolls` (:func:`run_end_phase`).
+_sample_rolls = sample_rolls.__wrapped__
 
 
 def _gain(cur: npt.NDArray[np.int8], g: int) -> npt.NDArray[np.int8]:
@@ -237,6 +246,8 @@ def _tokens(size: int, attacker: Status, target: Status) -> dict[str, npt.NDArra
             "dodge": np.full(size, target.dodge, np.int8), "prot": np.full(size, target.protection, np.int8)}
 
 
+@validate_params(skill=SKILL, target=TARGET, n_trials=TRIALS, uses=USES, max_uses=MAX_USES_OR_NONE,
+                 attacker=STATUS, target_status=STATUS, die=DIE, rng=Rng())
 def run_knockout(skill: Skill, target: Target, n_trials: int, *, uses: int, max_uses: int | None = None,
                  attacker: Status = Status(), target_status: Status = Status(), die: DieSpec = GODTEAR_DIE,
                  rng: RngLike = None) -> dict[str, npt.NDArray[np.generic]]:
@@ -270,28 +281,20 @@ def run_knockout(skill: Skill, target: Target, n_trials: int, *, uses: int, max_
 
     Raises
     ------
-    TypeError
-        If an argument has the wrong type (a float or bool for a count, not a Skill...).
-    ValueError
-        If ``uses`` is outside ``0 .. MAX_USES`` (1000), ``max_uses`` outside ``uses ..
-        MAX_USES``, ``n_trials`` outside ``0 .. MAX_TRIALS`` or ``n_trials * max_uses >
-        MAX_TRIAL_USES`` (10^9).
+    ParamTypeError
+        (a ``TypeError``) If an argument has the wrong type (a float or bool for a count, not a
+        Skill...).
+    ParamError
+        (a ``ValueError``) If ``uses`` is outside ``0 .. MAX_USES`` (1000), ``max_uses`` outside
+        ``max(uses, 1) .. MAX_USES``, ``n_trials`` outside ``0 .. MAX_TRIALS`` or ``n_trials *
+        max_uses > MAX_TRIAL_USES`` (10^9).
     """
-    _of("skill", skill, Skill, "a Skill")
-    _of("target", target, Target, "a Target")
-    _of("attacker", attacker, Status, "a Status")
-    _of("target_status", target_status, Status, "a Status")
-    _of("die", die, DieSpec, "a DieSpec")
-    uses = check_int("uses", uses, min=0, max=MAX_USES)
-    if max_uses is not None:
+    if max_uses is not None:  # relations of the checked arguments
         check_int("max_uses", max_uses, min=max(uses, 1), max=MAX_USES)
-    max_uses = max(int(uses), 50) if max_uses is None else int(max_uses)
-    _check_trials(n_trials, max_uses // 100 + 1, f"with max_uses = {max_uses} (n_trials x max_uses <= "
-                  f"{MAX_TRIAL_USES:,})")
-    if uses < 0 or n_trials < 0 or max_uses < uses:
-        raise ValueError(f"uses = {uses!r}, max_uses = {max_uses!r}, n_trials = {n_trials!r}: need "
-                         "0 <= uses <= max_uses and n_trials >= 0")
-    gen = as_generator(rng)
+    max_uses = max(uses, 50) if max_uses is None else max_uses
+    _check_work(n_trials, max_uses // 100 + 1, f"with max_uses = {max_uses} (n_trials x max_uses <= "
+                f"{MAX_TRIAL_USES:,})")
+    gen = rng
     ko = np.zeros(n_trials, dtype=bool)
     wounds_out = np.zeros(n_trials, dtype=np.int64)
     t_ko = np.full(n_trials, np.nan)
@@ -321,6 +324,11 @@ def run_knockout(skill: Skill, target: Target, n_trials: int, *, uses: int, max_
     return {"knockout": ko, "wounds": wounds_out, "uses_to_knockout": t_ko}
 
 
+#: Unchecked body of :func:`run_knockout` (:func:`simulate`: a GodtearParams is checked when built).
+_run_knockout = run_knockout.__wrapped__
+
+
+@validate_params(params=Instance(GodtearParams, "a GodtearParams"), n_games=TRIALS, rng=Rng())
 def simulate(params: GodtearParams, n_games: int, *, rng: RngLike = None) -> dict[str, npt.NDArray[np.generic]]:
     """The knock-out chain of ``params``, ``n_games`` trials: every game's common entry point.
 
@@ -346,16 +354,19 @@ def simulate(params: GodtearParams, n_games: int, *, rng: RngLike = None) -> dic
     Raises
     ------
     ParamTypeError
-        (a ``TypeError``) If ``params`` is not a :class:`GodtearParams` or ``n_games`` not an integer.
+        (a ``TypeError``) If ``params`` is not a :class:`GodtearParams`, ``n_games`` not an integer
+        or ``rng`` not a seed or generator.
     ParamError
-        (a ``ValueError``) If ``n_games`` is out of range.
+        (a ``ValueError``) If ``n_games`` is out of range (or over the work bound, named
+        ``n_trials``) or ``rng`` is a negative seed.
     """
-    _of("params", params, GodtearParams, "a GodtearParams")
-    n_games = check_int("n_games", n_games, min=0, max=MAX_TRIALS)
-    return run_knockout(params.skill, params.target, n_games, uses=params.uses, max_uses=params.max_uses,
+    return _run_knockout(params.skill, params.target, n_games, uses=params.uses, max_uses=params.max_uses,
                         attacker=params.attacker, target_status=params.target_status, die=params.die, rng=rng)
 
 
+@validate_params(actions=Unchecked("a sequence of (Skill, targets) pairs: checked in the body"), target=TARGET,
+                 n_trials=TRIALS, n_models=Int(1, MAX_MODELS), attacker=STATUS, target_status=STATUS, die=DIE,
+                 rng=Rng())
 def run_activation(actions: Sequence[tuple[Skill, int]], target: Target, n_trials: int, *, n_models: int = 1,
                    attacker: Status = Status(), target_status: Status = Status(), die: DieSpec = GODTEAR_DIE,
                    rng: RngLike = None) -> dict[str, npt.NDArray[np.generic]]:
@@ -390,12 +401,12 @@ def run_activation(actions: Sequence[tuple[Skill, int]], target: Target, n_trial
 
     Raises
     ------
-    TypeError
-        If an argument has the wrong type (a float or bool for a count, not a Skill...).
-    ValueError
-        If ``n_models`` is outside ``1 .. MAX_MODELS`` (100), there are more than
-        ``MAX_ACTIONS`` (10) actions, a target count is outside ``1 .. MAX_MODELS``, or
-        ``n_trials * n_models > MAX_TRIALS``.
+    ParamTypeError
+        (a ``TypeError``) If an argument has the wrong type (a float or bool for a count, not a
+        Skill...) or ``actions`` is not 1 to ``MAX_ACTIONS`` (10) pairs.
+    ParamError
+        (a ``ValueError``) If ``n_models`` is outside ``1 .. MAX_MODELS`` (100), a target count
+        is outside ``1 .. MAX_MODELS``, or ``n_trials * n_models > MAX_TRIALS``.
 
     Notes
     -----
@@ -409,13 +420,8 @@ def run_activation(actions: Sequence[tuple[Skill, int]], target: Target, n_trial
         raise ParamTypeError("actions", actions, f"a sequence of 1 to {MAX_ACTIONS} (Skill, targets) pairs")
     for _, n_t in actions:
         check_int("targets", n_t, min=1, max=MAX_MODELS)
-    _of("target", target, Target, "a Target")
-    _of("attacker", attacker, Status, "a Status")
-    _of("target_status", target_status, Status, "a Status")
-    _of("die", die, DieSpec, "a DieSpec")
-    n_models = check_int("n_models", n_models, min=1, max=MAX_MODELS)
-    n_trials = _check_trials(n_trials, n_models, f"with n_models = {n_models} (n_trials x n_models <= {MAX_TRIALS:,})")
-    gen = as_generator(rng)
+    _check_work(n_trials, n_models, f"with n_models = {n_models} (n_trials x n_models <= {MAX_TRIALS:,})")
+    gen = rng
     per_model = np.zeros((n_trials, n_models), dtype=np.int64)
     for a, b in _chunks(n_trials):
         size = b - a
@@ -440,6 +446,7 @@ def run_activation(actions: Sequence[tuple[Skill, int]], target: Target, n_trial
     return {"knockouts": knocked.astype(np.int64), "wounds": per_model.sum(axis=1), "wounds_per_model": per_model}
 
 
+@validate_params(rule=Choice(("life", "change")), n_trials=TRIALS, die=DIE, rng=Rng())
 def run_end_phase(rule: str, n_trials: int, *, die: DieSpec = GODTEAR_DIE, rng: RngLike = None
                   ) -> npt.NDArray[np.int64]:
     """The 生命 / 変化 end-phase die roll: new objectives (roll + 2) or hexes moved (roll).
@@ -457,10 +464,11 @@ def run_end_phase(rule: str, n_trials: int, *, die: DieSpec = GODTEAR_DIE, rng: 
 
     Raises
     ------
-    ValueError
-        For an unknown ``rule``, or ``n_trials`` outside ``0 .. MAX_TRIALS``.
-    TypeError
-        If ``n_trials`` is not an integer or ``die`` not a :class:`DieSpec`.
+    ParamError
+        (a ``ValueError``) For an unknown ``rule``, ``n_trials`` outside ``0 .. MAX_TRIALS`` or a
+        negative seed.
+    ParamTypeError
+        (a ``TypeError``) If ``n_trials`` is not an integer, ``die`` not a :class:`DieSpec` or
+        ``rng`` not a seed or generator.
     """
-    check_choice("rule", rule, ("life", "change"))
-    return sample_rolls(1, n_trials, die=die, rng=rng) + (2 if rule == "life" else 0)
+    return _sample_rolls(1, n_trials, die=die, rng=rng) + (2 if rule == "life" else 0)

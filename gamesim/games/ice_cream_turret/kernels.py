@@ -33,8 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
-from gamesim.core.rng import as_generator
-from gamesim.core.validate import ParamTypeError, check_int
+from gamesim.core.validate import Bool, Constraint, Instance, Int, ParamTypeError, Rng, Unchecked, validate_params
 
 from .rules import (
     COLS,
@@ -45,14 +44,15 @@ from .rules import (
     N_CELLS,
     N_VALUES,
     ROWS,
+    PARAMS,
     IceCreamParams,
-    cycle_additions,
-    multi_line_bonus,
+    _cycle_additions,
+    _multi_line_bonus,
 )
 
 __all__ = [
     "CHUNK_SIZE", "MAX_GAMES", "STATUS", "GameBatch", "Tables", "tables", "resolve_batch", "advance",
-    "new_games", "GAME_KEYS", "rowsum", "heights", "draw", "place_batch", "deck_out", "check_board_batch",
+    "new_games", "GAME_KEYS", "rowsum", "heights", "draw", "place_batch", "deck_out", "IntArray", "BOARD_BATCH",
 ]
 
 #: Games simulated at once (the greedy policy resolves 3 boards per game and step).
@@ -129,10 +129,10 @@ def tables(p: IceCreamParams) -> Tables:
     for i in range(N_CELLS):
         through = [j for j, d in enumerate(diag) if i in d]
         cell_diag[i, :len(through)] = through
-    lb = np.array([multi_line_bonus(k, p.line_bonus) for k in range(15)], np.int32)
+    lb = np.array([_multi_line_bonus(k, p.line_bonus) for k in range(15)], np.int32)
     rb = np.array([0, 0, 0, 0, 1, 2], np.int32)
     n_rows = MAX_CYCLES + 3
-    add = np.array([cycle_additions(p, c) if c >= 1 else (0,) * N_VALUES for c in range(n_rows)], np.int16)
+    add = np.array([_cycle_additions(p, c) if c >= 1 else (0,) * N_VALUES for c in range(n_rows)], np.int16)
     strip = np.array([p.mode == "normal" and c > p.n_cycles for c in range(n_rows)])
     thru = np.zeros((N_CELLS, 14), np.intp)
     thru_diag = np.zeros((N_CELLS, 2), np.int32)
@@ -215,32 +215,43 @@ def _dilate(c3: np.ndarray) -> np.ndarray:
     return out
 
 
-def check_board_batch(board: object, name: str = "board") -> np.ndarray:
-    """Check a batch of boards: an integer ndarray of shape (m, 15), values 0..10 (O(1) checks plus one min/max pass).
+class IntArray(Constraint):
+    """A declared constraint: an integer ndarray of ``ndim`` dimensions (``width`` columns when
+    given), every value in ``[min, max]`` (O(1) checks plus one min/max pass).
+
+    The batch functions' arrays; a relation with another argument (a batch's length) stays in
+    the body. The value is passed on unchanged.
 
     Raises
     ------
     ParamTypeError
-        If it is not an integer ndarray of shape (m, 15) (a list, floats, bools).
+        (at call time) If the value is not such an ndarray (a list, floats, bools).
     ParamError
-        If a cell is outside 0..10.
+        (at call time) If a value is out of range.
     """
-    if (not isinstance(board, np.ndarray) or board.ndim != 2 or board.shape[1] != N_CELLS
-            or board.dtype.kind not in "iu"):
-        raise ParamTypeError(name, f"<{type(board).__name__} {getattr(board, 'dtype', '')} "
-                             f"{getattr(board, 'shape', '')}>", f"an integer ndarray of shape (m, {N_CELLS})")
-    if board.size and (int(board.min()) < 0 or int(board.max()) > CRUSH):
-        raise ParamError(name, f"<array with values {int(board.min())}..{int(board.max())}>",
-                         f"cells 0..{CRUSH}")
-    return board
+
+    def __init__(self, min: int, max: int, *, ndim: int = 1, width: int | None = None, what: str = "values"):
+        self.min, self.max, self.ndim, self.width, self.what = min, max, ndim, width, what
+
+    def check(self, name: str, value: object, args: dict) -> np.ndarray:
+        if (not isinstance(value, np.ndarray) or value.ndim != self.ndim or value.dtype.kind not in "iu"
+                or (self.width is not None and value.shape[-1] != self.width)):
+            shape = "(m,)" if self.ndim == 1 else f"(m, {self.width})"
+            raise ParamTypeError(name, f"<{type(value).__name__} {getattr(value, 'dtype', '')} "
+                                 f"{getattr(value, 'shape', '')}>", f"an integer ndarray of shape {shape}")
+        if value.size and (int(value.min()) < self.min or int(value.max()) > self.max):
+            raise ParamError(name, f"<array with values {int(value.min())}..{int(value.max())}>",
+                             f"{self.what} {self.min}..{self.max}")
+        return value
 
 
-def _check_p(p: object) -> IceCreamParams:
-    if not isinstance(p, IceCreamParams):
-        raise ParamTypeError("p", p, "an IceCreamParams")
-    return p
+#: Declared constraints of the batch functions: a batch of boards, shape (m, 15), cells 0..10.
+BOARD_BATCH = IntArray(0, CRUSH, ndim=2, width=N_CELLS, what="cells")
+TABLES = Unchecked("trusted: tables(p) or None, a cache the simulator passes")
 
 
+@validate_params(board=BOARD_BATCH, p=PARAMS, t=TABLES,
+                 pos=Unchecked("trusted: the cells the caller placed in, shape (m,), or None"))
 def resolve_batch(board: npt.NDArray[np.int8], p: IceCreamParams, t: Tables | None = None,
                   pos: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """Resolve every board of a batch: clear, fall and chain until stable.
@@ -268,8 +279,8 @@ def resolve_batch(board: npt.NDArray[np.int8], p: IceCreamParams, t: Tables | No
 
     Notes
     -----
-    Kernel: checks the array's type, shape and value range (:func:`check_board_batch`),
-    trusts that boards obey gravity. Each line's content is
+    Kernel: the declaration checks the array's type, shape and value range
+    (:data:`BOARD_BATCH`); boards are trusted to obey gravity. Each line's content is
     encoded as a base-11 number and looked up: a column (5 cells) in a table of its
     cleared cells and longest run, a row or diagonal (3 cells) in a table of clear kinds.
 
@@ -279,14 +290,6 @@ def resolve_batch(board: npt.NDArray[np.int8], p: IceCreamParams, t: Tables | No
         For a board batch that is not an integer (m, 15) array of values 0..10, or ``p``
         not an IceCreamParams.
     """
-    check_board_batch(board)
-    _check_p(p)
-    return _resolve_batch(board, p, t, pos)
-
-
-def _resolve_batch(board: npt.NDArray[np.int8], p: IceCreamParams, t: Tables | None = None,
-                   pos: np.ndarray | None = None) -> dict[str, np.ndarray]:
-    """:func:`resolve_batch` without the argument checks (the simulator's inner loop)."""
     t = tables(p) if t is None else t
     m = board.shape[0]
     out = board.copy()
@@ -350,6 +353,10 @@ def _resolve_batch(board: npt.NDArray[np.int8], p: IceCreamParams, t: Tables | N
         score[cleared] += ~out[cleared].any(axis=1)  # 全消し: the board is empty after the clears
     return {"board": out, "removed": removed, "n_removed": n_removed,
             "waves": waves, "score": score, "first": first}
+
+
+#: Unchecked body of :func:`resolve_batch` (the simulator's and the policies' inner loops).
+_resolve_batch = resolve_batch.__wrapped__
 
 
 @dataclass
@@ -417,15 +424,16 @@ def draw(g: GameBatch, rows: np.ndarray, rng: np.random.Generator, u: np.ndarray
     g.deck[rows, v] -= 1
 
 
+@validate_params(p=PARAMS, n=Int(1, MAX_GAMES), rng=Rng(), t=TABLES)
 def new_games(p: IceCreamParams, n: int, *, rng: np.random.Generator, t: Tables | None = None) -> GameBatch:
     """``n`` fresh games: empty boards, the first deck (1..6 ×4, plus score-attack crush ice), first card drawn.
 
-    Raises ``ParamError``/``ParamTypeError`` for ``n`` not an integer in 1..MAX_GAMES, ``p``
-    not an IceCreamParams or ``rng`` not seed material.
+    Raises
+    ------
+    ParamTypeError, ParamError
+        For ``n`` not an integer in 1..MAX_GAMES, ``p`` not an IceCreamParams or ``rng`` not
+        seed material.
     """
-    n = check_int("n", n, min=1, max=MAX_GAMES)
-    _check_p(p)
-    rng = as_generator(rng)
     t = tables(p) if t is None else t
     z = np.zeros(n, np.int32)
     g = GameBatch(board=np.zeros((n, N_CELLS), np.int8), deck=np.tile(t.add[1], (n, 1)),
@@ -439,6 +447,10 @@ def new_games(p: IceCreamParams, n: int, *, rng: np.random.Generator, t: Tables 
     return g
 
 
+#: Unchecked body of :func:`new_games` (the simulator, once per chunk).
+_new_games = new_games.__wrapped__
+
+
 def place_batch(board: np.ndarray, cols: np.ndarray, card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Drop ``card`` into ``cols``: new boards (copy) and the flat cell each card landed in."""
     h = heights(board)[np.arange(board.shape[0]), cols]
@@ -448,6 +460,10 @@ def place_batch(board: np.ndarray, cols: np.ndarray, card: np.ndarray) -> tuple[
     return out, pos
 
 
+@validate_params(g=Instance(GameBatch, "a GameBatch (from new_games)"), cols=IntArray(0, COLS - 1), p=PARAMS,
+                 rng=Rng(), t=TABLES, draw_next=Bool(),
+                 resolved=Unchecked("trusted: the policy's resolve_batch result of these placements, or None"),
+                 u=Unchecked("trusted: one uniform per game of g, or None"))
 def advance(g: GameBatch, cols: np.ndarray, p: IceCreamParams, rng: np.random.Generator, *,
             t: Tables | None = None, draw_next: bool = True,
             resolved: dict[str, np.ndarray] | None = None, u: np.ndarray | None = None) -> dict[str, np.ndarray]:
@@ -461,23 +477,16 @@ def advance(g: GameBatch, cols: np.ndarray, p: IceCreamParams, rng: np.random.Ge
     placement's :func:`resolve_batch` result with ``pos``, when the policy has computed it already. Returns the :func:`resolve_batch` result of the
     placement (with ``pos``).
 
-    Raises ``ParamTypeError``/``ParamError`` for ``g`` not a GameBatch, ``p`` not an
-    IceCreamParams, or ``cols`` not an integer array of shape ``(g.size,)`` with values 0..2.
+    Raises
+    ------
+    ParamTypeError, ParamError
+        For ``g`` not a GameBatch, ``p`` not an IceCreamParams, ``rng`` not seed material,
+        ``draw_next`` not a bool, or ``cols`` not an integer array of shape ``(g.size,)`` with
+        values 0..2 (the shape, a relation with ``g``, is checked in the body).
     """
-    if not isinstance(g, GameBatch):
-        raise ParamTypeError("g", g, "a GameBatch (from new_games)")
-    _check_p(p)
-    if (not isinstance(cols, np.ndarray) or cols.shape != (g.board.shape[0],) or cols.dtype.kind not in "iu"
-            or (cols.size and (int(cols.min()) < 0 or int(cols.max()) >= COLS))):
-        raise ParamError("cols", f"<{type(cols).__name__} {getattr(cols, 'dtype', '')} {getattr(cols, 'shape', '')}>",
+    if cols.shape != (g.board.shape[0],):
+        raise ParamError("cols", f"<{type(cols).__name__} {cols.dtype} {cols.shape}>",
                          f"an integer ndarray of shape ({g.board.shape[0]},), values 0..{COLS - 1}")
-    return _advance(g, cols, p, rng, t=t, draw_next=draw_next, resolved=resolved, u=u)
-
-
-def _advance(g: GameBatch, cols: np.ndarray, p: IceCreamParams, rng: np.random.Generator, *,
-             t: Tables | None = None, draw_next: bool = True,
-             resolved: dict[str, np.ndarray] | None = None, u: np.ndarray | None = None) -> dict[str, np.ndarray]:
-    """:func:`advance` without the argument checks (the simulator's inner loop)."""
     t = tables(p) if t is None else t
     if resolved is None:
         placed_board, pos = place_batch(g.board, cols, g.card)
@@ -508,6 +517,10 @@ def _advance(g: GameBatch, cols: np.ndarray, p: IceCreamParams, rng: np.random.G
             deck_out(g, p, t)
     res["pos"] = pos
     return res
+
+
+#: Unchecked body of :func:`advance` (the simulator's and the policies' inner loops).
+_advance = advance.__wrapped__
 
 
 def deck_out(g: GameBatch, p: IceCreamParams, t: Tables) -> None:

@@ -34,10 +34,10 @@ from typing import Any, Protocol
 import numpy as np
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_choice, check_int
+from gamesim.core.validate import Bool, Instance, Rng, Unchecked, check_choice, check_int, validate_params
 
-from .rules import COLS, CRUSH, N_VALUES, ROWS, IceCreamParams
-from .kernels import GameBatch, _advance, _check_p, _resolve_batch, check_board_batch, heights, rowsum, tables
+from .rules import COLS, CRUSH, N_VALUES, PARAMS, ROWS, IceCreamParams
+from .kernels import BOARD_BATCH, GameBatch, IntArray, _advance, _resolve_batch, heights, rowsum, tables
 
 __all__ = ["POLICY_NAMES", "OVER", "WIN", "Policy", "RandomPolicy", "GreedyPolicy", "LookaheadPolicy",
            "RolloutPolicy", "make_policy", "greedy_keys_batch", "lookahead_values_batch", "pick"]
@@ -72,6 +72,7 @@ def _over(res: dict[str, np.ndarray]) -> np.ndarray:
     return rowsum(res["board"][:, (ROWS - 1) * COLS:] != 0) > 0  # a card in row 5
 
 
+@validate_params(board=BOARD_BATCH, card=IntArray(1, CRUSH), p=PARAMS, return_resolution=Bool())
 def greedy_keys_batch(board: np.ndarray, card: np.ndarray, p: IceCreamParams,
                       *, return_resolution: bool = False) -> Any:
     """Greedy value of each column for boards ``board`` (m, 15) and cards ``card`` (m,): (m, 3) float.
@@ -85,21 +86,13 @@ def greedy_keys_batch(board: np.ndarray, card: np.ndarray, p: IceCreamParams,
     ------
     ParamTypeError, ParamError
         For boards that are not an integer (m, 15) array of values 0..10, cards that are
-        not integers 1..10 of shape (m,), or ``p`` not an IceCreamParams.
+        not integers 1..10 of shape (m,) (the length, a relation with ``board``, is checked in
+        the body), ``p`` not an IceCreamParams or ``return_resolution`` not a bool.
     """
-    check_board_batch(board)
-    _check_p(p)
-    if (not isinstance(card, np.ndarray) or card.shape != (board.shape[0],) or card.dtype.kind not in "iu"
-            or (card.size and (int(card.min()) < 1 or int(card.max()) > CRUSH))):
-        raise ParamError("card", f"<{type(card).__name__} {getattr(card, 'dtype', '')} {getattr(card, 'shape', '')}>",
-                         f"an integer ndarray of shape ({board.shape[0]},), values 1..{CRUSH}")
-    return _greedy_keys_batch(board, card, p, return_resolution=return_resolution)
-
-
-def _greedy_keys_batch(board: np.ndarray, card: np.ndarray, p: IceCreamParams,
-                       *, return_resolution: bool = False) -> Any:
-    """:func:`greedy_keys_batch` without the argument checks (the policies' inner loop)."""
     m = board.shape[0]
+    if card.shape != (m,):
+        raise ParamError("card", f"<{type(card).__name__} {card.dtype} {card.shape}>",
+                         f"an integer ndarray of shape ({m},), values 1..{CRUSH}")
     t = tables(p)
     h = heights(board)  # (m, 3)
     hr = h.ravel()  # candidate 3 i + c: the height of column c of board i
@@ -126,6 +119,10 @@ def _greedy_keys_batch(board: np.ndarray, card: np.ndarray, p: IceCreamParams,
     if return_resolution:
         return keys.reshape(m, COLS), (res if legal.all() else None)
     return keys.reshape(m, COLS)
+
+
+#: Unchecked body of :func:`greedy_keys_batch` (the policies' inner loops).
+_greedy_keys_batch = greedy_keys_batch.__wrapped__
 
 
 def _check_name(name: object) -> None:
@@ -170,6 +167,7 @@ class GreedyPolicy:
         return cols, {k: v[sel] for k, v in res.items()}
 
 
+@validate_params(g=Instance(GameBatch, "a GameBatch (from new_games)"), p=PARAMS, rng=Rng())
 def lookahead_values_batch(g: GameBatch, p: IceCreamParams, rng: np.random.Generator) -> np.ndarray:
     """One-card expectimax value of each column (m, 3) for running games ``g``.
 
@@ -178,11 +176,11 @@ def lookahead_values_batch(g: GameBatch, p: IceCreamParams, rng: np.random.Gener
     expectation over the deck left after the placement (the rebuilt deck if it emptied).
     ``rng`` is not used for the values themselves (``advance`` does not draw here).
 
-    Raises ``ParamTypeError`` for ``g`` not a GameBatch or ``p`` not an IceCreamParams.
+    Raises
+    ------
+    ParamTypeError, ParamError
+        For ``g`` not a GameBatch, ``p`` not an IceCreamParams or ``rng`` not seed material.
     """
-    if not isinstance(g, GameBatch):
-        raise ParamTypeError("g", g, "a GameBatch (from new_games)")
-    _check_p(p)
     m = g.size
     t = tables(p)
     legal = g.heights() < ROWS
@@ -211,6 +209,10 @@ def lookahead_values_batch(g: GameBatch, p: IceCreamParams, rng: np.random.Gener
     return vals
 
 
+#: Unchecked body of :func:`lookahead_values_batch` (:class:`LookaheadPolicy`, every step).
+_lookahead_values_batch = lookahead_values_batch.__wrapped__
+
+
 @dataclass(frozen=True)
 class LookaheadPolicy:
     """One-card expectimax over the known deck composition (see :func:`lookahead_values_batch`)."""
@@ -221,7 +223,7 @@ class LookaheadPolicy:
         _check_name(self.name)
 
     def choose(self, g: GameBatch, p: IceCreamParams, rng: np.random.Generator) -> np.ndarray:
-        return pick(lookahead_values_batch(g, p, rng), rng)
+        return pick(_lookahead_values_batch(g, p, rng), rng)
 
 
 @dataclass(frozen=True)
@@ -289,6 +291,7 @@ class RolloutPolicy:
         return pick(vals, rng)
 
 
+@validate_params(spec=Unchecked("a spec string, parsed in the body (its errors name 'policy')"))
 def make_policy(spec: str) -> Policy:
     """A policy from its name: ``random``, ``greedy``, ``lookahead``, ``rollout[:k[:horizon]]``.
 

@@ -17,28 +17,27 @@ from typing import Any
 
 import numpy as np
 
-from gamesim.core.registry import ParamError
-from gamesim.core.rng import RngLike, as_generator
-from gamesim.core.validate import ParamTypeError, check_choice, check_int
+from gamesim.core.rng import RngLike
+from gamesim.core.validate import Choice, Instance, Int, ParamTypeError, Rng, Unchecked, validate_params
 
-from .rules import (
+from .rules import (  # the unchecked bodies: the inner loop of the plain-Python baseline
+    BOARD,
     COLS,
     CRUSH,
     EMPTY,
     N_VALUES,
+    PARAMS,
     ROWS,
     Board,
     IceCreamParams,
-    _column_height as column_height,  # unchecked: the inner loop of the plain-Python baseline
+    _column_height as column_height,
+    _has_crush as has_crush,
+    _initial_deck as initial_deck,
+    _is_game_over as is_game_over,
     _legal_columns as legal_columns,
     _place as place,
+    _rebuild_deck as rebuild_deck,
     _resolve as resolve,
-    _check_params,
-    check_board,
-    has_crush,
-    initial_deck,
-    is_game_over,
-    rebuild_deck,
 )
 
 __all__ = ["REFERENCE_POLICIES", "greedy_keys", "lookahead_values", "reference_game", "reference_simulate",
@@ -134,6 +133,7 @@ def _deck_out(s: State, p: IceCreamParams) -> None:
         s.status = 4
 
 
+@validate_params(board=BOARD, card=Int(1, CRUSH), p=PARAMS)
 def greedy_keys(board: Board, card: int, p: IceCreamParams) -> list[float]:
     """Greedy value of each column (as :func:`.policies.greedy_keys_batch`), ``-inf`` for a full column.
 
@@ -143,10 +143,6 @@ def greedy_keys(board: Board, card: int, p: IceCreamParams) -> list[float]:
         If ``board`` is not 15 integer cells in 0..10, ``card`` not an integer 1..10 or
         ``p`` not an IceCreamParams.
     """
-    return _greedy_keys(check_board(board), check_int("card", card, min=1, max=CRUSH), _check_params(p))
-
-
-def _greedy_keys(board: Board, card: int, p: IceCreamParams) -> list[float]:
     keys = []
     for c in range(COLS):
         if column_height(board, c) >= ROWS:
@@ -162,6 +158,11 @@ def _greedy_keys(board: Board, card: int, p: IceCreamParams) -> list[float]:
     return keys
 
 
+#: Unchecked body of :func:`greedy_keys` (every step of a greedy or lookahead game).
+_greedy_keys = greedy_keys.__wrapped__
+
+
+@validate_params(s=Instance(State, "a State"), p=PARAMS)
 def lookahead_values(s: State, p: IceCreamParams) -> list[float]:
     """One-card expectimax value of each column (as :func:`.policies.lookahead_values_batch`).
 
@@ -170,12 +171,6 @@ def lookahead_values(s: State, p: IceCreamParams) -> list[float]:
     ParamTypeError
         If ``s`` is not a :class:`State` or ``p`` not an IceCreamParams.
     """
-    if not isinstance(s, State):
-        raise ParamTypeError("s", s, "a State")
-    return _lookahead_values(s, _check_params(p))
-
-
-def _lookahead_values(s: State, p: IceCreamParams) -> list[float]:
     vals = []
     for c in range(COLS):
         if column_height(s.board, c) >= ROWS:
@@ -198,12 +193,20 @@ def _lookahead_values(s: State, p: IceCreamParams) -> list[float]:
     return vals
 
 
+#: Unchecked body of :func:`lookahead_values` (every step of a lookahead game).
+_lookahead_values = lookahead_values.__wrapped__
+
+
 def _pick(values: Sequence[float], uniform: Uniform) -> int:
     best = max(values)
     ties = [i for i, v in enumerate(values) if v >= best - 1e-9 * max(1.0, abs(best))]
     return ties[int(uniform() * len(ties))]
 
 
+POLICY = Choice(REFERENCE_POLICIES)
+
+
+@validate_params(p=PARAMS, policy=POLICY, uniform=Unchecked("a callable: checked in the body"))
 def reference_game(p: IceCreamParams, policy: str, uniform: Uniform) -> dict[str, int]:
     """Play one game; returns the per-game values of :func:`.sim.run_games` (``status`` ... ``crush_left``).
 
@@ -213,8 +216,6 @@ def reference_game(p: IceCreamParams, policy: str, uniform: Uniform) -> dict[str
         If ``p`` is not an IceCreamParams, ``policy`` not one of :data:`REFERENCE_POLICIES`
         or ``uniform`` not callable.
     """
-    _check_params(p)
-    check_choice("policy", policy, REFERENCE_POLICIES)
     if not callable(uniform):
         raise ParamTypeError("uniform", uniform, "a callable returning floats in [0, 1)")
     s = State(p)
@@ -234,6 +235,11 @@ def reference_game(p: IceCreamParams, policy: str, uniform: Uniform) -> dict[str
             "crush_left": sum(1 for v in s.board if v == CRUSH)}
 
 
+#: Unchecked body of :func:`reference_game` (:func:`reference_simulate`, once per game).
+_reference_game = reference_game.__wrapped__
+
+
+@validate_params(p=PARAMS, policy=POLICY, n_games=Int(1, 100_000), rng=Rng())
 def reference_simulate(p: IceCreamParams, policy: str, n_games: int, *, rng: RngLike = None
                        ) -> dict[str, np.ndarray]:
     """``n_games`` games with the scalar reference; same keys as :func:`.sim.run_games`.
@@ -249,14 +255,9 @@ def reference_simulate(p: IceCreamParams, policy: str, n_games: int, *, rng: Rng
     Raises
     ------
     ParamError, ParamTypeError
-        For an unknown policy or ``n_games`` out of range.
+        For ``p`` not an IceCreamParams, an unknown policy, ``n_games`` out of range or a bad ``rng``.
     """
-    check_choice("policy", policy, REFERENCE_POLICIES)
-    n_games = check_int("n_games", n_games, min=1, max=100_000)
-    if not isinstance(p, IceCreamParams):
-        raise ParamError("p", p, "an IceCreamParams")
-    gen = as_generator(rng)
-    rows = [reference_game(p, policy, gen.random) for _ in range(n_games)]
+    rows = [_reference_game(p, policy, rng.random) for _ in range(n_games)]
     out = {k: np.array([r[k] for r in rows]) for k in rows[0]}
     out["won"] = out["status"] == 1
     out["game_over"] = out["status"] == 2

@@ -22,7 +22,20 @@ from dataclasses import dataclass
 from typing import Literal
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_int, check_int_list, is_int
+from gamesim.core.validate import (
+    Choice,
+    Instance,
+    Int,
+    IntList,
+    Optional,
+    ParamTypeError,
+    Unchecked,
+    check_bool,
+    check_choice,
+    check_int,
+    is_int,
+    validate_params,
+)
 
 __all__ = [
     "ROWS", "COLS", "N_CELLS", "EMPTY", "CRUSH", "N_VALUES", "MAX_CYCLES", "MAX_PLACEMENTS",
@@ -30,7 +43,7 @@ __all__ = [
     "IceCreamParams", "Resolution", "Board",
     "cell", "board_from_rows", "board_to_rows", "column_height", "legal_columns", "place",
     "window_kind", "find_clears", "gravity", "resolve", "is_game_over", "has_crush",
-    "cycle_additions", "initial_deck", "rebuild_deck", "multi_line_bonus", "check_board",
+    "cycle_additions", "initial_deck", "rebuild_deck", "multi_line_bonus", "BOARD", "PARAMS",
 ]
 
 #: Board height (段) and width (列).
@@ -204,6 +217,16 @@ class IceCreamParams:
         return 3 if self.mode == "normal" else 1
 
 
+#: Declared constraints shared by the public functions (:func:`validate_params`): the rules
+#: object, and a board of 15 integer cells in 0..10 (flat, bottom row first; the body gets a list).
+PARAMS = Instance(IceCreamParams, "an IceCreamParams")
+BOARD = IntList(EMPTY, CRUSH, min_len=N_CELLS, max_len=N_CELLS)
+#: A deck cycle: any integer >= 1 (constant time, so no maximum is needed).
+CYCLE = Int(1)
+COL = Int(0, COLS - 1)
+
+
+@validate_params(p=PARAMS, cycle=CYCLE)
 def cycle_additions(p: IceCreamParams, cycle: int) -> tuple[int, ...]:
     """New cards added to the deck of ``cycle`` (cycle 1 = the first deck), as 11 counts.
 
@@ -215,11 +238,11 @@ def cycle_additions(p: IceCreamParams, cycle: int) -> tuple[int, ...]:
 
     Raises
     ------
-    ParamError, ParamTypeError
-        If ``cycle`` is not an integer >= 1.
+    ParamTypeError
+        (a ``TypeError``) If ``p`` is not an IceCreamParams or ``cycle`` not an integer.
+    ParamError
+        (a ``ValueError``) If ``cycle`` is below 1.
     """
-    _check_params(p)
-    check_int("cycle", cycle, min=1)
     add = [0] * N_VALUES
     if cycle == 1:
         for v in range(1, 7):
@@ -238,11 +261,27 @@ def cycle_additions(p: IceCreamParams, cycle: int) -> tuple[int, ...]:
     return tuple(add)
 
 
+#: Unchecked body of :func:`cycle_additions` (the decks and the kernels' tables).
+_cycle_additions = cycle_additions.__wrapped__
+
+
+@validate_params(p=PARAMS)
 def initial_deck(p: IceCreamParams) -> tuple[int, ...]:
-    """Counts of the first deck (cycle 1)."""
-    return cycle_additions(p, 1)
+    """Counts of the first deck (cycle 1).
+
+    Raises
+    ------
+    ParamTypeError
+        (a ``TypeError``) If ``p`` is not an IceCreamParams.
+    """
+    return _cycle_additions(p, 1)
 
 
+#: Unchecked body of :func:`initial_deck` (the scalar reference).
+_initial_deck = initial_deck.__wrapped__
+
+
+@validate_params(p=PARAMS, discards=IntList(0, 10_000, min_len=N_VALUES, max_len=N_VALUES), next_cycle=CYCLE)
 def rebuild_deck(p: IceCreamParams, discards: Sequence[int], next_cycle: int) -> tuple[int, ...]:
     """The deck of ``next_cycle``: the discards plus that cycle's new cards (捨て札を集め、新たなカードを加えて).
 
@@ -251,18 +290,22 @@ def rebuild_deck(p: IceCreamParams, discards: Sequence[int], next_cycle: int) ->
 
     Raises
     ------
-    ParamError, ParamTypeError
-        If ``discards`` is not 11 integer counts in 0..10 000 or ``next_cycle`` not an
-        integer >= 1.
+    ParamTypeError, ParamError
+        If ``p`` is not an IceCreamParams, ``discards`` not 11 integer counts in 0..10 000 or
+        ``next_cycle`` not an integer >= 1.
     """
-    add = cycle_additions(p, next_cycle)
-    discards = check_int_list("discards", discards, min=0, max=10_000, min_len=N_VALUES, max_len=N_VALUES)
+    add = _cycle_additions(p, next_cycle)
     out = [d + a for d, a in zip(discards, add)]
     if p.mode == "normal" and next_cycle > p.n_cycles:
         out[CRUSH] = 0
     return tuple(out)
 
 
+#: Unchecked body of :func:`rebuild_deck` (the scalar reference).
+_rebuild_deck = rebuild_deck.__wrapped__
+
+
+@validate_params(rows=Unchecked("a drawing, parsed in the body (its errors name the row or symbol)"))
 def board_from_rows(rows: Sequence[Sequence[int | str]]) -> Board:
     """A board from a drawing, top row first, e.g. ``["...", "12.", "345"]`` or lists of ints.
 
@@ -271,6 +314,9 @@ def board_from_rows(rows: Sequence[Sequence[int | str]]) -> Board:
 
     Raises
     ------
+    ParamTypeError
+        (a ``TypeError``) If ``rows`` is not a list of rows, or a cell is neither an integer nor
+        a symbol (``1.5``, ``True``).
     ValueError
         For a row that is not 3 cells, more than 5 rows, or an unknown symbol.
     """
@@ -302,51 +348,59 @@ def board_from_rows(rows: Sequence[Sequence[int | str]]) -> Board:
     return _gravity(tuple(cells))
 
 
-def check_board(board: object, name: str = "board") -> Board:
-    """Check a board: 15 integer cells in 0..10 (flat, bottom row first); return it as a tuple.
+@validate_params(board=BOARD)
+def board_to_rows(board: Board) -> list[str]:
+    """Inverse of :func:`board_from_rows` (top row first, ``.``/digits/``C``).
 
     Raises
     ------
     ParamTypeError
-        If it is not a sequence of 15 integers (a float such as ``7.0``, a bool).
+        (a ``TypeError``) If ``board`` is not a sequence of 15 integers (a float such as ``7.0``, a bool).
     ParamError
-        If a cell is outside 0..:data:`CRUSH`.
+        (a ``ValueError``) If a cell is outside 0..:data:`CRUSH`.
     """
-    return tuple(check_int_list(name, board, min=EMPTY, max=CRUSH, min_len=N_CELLS, max_len=N_CELLS))
-
-
-def _check_params(p: object) -> IceCreamParams:
-    if not isinstance(p, IceCreamParams):
-        raise ParamTypeError("p", p, "an IceCreamParams")
-    return p
-
-
-def board_to_rows(board: Board) -> list[str]:
-    """Inverse of :func:`board_from_rows` (top row first, ``.``/digits/``C``)."""
-    board = check_board(board)
     sym = {EMPTY: ".", CRUSH: "C"}
     return ["".join(sym.get(board[cell(r, c)], str(board[cell(r, c)])) for c in range(COLS))
             for r in reversed(range(ROWS))]
 
 
+@validate_params(board=BOARD, col=COL)
 def column_height(board: Board, col: int) -> int:
-    """Cards in column ``col``."""
-    return _column_height(check_board(board), check_int("col", col, min=0, max=COLS - 1))
+    """Cards in column ``col``.
 
-
-def _column_height(board: Board, col: int) -> int:
+    Raises
+    ------
+    ParamTypeError
+        (a ``TypeError``) If ``board`` is not a sequence of 15 integers or ``col`` not an integer.
+    ParamError
+        (a ``ValueError``) If a cell is outside 0..:data:`CRUSH` or ``col`` outside 0..2.
+    """
     return sum(1 for r in range(ROWS) if board[cell(r, col)] != EMPTY)
 
 
+#: Unchecked body of :func:`column_height` (the rules' and the reference's inner loops).
+_column_height = column_height.__wrapped__
+
+
+@validate_params(board=BOARD)
 def legal_columns(board: Board) -> list[int]:
-    """Columns that are not full (置けるのは3×5の空間)."""
-    return _legal_columns(check_board(board))
+    """Columns that are not full (置けるのは3×5の空間).
 
-
-def _legal_columns(board: Board) -> list[int]:
+    Raises
+    ------
+    ParamTypeError
+        (a ``TypeError``) If ``board`` is not a sequence of 15 integers (a float such as ``7.0``, a bool).
+    ParamError
+        (a ``ValueError``) If a cell is outside 0..:data:`CRUSH`.
+    """
     return [c for c in range(COLS) if _column_height(board, c) < ROWS]
 
 
+#: Unchecked body of :func:`legal_columns` (the scalar reference).
+_legal_columns = legal_columns.__wrapped__
+
+
+@validate_params(board=BOARD, col=COL, value=Int(1, CRUSH))
 def place(board: Board, col: int, value: int) -> tuple[Board, int]:
     """Drop ``value`` into column ``col`` (上から落ちて): returns the new board and the row it lands on.
 
@@ -355,17 +409,11 @@ def place(board: Board, col: int, value: int) -> tuple[Board, int]:
     ParamTypeError
         If ``board`` is not 15 integer cells, or ``col``/``value`` is not an integer
         (``7.0`` and ``True`` are refused, never truncated).
+    ParamError
+        (a ``ValueError``) If ``col``/``value`` or a cell is out of range.
     ValueError
-        If the column is full (not a legal choice) or ``col``/``value`` out of range.
+        If the column is full (not a legal choice: a relation of ``board`` and ``col``).
     """
-    board = check_board(board)
-    check_int("col", col, min=0, max=COLS - 1)
-    check_int("value", value, min=1, max=CRUSH)
-    return _place(board, col, value)
-
-
-def _place(board: Board, col: int, value: int) -> tuple[Board, int]:
-    """:func:`place` without the argument checks (the scalar reference's inner loop)."""
     h = _column_height(board, col)
     if h >= ROWS:
         raise ValueError(f"column {col} is full")
@@ -374,16 +422,24 @@ def _place(board: Board, col: int, value: int) -> tuple[Board, int]:
     return tuple(b), h
 
 
+#: Unchecked body of :func:`place` (the scalar reference's inner loop).
+_place = place.__wrapped__
+
+
+@validate_params(values=IntList(EMPTY, CRUSH, min_len=3, max_len=ROWS))
 def window_kind(values: Sequence[int]) -> int:
     """0 = no clear, 1 = all equal (同じ数字), 2 = distinct consecutive numbers in any order (続き数字).
 
     Empty cells and crush ice never take part (crush ice is not a number); 9 and 1 do not
     connect (端の数字同士は繋がらない).
+
+    Raises
+    ------
+    ParamTypeError
+        (a ``TypeError``) If ``values`` is not a sequence of integers.
+    ParamError
+        (a ``ValueError``) If it is not 3 to 5 values in 0..:data:`CRUSH`.
     """
-    return _window_kind(check_int_list("values", values, min=EMPTY, max=CRUSH, min_len=3, max_len=ROWS))
-
-
-def _window_kind(values: Sequence[int]) -> int:
     if any(v == EMPTY or v == CRUSH for v in values):
         return 0
     if all(v == values[0] for v in values):
@@ -394,12 +450,21 @@ def _window_kind(values: Sequence[int]) -> int:
     return 0
 
 
+#: Unchecked body of :func:`window_kind` (:func:`find_clears`, :func:`resolve`).
+_window_kind = window_kind.__wrapped__
+
+
+@validate_params(board=BOARD)
 def find_clears(board: Board) -> list[tuple[int, int]]:
-    """Every clearing window: ``(window index into WINDOWS, kind)`` for kind 1 (equal) or 2 (consecutive)."""
-    return _find_clears(check_board(board))
+    """Every clearing window: ``(window index into WINDOWS, kind)`` for kind 1 (equal) or 2 (consecutive).
 
-
-def _find_clears(board: Board) -> list[tuple[int, int]]:
+    Raises
+    ------
+    ParamTypeError
+        (a ``TypeError``) If ``board`` is not a sequence of 15 integers (a float such as ``7.0``, a bool).
+    ParamError
+        (a ``ValueError``) If a cell is outside 0..:data:`CRUSH`.
+    """
     out = []
     for w, cells in enumerate(WINDOWS):
         k = _window_kind([board[i] for i in cells])
@@ -408,12 +473,21 @@ def _find_clears(board: Board) -> list[tuple[int, int]]:
     return out
 
 
+#: Unchecked body of :func:`find_clears` (:func:`resolve`'s waves).
+_find_clears = find_clears.__wrapped__
+
+
+@validate_params(board=BOARD)
 def gravity(board: Board) -> Board:
-    """Cards fall to the bottom of their column, keeping their order (消えるとその上にあったアイスは下に落ちる)."""
-    return _gravity(check_board(board))
+    """Cards fall to the bottom of their column, keeping their order (消えるとその上にあったアイスは下に落ちる).
 
-
-def _gravity(board: Board) -> Board:
+    Raises
+    ------
+    ParamTypeError
+        (a ``TypeError``) If ``board`` is not a sequence of 15 integers (a float such as ``7.0``, a bool).
+    ParamError
+        (a ``ValueError``) If a cell is outside 0..:data:`CRUSH`.
+    """
     b = [EMPTY] * N_CELLS
     for c in range(COLS):
         stack = [board[cell(r, c)] for r in range(ROWS) if board[cell(r, c)] != EMPTY]
@@ -422,19 +496,30 @@ def _gravity(board: Board) -> Board:
     return tuple(b)
 
 
+#: Unchecked body of :func:`gravity` (:func:`board_from_rows`, :func:`resolve`'s waves).
+_gravity = gravity.__wrapped__
+
+
+@validate_params(n_lines=Int(0, N_CELLS), rule=Choice(("cap", "double")))
 def multi_line_bonus(n_lines: int, rule: LineBonus = "cap") -> int:
-    """Score attack bonus for ``n_lines`` lines cleared in one wave (2ライン +2, 3ライン +4)."""
-    check_int("n_lines", n_lines, min=0, max=N_CELLS)
-    check_choice("rule", rule, ("cap", "double"))
-    return _multi_line_bonus(n_lines, rule)
+    """Score attack bonus for ``n_lines`` lines cleared in one wave (2ライン +2, 3ライン +4).
 
-
-def _multi_line_bonus(n_lines: int, rule: LineBonus = "cap") -> int:
+    Raises
+    ------
+    ParamTypeError
+        (a ``TypeError``) If ``n_lines`` is not an integer.
+    ParamError
+        (a ``ValueError``) If ``n_lines`` is outside 0..15 or ``rule`` unknown.
+    """
     if n_lines < 2:
         return 0
     if rule == "cap":
         return 2 if n_lines == 2 else 4
     return 2 ** (n_lines - 1)
+
+
+#: Unchecked body of :func:`multi_line_bonus` (:func:`resolve`, the kernels' tables).
+_multi_line_bonus = multi_line_bonus.__wrapped__
 
 
 @dataclass(frozen=True)
@@ -467,6 +552,7 @@ class Resolution:
         return sum(self.removed)
 
 
+@validate_params(board=BOARD, p=PARAMS, pos=Optional(Int(0, N_CELLS - 1)))
 def resolve(board: Board, p: IceCreamParams = IceCreamParams(), *, pos: int | None = None) -> Resolution:
     """Clear, fall and chain until the board is stable (the clearing rules of 遊び方).
 
@@ -491,13 +577,6 @@ def resolve(board: Board, p: IceCreamParams = IceCreamParams(), *, pos: int | No
         If ``board`` is not 15 integer cells in 0..10, ``p`` is not an IceCreamParams or
         ``pos`` is not None or a cell index 0..14.
     """
-    if pos is not None:
-        check_int("pos", pos, min=0, max=N_CELLS - 1)
-    return _resolve(check_board(board), _check_params(p), pos=pos)
-
-
-def _resolve(board: Board, p: IceCreamParams = IceCreamParams(), *, pos: int | None = None) -> Resolution:
-    """:func:`resolve` without the argument checks (the scalar reference's inner loop)."""
     if pos is not None and not any(_window_kind([board[i] for i in WINDOWS[w]]) for w in WINDOWS_THROUGH[pos]):
         return Resolution(tuple(board), (0,) * N_VALUES, 0, 0, frozenset())
     removed = [0] * N_VALUES
@@ -543,6 +622,11 @@ def _resolve(board: Board, p: IceCreamParams = IceCreamParams(), *, pos: int | N
     return Resolution(tuple(b), tuple(removed), waves, score, first)
 
 
+#: Unchecked body of :func:`resolve` (the scalar reference's inner loop).
+_resolve = resolve.__wrapped__
+
+
+@validate_params(res=Instance(Resolution, "a Resolution (from resolve)"))
 def is_game_over(res: Resolution) -> bool:
     """Whether a placement that resolved as ``res`` ends the game: a card remains in row 5.
 
@@ -550,12 +634,32 @@ def is_game_over(res: Resolution) -> bool:
     stable before every placement, so any clear of the first wave runs through the placed
     card and takes it: "the card placed in row 5 clears at once" and "row 5 is empty after
     all chains" are the same test (``docs/rules/ice_cream_turret.md``; checked in the tests).
+
+    Raises
+    ------
+    ParamTypeError
+        (a ``TypeError``) If ``res`` is not a :class:`Resolution`.
     """
-    if not isinstance(res, Resolution):
-        raise ParamTypeError("res", res, "a Resolution (from resolve)")
     return any(res.board[cell(ROWS - 1, c)] != EMPTY for c in range(COLS))
 
 
+#: Unchecked body of :func:`is_game_over` (the scalar reference).
+_is_game_over = is_game_over.__wrapped__
+
+
+@validate_params(board=BOARD)
 def has_crush(board: Board) -> bool:
-    """Whether crush ice remains on the board."""
-    return CRUSH in check_board(board)
+    """Whether crush ice remains on the board.
+
+    Raises
+    ------
+    ParamTypeError
+        (a ``TypeError``) If ``board`` is not a sequence of 15 integers (a float such as ``7.0``, a bool).
+    ParamError
+        (a ``ValueError``) If a cell is outside 0..:data:`CRUSH`.
+    """
+    return CRUSH in board
+
+
+#: Unchecked body of :func:`has_crush` (the scalar reference).
+_has_crush = has_crush.__wrapped__

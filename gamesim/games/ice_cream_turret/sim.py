@@ -26,20 +26,21 @@ from typing import Any
 
 import numpy as np
 
-from gamesim.core.rng import KeyedStreams, RngLike, as_generator
-from gamesim.core.validate import ParamTypeError, check_int
+from gamesim.core.rng import KeyedStreams, RngLike
+from gamesim.core.validate import Int, ParamTypeError, Rng, Unchecked, validate_params
 
 from .kernels import (
+    BOARD_BATCH,
     CHUNK_SIZE,
     GAME_KEYS,
     MAX_GAMES,
     STATUS,
     GameBatch,
+    IntArray,
     Tables,
     _advance,
-    _check_p,
+    _new_games,
     advance,
-    check_board_batch,
     deck_out,
     draw,
     heights,
@@ -50,19 +51,26 @@ from .kernels import (
     tables,
 )
 from .policies import make_policy
-from .rules import CRUSH, IceCreamParams
+from .rules import CRUSH, PARAMS, IceCreamParams
 
 __all__ = [
     "CHUNK_SIZE", "MAX_GAMES", "STATUS", "GameBatch", "Tables", "tables", "resolve_batch", "advance",
     "new_games", "run_games", "simulate", "GAME_KEYS", "rowsum", "heights", "draw", "place_batch", "deck_out",
-    "check_board_batch",
+    "IntArray", "BOARD_BATCH",
 ]
 
 
 #: Sources of randomness of :func:`run_games`: the first element of a stream key.
 _DRAW, _POLICY = 0, 1
 
+#: Declared constraints of the entry points.
+GAMES = Int(1, MAX_GAMES)
+CHUNK = Int(1, 1_000_000)
+POLICY = Unchecked("a name, parsed by make_policy (errors name 'policy'), or an object with choose: "
+                   "checked in the body")
 
+
+@validate_params(p=PARAMS, policy=POLICY, n_games=GAMES, rng=Rng(), chunk_size=CHUNK)
 def run_games(p: IceCreamParams, policy: Any, n_games: int, *, rng: RngLike = None,
               chunk_size: int = CHUNK_SIZE) -> dict[str, np.ndarray]:
     """Play ``n_games`` whole games with one policy, vectorized.
@@ -94,16 +102,14 @@ def run_games(p: IceCreamParams, policy: Any, n_games: int, *, rng: RngLike = No
     Raises
     ------
     ParamError, ParamTypeError
-        For ``n_games`` or ``chunk_size`` out of range or not integers, or an unknown policy.
+        For ``p`` not an IceCreamParams, ``n_games`` or ``chunk_size`` out of range or not
+        integers, a bad ``rng`` or an unknown policy.
     """
-    n_games = check_int("n_games", n_games, min=1, max=MAX_GAMES)
-    chunk_size = check_int("chunk_size", chunk_size, min=1, max=1_000_000)
-    _check_p(p)
     pol = make_policy(policy) if isinstance(policy, str) else policy
     if not callable(getattr(pol, "choose", None)):
         raise ParamTypeError("policy", policy, "a policy name (random, greedy, lookahead, rollout[:k[:horizon]]) "
                              "or a policy object with a choose method")
-    gen = as_generator(rng)
+    gen = rng
     t = tables(p)
     out = {
         "status": np.zeros(n_games, np.int8), "cycle": np.zeros(n_games, np.int16),
@@ -115,7 +121,7 @@ def run_games(p: IceCreamParams, policy: Any, n_games: int, *, rng: RngLike = No
     for start in range(0, n_games, chunk_size):
         n = min(chunk_size, n_games - start)
         streams = KeyedStreams(gen)
-        g = new_games(p, n, rng=streams(_DRAW, 0), t=t)
+        g = _new_games(p, n, rng=streams(_DRAW, 0), t=t)
         g.gid += start
         reuse = hasattr(pol, "choose_resolved")
         step = 0
@@ -141,6 +147,11 @@ def run_games(p: IceCreamParams, policy: Any, n_games: int, *, rng: RngLike = No
     return out
 
 
+#: Unchecked body of :func:`run_games` (:func:`simulate`).
+_run_games = run_games.__wrapped__
+
+
+@validate_params(params=PARAMS, n_games=GAMES, rng=Rng(), policy=POLICY, chunk_size=CHUNK)
 def simulate(params: IceCreamParams, n_games: int, *, rng: RngLike = None, policy: Any = "greedy",
              chunk_size: int = CHUNK_SIZE) -> dict[str, np.ndarray]:
     """Play ``n_games`` whole games under ``params``: every game's common entry point.
@@ -171,4 +182,4 @@ def simulate(params: IceCreamParams, n_games: int, *, rng: RngLike = None, polic
     ParamError, ParamTypeError
         As :func:`run_games` (``params`` not an IceCreamParams included).
     """
-    return run_games(params, policy, n_games, rng=rng, chunk_size=chunk_size)
+    return _run_games(params, policy, n_games, rng=rng, chunk_size=chunk_size)
