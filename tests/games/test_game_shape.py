@@ -7,7 +7,8 @@ For each game of :func:`gamesim.core.registry.all_games`:
 * ``sim.simulate`` has the signature ``(params, n_games, *, rng=None, ...)`` (any further
   parameter keyword-only, with a default);
 * ``simulate(<Game>Params(), 50, rng=seed)`` returns a dict of numpy arrays whose axis 0 is the
-  trial (length 50), and the same seed gives the same arrays;
+  trial (length 50), and the same seed gives the same arrays; :func:`gamesim.core.frames.trials_frame`
+  (the one DataFrame wrapper) makes it a table of 50 rows;
 * ``simulate`` gives arrays identical, at the same seed, to the game's older entry point
   (:data:`OLDER_ENTRY`): the proof that the common name changed no result. The games whose
   entry point always was ``simulate(params, n_games, *, rng)`` are listed in
@@ -25,6 +26,7 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
+from gamesim.core.frames import trials_frame
 from gamesim.core.registry import all_games, builtin_game_packages
 
 GAMES: list[str] = sorted(all_games())
@@ -152,6 +154,13 @@ def test_simulate_returns_trial_arrays_and_repeats(game: str) -> None:
         assert v.ndim >= 1 and v.shape[0] == N, (k, v.shape)
     _assert_same(a, simulate(p, N, rng=SEEDS[0]))
     _assert_same(a, simulate(p, N, rng=np.random.default_rng(SEEDS[0])))  # an int seed is default_rng(seed)
+    # the one DataFrame wrapper: a row per trial, every value of every array in its column
+    df = trials_frame(a)
+    assert len(df) == N
+    assert df.shape[1] == sum(int(np.prod(v.shape[1:], dtype=np.int64)) for v in a.values())
+    for k, v in a.items():
+        col = k if v.ndim == 1 else f"{k}{'_0' * (v.ndim - 1)}"
+        np.testing.assert_array_equal(df[col].to_numpy(), v.reshape(N, -1)[:, 0], err_msg=k)
 
 
 @pytest.mark.parametrize("game", sorted(OLDER_ENTRY))
