@@ -168,7 +168,7 @@ def test_gacha_game_params_and_simulate_strict() -> None:
     refused_names(gg.GachaGameParams, "policies", policies=("random",))
     refused_names(gg.GachaGameParams, "navi_seat1", navi_seat1=0, expert=True)
     refused_names(gg.GachaGameParams, "boss_use", boss_use="never")
-    refused_names(gg.simulate, "cfg", None, 10)
+    refused_names(gg.simulate, "params", None, 10)
     refused_names(gg.simulate, "n_games", p, 0)
     refused_names(gg.simulate, "n_games", p, MAX_GAMES + 1)
     r = gg.simulate(gg.GachaGameParams(n_players=2), 5, rng=1)
