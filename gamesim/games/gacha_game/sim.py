@@ -50,7 +50,6 @@ from gamesim.core.validate import (
     Choice,
     Int,
     Optional,
-    ParamTypeError,
     Rng,
     Unchecked,
     check_choice,
