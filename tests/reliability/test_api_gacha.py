@@ -9,10 +9,19 @@ a string, None) or out of range (``bag_n = 10**21``, ``n_characters = 10**9``,
 ``max_pulls = -10``, a session of 10**6 pulls) raises ``TypeError``/``ValueError`` (a
 ``ParamError``) naming the parameter, quickly and before any work: nothing is silently
 truncated, and no MemoryError, OverflowError, RecursionError or hang is reachable.
+
+``test_declared_function_strict`` draws its calls from the functions' ``validate_params``
+declarations (issue 25 point 2): every public function must carry one (a new function without
+it fails), and only what a declaration cannot say is written here (:data:`SPECIAL`,
+:data:`COMMON`). The data classes (:class:`BagConfig`, :class:`DoubtfulConfig`,
+:class:`RateBundle`, :class:`BagState`, :class:`GachaParams`) check in ``__post_init__`` and
+keep hand-written specs (:data:`CLASSES`, ``test_gacha_params_and_simulate_strict``); the tasks'
+checks keep theirs.
 """
 
 from __future__ import annotations
 
+import inspect
 import math
 import time
 from typing import Any, Callable
@@ -24,9 +33,20 @@ from hypothesis import strategies as st
 
 import gamesim.games.gacha as g
 from gamesim.core.registry import ParamError
+from gamesim.core.validate import declared_params
 from gamesim.games.gacha import tasks as gtasks
 from gamesim.games.gacha.rules import MAX_CHARACTERS, MAX_CHIPS, MAX_MONEY, MAX_SESSION_PULLS
-from tests.reliability.api_support import Arg, call, draw_call, int_arg, NOT_INT, pos, refused_names
+from tests.reliability.api_support import (
+    NOT_INT,
+    Arg,
+    call,
+    check_declared_call,
+    declared_arg,
+    draw_call,
+    draw_declared_call,
+    int_arg,
+    refused_names,
+)
 
 
 def int_list(lo: int, hi: int, small: int, min_size: int = 0, max_size: int = 5) -> Arg:
@@ -45,142 +65,46 @@ def int_list(lo: int, hi: int, small: int, min_size: int = 0, max_size: int = 5)
     return Arg(base, bad, keyword=False)
 
 
-# Valid bags keep at least 15 chips and at most one God Chance chip so that every valid
-# doubtful / Overdrive combination below is accepted (k < total; the Overdrive chain ends).
-BAG = Arg(st.builds(g.BagConfig, st.integers(0, 1), st.integers(0, 5), st.integers(15, 44)),
-          st.sampled_from([(1, 5, 44), None, 3, "bag", {"n_n": 44}]))
-DOUBTFUL = Arg(st.sampled_from([None, g.DoubtfulConfig((1, 2)), g.DoubtfulConfig((3, 4)),
-                                g.DoubtfulConfig((2,), (1.0,))]),
-               st.sampled_from([True, "yes", (3, 4), 3, g.DoubtfulConfig((60,))]))
-N_CHARS = Arg(st.integers(3, 6), int_arg(1, MAX_CHARACTERS).bad)  # valid 1..100; drawn 3..6 so calls stay fast
-OVERDRIVE = Arg(st.one_of(st.none(), st.integers(1, 10)),
-                st.one_of(st.sampled_from([0, -10, 2.5, 10.0, True, "10", 10**6]),))
 BOOL = Arg(st.booleans(), st.sampled_from([0, 1, "no", "yes", None, 1.0, np.int64(1)]))
-RNG = Arg(st.integers(0, 2**32 - 1), st.sampled_from([True, False, 2.5, "1", -1]))
-SESSIONS = int_list(0, MAX_SESSION_PULLS, 20, max_size=5)
-N_TRIALS = int_arg(0, 10**7, 100, keyword=False)
 SCHEDULE = Arg(st.lists(st.tuples(st.integers(1, 2), st.integers(0, 20)), min_size=1, max_size=6),
                st.sampled_from([[(1, 2.5)], [(1.0, 10)], [(True, 10)], [(1, -1)], [(0, 10)], [(1, 10**6)], "ab",
-                                [(1, 2, 3)], None, [(1, 10)] * 20_001]), keyword=False)
+                                [(1, 2, 3)], None, [(1, 10)] * 20_001]))
 BUNDLES = Arg(st.lists(st.tuples(st.integers(1, 20), st.integers(1, 30)), min_size=1, max_size=3),
               st.sampled_from([[(2.5, 1)], [(2, 1.0)], [(0, 1)], [(2, -1)], [(True, 1)], [(1, 2, 3)], "ab", None,
                                [(10**9, 1)], [(2, 1)] * 21]))
-STATE = Arg(st.builds(g.BagState, st.tuples(st.integers(0, 1), st.integers(0, 5), st.integers(3, 10))),
-            st.sampled_from([(1, 5, 44), None, "state", 3]))
 COUNTS = Arg(st.tuples(st.integers(0, 1), st.integers(0, 5), st.integers(3, 10)),
-             st.sampled_from([(1, 5, 44.0), (1, 5), (-1, 5, 44), (True, 5, 44), (1, 5, MAX_CHIPS + 1), "154", None]),
-             keyword=False)
+             st.sampled_from([(1, 5, 44.0), (1, 5), (-1, 5, 44), (True, 5, 44), (1, 5, MAX_CHIPS + 1), "154", None]))
 # in range for every COUNTS good value (sum >= 3); the bad values are out of range for every one
 # (4 is not: a bag of 4 or more chips may lose 4)
-SMALL_DRAW = Arg(st.integers(0, 3), st.sampled_from([-1, 2.5, 3.0, True, False, "1", None, 10**6]), keyword=False)
+SMALL_DRAW = Arg(st.integers(0, 3), st.sampled_from([-1, 2.5, 3.0, True, False, "1", None, 10**6]))
 PLAN = g.best_purchase_plan(25)
-QUANTILES = Arg(st.lists(st.floats(0.05, 0.95), min_size=1, max_size=3),
-                st.sampled_from([[0.0], [1.0], [1.5], [math.nan], ["a"], 0.5, None, [True]]))
 
-SPECS: dict[str, tuple[Callable[..., Any], dict[str, Arg]]] = {
+#: The data classes: they check in ``__post_init__``, not by a declaration (hand-written specs).
+CLASSES: dict[str, tuple[Callable[..., Any], dict[str, Arg]]] = {
     "BagConfig": (g.BagConfig, {"n_god_chance": int_arg(0, 50, 2), "n_sr": int_arg(0, MAX_CHIPS, 5),
                                 # 0 N chips is a valid bag while other chips are in it: never drawn as invalid
                                 "n_n": Arg(int_arg(1, MAX_CHIPS, 44).good, int_arg(0, MAX_CHIPS).bad)}),
     "DoubtfulConfig": (g.DoubtfulConfig, {"k_values": int_list(0, 2050, 5, min_size=1, max_size=3)}),
     "RateBundle": (g.RateBundle, {"cost": int_arg(1, 10_000, 30), "pulls": int_arg(1, 10_000, 30)}),
     "BagState": (g.BagState, {"in_bag": Arg(COUNTS.good, COUNTS.bad), "gc_drawn": int_arg(0, 50, 3)}),
-    "full_bag": (g.full_bag, {"bag": pos(BAG)}),
-    "bag_creation_outcomes": (g.bag_creation_outcomes, {"bag": pos(BAG), "doubtful": DOUBTFUL}),
-    "must_rebuild": (g.must_rebuild, {"state": pos(STATE), "bag": pos(BAG)}),
-    "apply_draw": (g.rules.apply_draw, {"state": pos(STATE), "drawn": Arg(st.sampled_from([(0, 0, 0), (0, 0, 1)]),
-                                                                          COUNTS.bad, keyword=False)}),
-    "draw_outcomes": (g.rules.draw_outcomes, {"counts": COUNTS, "m": SMALL_DRAW}),
-    "removal_outcomes": (g.rules.removal_outcomes, {"counts": COUNTS, "k": SMALL_DRAW}),
-    "session_outcomes": (g.session_outcomes, {"state": pos(STATE), "m": int_arg(0, MAX_SESSION_PULLS, 30,
-                                                                                   keyword=False),
-                                              "bag": pos(BAG), "doubtful": DOUBTFUL}),
-    "split_sessions": (g.split_sessions, {"total_pulls": int_arg(0, 10**8, 500, keyword=False),
-                                          "session_size": int_arg(1, MAX_SESSION_PULLS, 50, keyword=False)}),
-    "coupon_collector_probability": (g.coupon_collector_probability, {
-        "n_god_chances": Arg(st.one_of(st.integers(0, 60), st.lists(st.integers(0, 60), max_size=4)),
-                             st.sampled_from([2.5, 3.0, True, [1, 2.5], -1, 10**9, "3", None, [[1], [1, 2]]]),
-                             keyword=False),
-        "n_characters": Arg(st.integers(1, 6), N_CHARS.bad, keyword=False)}),
-    "owned_transition_matrix": (g.rules.owned_transition_matrix, {"n_characters": pos(int_arg(1, MAX_CHARACTERS, 6))}),
-    "best_bundle_mix": (g.best_bundle_mix, {"money": int_arg(0, MAX_MONEY, 100, keyword=False),
-                                            "bundles": pos(BUNDLES)}),
-    "check_config": (g.check_config, {"bag": pos(BAG), "n_characters": pos(N_CHARS), "doubtful": pos(DOUBTFUL),
-                                      "overdrive_pulls": pos(OVERDRIVE)}),
-    "exact_god_chance_pmf": (g.exact_god_chance_pmf, {"sessions": SESSIONS, "bag": BAG, "doubtful": DOUBTFUL}),
-    "exact_completion_curve": (g.exact_completion_curve, {"sessions": SESSIONS, "bag": BAG, "n_characters": N_CHARS,
-                                                          "doubtful": DOUBTFUL}),
-    "exact_completion_probability": (g.exact_completion_probability, {
-        "sessions": SESSIONS, "bag": BAG, "n_characters": N_CHARS, "doubtful": DOUBTFUL}),
-    "exact_expected_characters_owned": (g.exact_expected_characters_owned, {
-        "sessions": SESSIONS, "bag": BAG, "n_characters": N_CHARS, "doubtful": DOUBTFUL}),
-    "exact_expected_god_chances": (g.exact_expected_god_chances, {"sessions": SESSIONS, "bag": BAG,
-                                                                  "doubtful": DOUBTFUL}),
-    "exact_pulls_to_complete": (g.exact_pulls_to_complete, {
-        "session_size": pos(int_arg(1, MAX_SESSION_PULLS, 50)), "bag": BAG, "n_characters": N_CHARS,
-        "doubtful": DOUBTFUL, "quantiles": QUANTILES,
-        "tol": Arg(st.floats(1e-9, 1e-3), st.sampled_from([-1, 0.0, 2.0, math.nan, "x", None, True])),
-        "max_pulls": Arg(st.one_of(st.none(), st.integers(0, 500)), int_arg(0, 10**10).bad.filter(
-            lambda v: v is not None)),
-        "max_sessions": int_arg(1, 10**7, 2000)}),
-    "exact_shared": (g.exact_shared, {"schedule": SCHEDULE, "n_players": Arg(st.integers(2, 3), st.sampled_from(
-        [0, 1.0, 2.0, True, "2", 5, 10**9])), "bag": BAG, "n_characters": N_CHARS, "doubtful": DOUBTFUL,
-        "stop_at_completion": BOOL}),
-    "best_purchase_plan": (g.best_purchase_plan, {
-        "money": int_arg(0, MAX_MONEY, 60, keyword=False), "bundles": pos(BUNDLES), "bag": BAG,
-        "doubtful": DOUBTFUL, "n_characters": N_CHARS,
-        "objective": Arg(st.sampled_from(["god_chances", "complete"]), st.sampled_from(["most", None, 1, True]))}),
-    "run_purchase_plan": (g.run_purchase_plan, {
-        "plan": Arg(st.just(PLAN), st.sampled_from([None, "plan", 25]), keyword=False), "n_trials": N_TRIALS,
-        "rng": RNG, "overdrive_pulls": OVERDRIVE}),
-    "simulate_shared": (g.simulate_shared, {
-        "schedule": SCHEDULE, "n_trials": N_TRIALS, "n_players": Arg(st.integers(2, 3), st.sampled_from(
-            [0, 1.0, True, "2", 10**9])), "rng": RNG, "bag": BAG, "n_characters": N_CHARS, "doubtful": DOUBTFUL,
-        "overdrive_pulls": OVERDRIVE, "stop_at_completion": BOOL}),
-    "run_shared": (g.run_shared, {
-        "schedule": SCHEDULE, "n_trials": N_TRIALS, "n_players": Arg(st.integers(2, 3), st.sampled_from(
-            [0, 1.0, True, "2", 10**9])), "rng": RNG, "bag": BAG, "n_characters": N_CHARS, "doubtful": DOUBTFUL,
-        "overdrive_pulls": OVERDRIVE, "stop_at_completion": BOOL}),
-    "simulate_schedule": (g.simulate_schedule, {
-        "sessions": SESSIONS, "n_trials": N_TRIALS, "rng": RNG, "bag": BAG, "n_characters": N_CHARS,
-        "doubtful": DOUBTFUL, "overdrive_pulls": OVERDRIVE}),
-    "run_schedule": (g.run_schedule, {
-        "sessions": SESSIONS, "n_trials": N_TRIALS, "rng": RNG, "bag": BAG, "n_characters": N_CHARS,
-        "doubtful": DOUBTFUL, "overdrive_pulls": OVERDRIVE}),
-    "simulate_pulls_to_complete": (g.simulate_pulls_to_complete, {
-        "session_size": pos(int_arg(1, MAX_SESSION_PULLS, 50)), "n_trials": N_TRIALS,
-        "max_pulls": int_arg(0, 10**8, 300), "rng": RNG, "bag": BAG, "n_characters": N_CHARS,
-        "doubtful": DOUBTFUL, "overdrive_pulls": OVERDRIVE}),
-    "reference_shared": (g.reference_shared, {
-        "schedule": SCHEDULE, "n_trials": pos(int_arg(0, 10**6, 5)), "rng": RNG, "bag": BAG,
-        "n_characters": N_CHARS, "doubtful": DOUBTFUL, "overdrive_pulls": OVERDRIVE}),
-    "reference_schedule": (g.reference_schedule, {
-        "sessions": SESSIONS, "n_trials": pos(int_arg(0, 10**6, 5)), "rng": RNG, "bag": BAG,
-        "n_characters": N_CHARS, "doubtful": DOUBTFUL, "overdrive_pulls": OVERDRIVE}),
-    "reference_pulls_to_complete": (g.reference_pulls_to_complete, {
-        "session_size": pos(int_arg(1, MAX_SESSION_PULLS, 50)), "n_trials": pos(int_arg(0, 10**6, 3)),
-        "max_pulls": int_arg(0, 10**8, 200), "rng": RNG, "bag": BAG, "n_characters": N_CHARS,
-        "doubtful": DOUBTFUL, "overdrive_pulls": OVERDRIVE}),
 }
 
 
-@pytest.mark.parametrize("name", list(SPECS))
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("name", list(CLASSES))
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
 @given(data=st.data())
-def test_public_function_accepts_valid_and_refuses_everything_else(name: str, data: st.DataObject) -> None:
-    fn, spec = SPECS[name]
+def test_data_class_accepts_valid_and_refuses_everything_else(name: str, data: st.DataObject) -> None:
+    fn, spec = CLASSES[name]
     values, bad = draw_call(fn, spec, data)
     t0 = time.perf_counter()
     if bad:
         with pytest.raises((TypeError, ValueError)) as info:
             call(fn, spec, values)
-        elapsed = time.perf_counter() - t0
-        assert elapsed < 2.0, f"{name} took {elapsed:.1f} s to refuse {bad}"
+        assert time.perf_counter() - t0 < 2.0, f"{name} too slow to refuse {bad}"
         assert isinstance(info.value, ParamError), repr(info.value)
         assert " = " in str(info.value) and "must be" in str(info.value), str(info.value)
     else:
-        out = call(fn, spec, values)
-        assert out is not None
-        assert time.perf_counter() - t0 < 10.0, name
+        assert call(fn, spec, values) is not None
 
 
 def _bad_task_value(p: Any) -> st.SearchStrategy:
@@ -289,3 +213,141 @@ def test_gacha_params_and_simulate_strict() -> None:
     refused_names(g.simulate, "sessions", p, 10, sessions=[2.5])
     r = g.simulate(g.GachaParams(doubtful=g.DoubtfulConfig(), overdrive_pulls=10), 6, rng=1, sessions=[10, 5])
     assert all(v.shape[0] == 6 for v in r.values())
+
+
+# ---------------------------------------------------------------------------
+# Generated from the declarations (issue 25 point 2)
+# ---------------------------------------------------------------------------
+
+#: Valid values for ``Instance`` arguments. The bags keep at least 15 chips and at most one God
+#: Chance chip, so that every valid doubtful / Overdrive combination drawn is accepted (k < total;
+#: the Overdrive chain ends); the states hold at least 3 chips (a session needs one).
+EXAMPLES: dict[type, list[Any]] = {
+    g.BagConfig: [g.BagConfig(), g.BagConfig(1, 5, 15), g.BagConfig(0, 3, 20), g.BagConfig(1, 0, 30)],
+    g.DoubtfulConfig: [g.DoubtfulConfig((1, 2)), g.DoubtfulConfig((3, 4)), g.DoubtfulConfig((2,), (1.0,))],
+    g.BagState: [g.BagState((1, 5, 10)), g.BagState((0, 2, 3)), g.BagState((1, 0, 5), (0, 0, 0), 0)],
+    g.PurchasePlan: [PLAN],
+    g.GachaParams: [g.GachaParams(), g.GachaParams(doubtful=g.DoubtfulConfig(), overdrive_pulls=10)],
+}
+_NOTHING = st.nothing()
+
+#: The rules' functions tested here besides the package's ``__all__``.
+RULES_FUNCTIONS = ["apply_draw", "draw_outcomes", "removal_outcomes", "owned_transition_matrix", "normalize_bundles"]
+
+
+def _functions() -> dict[str, Callable[..., Any]]:
+    out = {n: getattr(g, n) for n in g.__all__ if inspect.isfunction(getattr(g, n))}
+    out.update({n: getattr(g.rules, n) for n in RULES_FUNCTIONS})
+    return out
+
+
+def _narrow(fn: Callable[..., Any], name: str, good: st.SearchStrategy, also_bad: tuple[Any, ...] = ()) -> Arg:
+    """The declared bad values of ``fn``'s ``name`` (and ``also_bad``), with valid values narrower than declared."""
+    bad = declared_arg(declared_params(fn)[name], {}, EXAMPLES).bad
+    return Arg(good, st.one_of(bad, st.sampled_from(also_bad)) if also_bad else bad)
+
+
+#: By parameter name, for every function that has it: the Unchecked arguments (a shared schedule,
+#: the bundles, counted) and valid values narrower than declared where a relation refuses some
+#: (characters and Overdrive pulls: the Overdrive chain must end) or a large one is slow.
+COMMON: dict[str, Callable[[Callable[..., Any]], Arg]] = {
+    "n_characters": lambda fn: _narrow(fn, "n_characters", st.integers(3, 6)),
+    "overdrive_pulls": lambda fn: _narrow(fn, "overdrive_pulls", st.one_of(st.none(), st.integers(1, 10))),
+    "schedule": lambda fn: SCHEDULE,
+    "bundles": lambda fn: BUNDLES,
+    # as declared, but a list longer than MAX_SESSIONS is given (Hypothesis draws no list that long)
+    "sessions": lambda fn: int_list(0, MAX_SESSION_PULLS, 3, max_size=3),
+    # one bool per session: None is always valid, the bad values are refused for any valid sessions
+    "counted": lambda fn: Arg(st.none(), st.sampled_from(["ab", 3, [True] * 5])),
+}
+
+#: What the declarations cannot say, by function and parameter (beyond :data:`COMMON`).
+SPECIAL: dict[str, dict[str, Arg]] = {
+    "coupon_collector_probability": {"n_god_chances": Arg(
+        st.one_of(st.integers(0, 60), st.lists(st.integers(0, 60), max_size=4)),
+        st.sampled_from([2.5, 3.0, True, [1, 2.5], -1, 10**9, "3", None, [[1], [1, 2]]]))},
+    # k and m within sum(counts): counts of at least 3 chips, at most 3 drawn
+    "removal_outcomes": {"counts": COUNTS, "k": SMALL_DRAW},
+    "draw_outcomes": {"counts": COUNTS, "m": SMALL_DRAW},
+    # at most the chips in the bag (every example state holds (0, 0, 1))
+    "apply_draw": {"drawn": Arg(st.sampled_from([(0, 0, 0), (0, 0, 1)]), COUNTS.bad)},
+    "exact_pulls_to_complete": {
+        "quantiles": Arg(st.lists(st.floats(0.05, 0.95), min_size=1, max_size=3),
+                         st.sampled_from([[0.0], [1.0], [1.5], [math.nan], ["a"], 0.5, None, [True]])),
+        "tol": Arg(st.floats(1e-9, 1e-3), st.sampled_from([-1, 0.0, 2.0, math.nan, "x", None, True]))},
+    # players 1..2 in SCHEDULE: n_players of at least 2 (and at most 3 for the exact solver's joint state)
+    "exact_shared": {"n_players": Arg(st.one_of(st.none(), st.integers(2, 3)),
+                                      st.sampled_from([0, 1.0, 2.0, True, "2", 5, 10**9]))},
+    "run_shared": {"n_players": Arg(st.integers(2, 3), st.sampled_from([0, 1.0, True, "2", 10**9]))},
+    "simulate_shared": {"n_players": Arg(st.one_of(st.none(), st.integers(2, 3)),
+                                         st.sampled_from([0, 1.0, True, "2", 10**9]))},
+    "reference_shared": {"n_players": Arg(st.one_of(st.none(), st.integers(2, 3)),
+                                          st.sampled_from([0, 1.0, True, "2", 10**9])),
+                         "n_trials": Arg(st.integers(0, 5), st.sampled_from([-1, 2.5, True, None, 10**6 + 1]))},
+    "reference_schedule": {"n_trials": Arg(st.integers(0, 5), st.sampled_from([-1, 2.5, True, None, 10**6 + 1]))},
+    # few trials and pulls: the scalar reference plays each pull in Python
+    "reference_pulls_to_complete": {"n_trials": Arg(st.integers(0, 3), st.sampled_from([-1, 2.5, True, None,
+                                                                                          10**6 + 1])),
+                                    "max_pulls": _narrow(g.reference_pulls_to_complete, "max_pulls",
+                                                         st.integers(0, 200))},
+}
+
+
+def _special(name: str, fn: Callable[..., Any]) -> dict[str, Arg]:
+    out = {k: make(fn) for k, make in COMMON.items() if k in declared_params(fn)}
+    out.update(SPECIAL.get(name, {}))
+    return out
+
+
+def test_every_public_function_is_declared() -> None:
+    undeclared = [n for n, fn in _functions().items() if declared_params(fn) is None]
+    assert not undeclared, f"gamesim.games.gacha: no validate_params declaration on {undeclared}"
+    assert set(SPECIAL) <= set(_functions())
+
+
+@pytest.mark.parametrize("name", list(_functions()))
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
+@given(data=st.data())
+def test_declared_function_strict(name: str, data: st.DataObject) -> None:
+    fn = _functions()[name]
+    args, kwargs, bad = draw_declared_call(fn, data, EXAMPLES, _special(name, fn))
+    out = check_declared_call(fn, args, kwargs, bad)
+    if bad:  # one line naming the parameter and the value
+        assert " = " in str(out) and "\n" not in str(out), str(out)
+    else:
+        assert out is not None
+
+
+@pytest.mark.parametrize("call, key", [
+    # relations between arguments, checked in the bodies
+    (lambda: g.check_config(g.BagConfig(1, 1, 1), 5, g.DoubtfulConfig((3,))), "doubtful"),   # k >= the bag total
+    (lambda: g.check_config(g.BagConfig(), 1, None, 10), "overdrive_pulls"),                # the chain never ends
+    (lambda: g.simulate_schedule([10], 10, n_characters=1, overdrive_pulls=10), "overdrive_pulls"),
+    (lambda: g.session_outcomes(g.BagState((0, 0, 0)), 3, g.BagConfig()), "state"),          # an empty bag
+    (lambda: g.rules.apply_draw(g.BagState((1, 5, 10)), (2, 0, 0)), "drawn"),                # more than in the bag
+    (lambda: g.rules.removal_outcomes((1, 1, 1), 4), "k"),
+    (lambda: g.rules.draw_outcomes((1, 1, 1), 4), "m"),
+    (lambda: g.run_shared([(1, 10), (3, 10)], 10, n_players=2), "schedule"),                 # player 3 of 2
+    (lambda: g.simulate_shared([(17, 10)], 10), "n_players"),                               # 17 players implied
+    (lambda: g.exact_shared([(1, 10), (5, 10)]), "n_players"),                              # 5 players implied
+    (lambda: g.exact_god_chance_pmf([10, 10], counted=[True]), "counted"),
+    (lambda: g.exact_pulls_to_complete(10, quantiles=[0.0]), "quantiles"),                 # open bounds
+    (lambda: g.run_pulls_to_complete(1, 10, max_pulls=200_000), "max_pulls"),               # > 100000 sessions
+    (lambda: g.best_purchase_plan(10, []), "bundles"),
+    (lambda: g.run_purchase_plan(PLAN, 10, overdrive_pulls=1000), "overdrive_pulls"),
+    # the documented limits, pinned here (the generated tests take them from the declarations)
+    (lambda: g.split_sessions(10**8 + 1, 10), "total_pulls"),
+    (lambda: g.exact_shared([(1, 10)], n_players=5), "n_players"),
+    (lambda: g.exact_pulls_to_complete(10, max_sessions=10**7 + 1), "max_sessions"),
+    (lambda: g.coupon_collector_probability(10, MAX_CHARACTERS + 1), "n_characters"),
+    (lambda: g.best_bundle_mix(MAX_MONEY + 1), "money"),
+    (lambda: g.reference_schedule([10], 10**6 + 1), "n_trials"),
+    (lambda: g.run_purchase_plan(None, 10), "plan"),
+    (lambda: g.simulate(None, 10), "params"),
+])
+def test_examples_are_refused_naming_the_parameter(call: Callable[[], Any], key: str) -> None:
+    t0 = time.perf_counter()
+    with pytest.raises(ParamError) as info:
+        call()
+    assert time.perf_counter() - t0 < 1.0
+    assert info.value.key == key, str(info.value)

@@ -22,21 +22,25 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import check_bool, check_float, check_float_list, check_int, check_int_list
+from gamesim.core.validate import Bool, Float, FloatList, Int, Optional, Unchecked, check_bool, validate_params
 
 from .rules import (
+    BAG,
+    DOUBTFUL,
     MAX_SESSION_PULLS,
     MAX_SESSIONS,
+    N_CHARACTERS,
+    SCHEDULE,
+    SESSION_SIZE,
+    SESSIONS,
     BagConfig,
     BagState,
     DoubtfulConfig,
+    _check_fits,
+    _check_schedule,
     _creation,
+    _owned_transition_matrix,
     _session_outcomes,
-    check_config,
-    check_sessions,
-    check_shared_args,
-    coupon_collector_probability,
-    owned_transition_matrix,
 )
 
 __all__ = [
@@ -127,8 +131,9 @@ def _prepare(
     sessions: Sequence[int], counted: Sequence[bool] | None, bag: BagConfig, doubtful: DoubtfulConfig | None,
     n_characters: int = 5,
 ) -> tuple[list[int], list[bool], npt.NDArray[np.float64], dict[int, npt.NDArray[np.float64]]]:
-    bag, _, doubtful, _ = check_config(bag, n_characters, doubtful, None)
-    ses = check_sessions(sessions)
+    """The relations of checked arguments (doubtful and bag, counted and sessions, sizes), and the chain."""
+    _check_fits(doubtful, bag)
+    ses = sessions
     if counted is None:
         cnt = [True] * len(ses)
     else:
@@ -153,7 +158,7 @@ def _owned_distribution(
     if work > MAX_EXACT_WORK:
         raise ParamError("sessions", f"{len(ses)} sessions", f"a schedule the exact solver covers in seconds "
                          f"(estimated {work:.2g} operations > {MAX_EXACT_WORK:.2g}; use the simulator)")
-    step = owned_transition_matrix(n_characters)
+    step = _owned_transition_matrix(n_characters)
     gmax = max((t.shape[0] for t in mats.values()), default=1)
     powers = [np.eye(n_characters + 1)]
     for _ in range(gmax):
@@ -171,6 +176,11 @@ def _owned_distribution(
     return v, curve
 
 
+#: Which sessions' God Chances count (one bool per session: a relation, checked in the body).
+COUNTED = Unchecked("None or one bool per session: checked in the body (its length is len(sessions))")
+
+
+@validate_params(bag=BAG, doubtful=DOUBTFUL, sessions=SESSIONS, counted=COUNTED)
 def exact_god_chance_pmf(
     sessions: Sequence[int],
     *,
@@ -243,6 +253,7 @@ def exact_god_chance_pmf(
     return pmf[: (nz[-1] + 1) if nz.size else 1]
 
 
+@validate_params(n_characters=N_CHARACTERS, bag=BAG, doubtful=DOUBTFUL, sessions=SESSIONS, counted=COUNTED)
 def exact_completion_curve(
     sessions: Sequence[int],
     *,
@@ -277,11 +288,11 @@ def exact_completion_curve(
     count by the coupon-collector step (God Chance: uniform card, gained if not
     owned). Overdrive is not modelled.
     """
-    check_int("n_characters", n_characters, min=1)
     ses, cnt, init, mats = _prepare(sessions, counted, bag, doubtful, n_characters)
     return _owned_distribution(ses, cnt, init, mats, n_characters)[1]
 
 
+@validate_params(n_characters=N_CHARACTERS, bag=BAG, doubtful=DOUBTFUL, sessions=SESSIONS, counted=COUNTED)
 def exact_completion_probability(
     sessions: Sequence[int],
     *,
@@ -314,12 +325,12 @@ def exact_completion_probability(
     (equal to the PMF combined with the coupon-collector formula, without the PMF's
     width). Overdrive is not modelled.
     """
-    check_int("n_characters", n_characters, min=1)
     ses, cnt, init, mats = _prepare(sessions, counted, bag, doubtful, n_characters)
     v, _ = _owned_distribution(ses, cnt, init, mats, n_characters)
     return float(v[:, -1].sum())
 
 
+@validate_params(n_characters=N_CHARACTERS, bag=BAG, doubtful=DOUBTFUL, sessions=SESSIONS, counted=COUNTED)
 def exact_expected_characters_owned(
     sessions: Sequence[int],
     *,
@@ -352,12 +363,12 @@ def exact_expected_characters_owned(
     ``n (1 - E[(1 - 1/n)^G])`` (each character is missed by one God Chance with
     probability ``1 - 1/n``). Overdrive is not modelled.
     """
-    check_int("n_characters", n_characters, min=1)
     ses, cnt, init, mats = _prepare(sessions, counted, bag, doubtful, n_characters)
     v, _ = _owned_distribution(ses, cnt, init, mats, n_characters)
     return float(v.sum(axis=0) @ np.arange(n_characters + 1))
 
 
+@validate_params(bag=BAG, doubtful=DOUBTFUL, sessions=SESSIONS, counted=COUNTED)
 def exact_expected_god_chances(
     sessions: Sequence[int],
     *,
@@ -398,6 +409,9 @@ def exact_expected_god_chances(
     return total
 
 
+@validate_params(session_size=SESSION_SIZE, bag=BAG, n_characters=N_CHARACTERS, doubtful=DOUBTFUL,
+                 quantiles=FloatList(0.0, 1.0, max_len=100), tol=Float(1e-15, 0.5),
+                 max_pulls=Optional(Int(0, MAX_SESSION_PULLS * MAX_SESSIONS)), max_sessions=Int(1, 10_000_000))
 def exact_pulls_to_complete(
     session_size: int,
     *,
@@ -453,15 +467,10 @@ def exact_pulls_to_complete(
     Pulls are counted at session granularity (a player pays for whole sessions).
     Overdrive is not modelled.
     """
-    session_size = check_int("session_size", session_size, min=1, max=MAX_SESSION_PULLS)
-    bag, n_characters, doubtful, _ = check_config(bag, n_characters, doubtful, None)
-    qs = check_float_list("quantiles", quantiles, min=0.0, max=1.0, max_len=100)
-    if any(not 0 < q < 1 for q in qs):
+    _check_fits(doubtful, bag)
+    qs = quantiles
+    if any(not 0 < q < 1 for q in qs):  # open bounds: not declarable
         raise ParamError("quantiles", quantiles, "numbers in (0, 1)")
-    tol = check_float("tol", tol, min=1e-15, max=0.5)
-    if max_pulls is not None:
-        max_pulls = check_int("max_pulls", max_pulls, min=0, max=MAX_SESSION_PULLS * MAX_SESSIONS)
-    max_sessions = check_int("max_sessions", max_sessions, min=1, max=10_000_000)
     _check_exact_sizes([session_size], bag, doubtful)
     out: dict[str, float] = {}
     if bag.n_god_chance == 0:
@@ -473,7 +482,7 @@ def exact_pulls_to_complete(
         return out
     init, mats = _chain((int(session_size),), bag, doubtful)
     t = mats[int(session_size)]
-    step = owned_transition_matrix(n_characters)
+    step = _owned_transition_matrix(n_characters)
     powers = [np.eye(n_characters + 1)]
     for _ in range(t.shape[0]):
         powers.append(powers[-1] @ step)
@@ -510,6 +519,8 @@ def exact_pulls_to_complete(
     return out
 
 
+@validate_params(schedule=SCHEDULE, n_players=Optional(Int(1, 4)), stop_at_completion=Bool(),
+                 n_characters=N_CHARACTERS, bag=BAG, doubtful=DOUBTFUL)
 def exact_shared(
     schedule: Sequence[tuple[int, int]],
     *,
@@ -557,11 +568,10 @@ def exact_shared(
     ゲームの終了条件: 「いずれかのラウンド中にURキャラカードを全て集めたスレイヤーは直ちに
     ゲームに勝利します」.
     """
-    sched, _, n_players = check_shared_args(schedule, 0, n_players)
-    if n_players > 4:
+    sched, n_players = _check_schedule(schedule, n_players)
+    if n_players > 4:  # None: the largest player of the schedule
         raise ParamError("n_players", n_players, "an integer in 1..4 for the exact solver")
-    stop = check_bool("stop_at_completion", stop_at_completion)
-    n_characters = check_int("n_characters", n_characters, min=1)
+    stop = stop_at_completion
     ses = [m for _, m in sched]
     ses, _, init, mats = _prepare(ses, None, bag, doubtful, n_characters)
     n_s, n_c = init.size, n_characters + 1
@@ -570,7 +580,7 @@ def exact_shared(
     if work > MAX_EXACT_WORK:
         raise ParamError("schedule", f"{len(ses)} sessions", f"a schedule the exact solver covers in seconds "
                          f"(estimated {work:.2g} operations > {MAX_EXACT_WORK:.2g}; use the simulator)")
-    step = owned_transition_matrix(n_characters)
+    step = _owned_transition_matrix(n_characters)
     gmax = max((t.shape[0] for t in mats.values()), default=1)
     powers = [np.eye(n_c)]
     for _ in range(gmax):

@@ -36,14 +36,7 @@ class _Cfg:
     @staticmethod
     def make(bag: BagConfig, n_characters: int, doubtful: DoubtfulConfig | None,
              overdrive_pulls: int | None) -> "_Cfg":
-        if n_characters < 1:
-            raise ValueError(f"n_characters = {n_characters!r}, must be >= 1")
-        if overdrive_pulls is not None and overdrive_pulls < 1:
-            raise ValueError(f"overdrive_pulls = {overdrive_pulls!r}, must be >= 1 or None")
-        if doubtful is not None and doubtful.k_max >= bag.total:
-            raise ValueError(
-                f"doubtful k_values {doubtful.k_values!r}: every k must be < the bag total {bag.total}"
-            )
+        """The kernel's set-up from a checked configuration (the public callers check it)."""
         return _Cfg(
             bag.n_god_chance, bag.n_sr, bag.n_n, bag.n_sr + bag.n_n, bag.total, int(n_characters),
             None if doubtful is None else np.asarray(doubtful.k_values, dtype=_I64),

@@ -31,23 +31,29 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
-from gamesim.core.rng import RngLike, as_generator
-from gamesim.core.validate import check_choice, check_int
+from gamesim.core.rng import RngLike
+from gamesim.core.validate import Choice, Instance, Int, Rng, check_int, validate_params
 
 from .exact import MAX_EXACT_STATES
 from .rules import (
+    BAG,
+    BUNDLES,
     DEFAULT_BUNDLES,
+    DOUBTFUL,
     MAX_MONEY,
+    N_CHARACTERS,
+    OVERDRIVE,
     BagConfig,
     BagState,
     DoubtfulConfig,
     RateBundle,
     _creation,
     _mv_hypergeometric,
+    _check_fits,
+    _normalize_bundles,
+    _owned_transition_matrix,
     _session_outcomes,
     check_config,
-    normalize_bundles,
-    owned_transition_matrix,
 )
 
 __all__ = ["PurchasePlan", "best_purchase_plan", "run_purchase_plan", "Objective"]
@@ -210,6 +216,8 @@ class PurchasePlan:
         return f"adaptive, {len(self.paths)} possible sequences; most likely ({p:.0%}): {seq_text(seq)}"
 
 
+@validate_params(money=Int(0, MAX_MONEY), bundles=BUNDLES, bag=BAG, n_characters=N_CHARACTERS, doubtful=DOUBTFUL,
+                 objective=Choice(("god_chances", "complete")))
 def best_purchase_plan(
     money: int,
     bundles: Iterable[RateBundle | Sequence[int]] = DEFAULT_BUNDLES,
@@ -269,15 +277,13 @@ def best_purchase_plan(
     >>> round(best_purchase_plan(25).god_chances, 6)  # 15→25 and 10→12 as two sessions
     0.86
     """
-    money = check_int("money", money, min=0, max=MAX_MONEY)
-    bs = normalize_bundles(bundles)
-    bag, n_characters, doubtful, _ = check_config(bag, n_characters, doubtful, None)
-    objective = check_choice("objective", objective, ("god_chances", "complete"))
+    bs = _normalize_bundles(bundles)
+    _check_fits(doubtful, bag)
     if not bs:
         raise ParamError("bundles", bundles, "at least one (money, pulls) pair")
     model = _model(bag, doubtful, tuple(b.pulls for b in bs))
     n_cls, n_c = len(model.classes), n_characters + 1
-    step = owned_transition_matrix(n_characters)
+    step = _owned_transition_matrix(n_characters)
     gmax = max(t.shape[0] for t in model.trans)
     powers = [np.eye(n_c)]
     for _ in range(gmax):
@@ -360,6 +366,8 @@ def _paths(model: _Model, bs: tuple[RateBundle, ...], policy: npt.NDArray[np.int
     return tuple(sorted(done.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
+@validate_params(plan=Instance(PurchasePlan, "a PurchasePlan from best_purchase_plan"), n_trials=Int(0, 10_000_000),
+                 overdrive_pulls=OVERDRIVE, rng=Rng())
 def run_purchase_plan(
     plan: PurchasePlan,
     n_trials: int,
@@ -401,11 +409,9 @@ def run_purchase_plan(
     """
     from .kernels import _chunks, _Cfg, _fresh_bag, _play_session
 
-    if not isinstance(plan, PurchasePlan):
-        raise ParamError("plan", plan, "a PurchasePlan from best_purchase_plan")
-    n_trials = check_int("n_trials", n_trials, min=0, max=10_000_000)
+    # the plan's set-up with overdrive_pulls (the Overdrive chain must end): its fields are not arguments
     bag, n_chars, doubtful, op = check_config(plan.bag, plan.n_characters, plan.doubtful, overdrive_pulls)
-    gen = as_generator(rng)
+    gen = rng
     cfg = _Cfg.make(bag, n_chars, doubtful, op)
     lookup = np.full((bag.total + 1, bag.n_god_chance + 1), -1, dtype=np.int64)
     for i, (d, gd) in enumerate(plan.classes):

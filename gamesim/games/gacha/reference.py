@@ -17,12 +17,28 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from gamesim.core.lazy import lazy_module
-from gamesim.core.rng import RngLike, as_generator
+from gamesim.core.rng import RngLike
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import check_int
+from gamesim.core.validate import Int, Optional, Rng, validate_params
 
-from .rules import MAX_PTC_SESSIONS, MAX_SESSION_PULLS, BagConfig, Chip, DoubtfulConfig, check_config, check_shared_args
+from .rules import (
+    BAG,
+    DOUBTFUL,
+    MAX_PLAYERS,
+    MAX_PTC_SESSIONS,
+    MAX_SESSION_PULLS,
+    N_CHARACTERS,
+    OVERDRIVE,
+    SCHEDULE,
+    SESSION_SIZE,
+    SESSIONS,
+    BagConfig,
+    Chip,
+    DoubtfulConfig,
+    _check_config,
+    _check_schedule,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -103,6 +119,14 @@ class ReferenceGame:
                 self.pull(player, self.overdrive_pulls)  # Overdrive: immediately, depth-first
 
 
+#: The set-up the reference takes (the relations of check_config are checked in the bodies).
+_CONFIG = dict(bag=BAG, n_characters=N_CHARACTERS, doubtful=DOUBTFUL, overdrive_pulls=OVERDRIVE)
+#: Trials of the scalar reference.
+N_REFERENCE_TRIALS = Int(0, MAX_REFERENCE_TRIALS)
+
+
+@validate_params(schedule=SCHEDULE, n_players=Optional(Int(1, MAX_PLAYERS)), n_trials=N_REFERENCE_TRIALS, **_CONFIG,
+                 rng=Rng())
 def reference_shared(
     schedule: Sequence[tuple[int, int]],
     n_trials: int,
@@ -137,10 +161,9 @@ def reference_shared(
     -----
     Everyone pulls the whole schedule (no stop at the first completion).
     """
-    sched, _, n_players = check_shared_args(schedule, 0, n_players)
-    n_trials = check_int("n_trials", n_trials, min=0, max=MAX_REFERENCE_TRIALS)
-    bag, n_characters, doubtful, overdrive_pulls = check_config(bag, n_characters, doubtful, overdrive_pulls)
-    gen = as_generator(rng)
+    sched, n_players = _check_schedule(schedule, n_players)
+    _check_config(bag, n_characters, doubtful, overdrive_pulls)
+    gen = rng
     rows = []
     for _ in range(n_trials):
         g = ReferenceGame(n_players, gen, bag, n_characters, doubtful, overdrive_pulls)
@@ -159,6 +182,10 @@ def reference_shared(
     return pd.DataFrame(rows, columns=cols)
 
 
+_reference_shared = reference_shared.__wrapped__
+
+
+@validate_params(sessions=SESSIONS, n_trials=N_REFERENCE_TRIALS, **_CONFIG, rng=Rng())
 def reference_schedule(
     sessions: Sequence[int],
     n_trials: int,
@@ -181,9 +208,7 @@ def reference_schedule(
     ParamTypeError, ParamError
         As :func:`reference_shared`.
     """
-    from .rules import check_sessions
-
-    df = reference_shared([(1, m) for m in check_sessions(sessions)], n_trials, n_players=1, rng=rng, bag=bag,
+    df = _reference_shared([(1, m) for m in sessions], n_trials, n_players=1, rng=rng, bag=bag,
                           n_characters=n_characters, doubtful=doubtful, overdrive_pulls=overdrive_pulls)
     return pd.DataFrame({
         "god_chances": df["god_chances_p1"], "complete": df["complete_p1"],
@@ -192,6 +217,8 @@ def reference_schedule(
     })
 
 
+@validate_params(session_size=SESSION_SIZE, n_trials=N_REFERENCE_TRIALS,
+                 max_pulls=Int(0, MAX_PTC_SESSIONS * MAX_SESSION_PULLS), **_CONFIG, rng=Rng())
 def reference_pulls_to_complete(
     session_size: int,
     n_trials: int,
@@ -216,13 +243,10 @@ def reference_pulls_to_complete(
         As :func:`~gamesim.games.gacha.sim.simulate_pulls_to_complete`; ``n_trials`` at
         most :data:`MAX_REFERENCE_TRIALS`.
     """
-    session_size = check_int("session_size", session_size, min=1, max=MAX_SESSION_PULLS)
-    n_trials = check_int("n_trials", n_trials, min=0, max=MAX_REFERENCE_TRIALS)
-    max_pulls = check_int("max_pulls", max_pulls, min=0, max=MAX_PTC_SESSIONS * MAX_SESSION_PULLS)
-    if max_pulls // session_size > MAX_PTC_SESSIONS:
+    if max_pulls // session_size > MAX_PTC_SESSIONS:  # a relation with session_size: not declarable
         raise ParamError("max_pulls", max_pulls, f"at most {MAX_PTC_SESSIONS} sessions of session_size")
-    bag, n_characters, doubtful, overdrive_pulls = check_config(bag, n_characters, doubtful, overdrive_pulls)
-    gen = as_generator(rng)
+    _check_config(bag, n_characters, doubtful, overdrive_pulls)
+    gen = rng
     n_sessions = max_pulls // session_size if bag.n_god_chance > 0 else 0
     ptc, gcs = [], []
     for _ in range(n_trials):

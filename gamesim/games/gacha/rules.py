@@ -28,11 +28,17 @@ import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
 from gamesim.core.validate import (
+    Instance,
+    Int,
+    IntList,
+    Optional,
     ParamTypeError,
+    Unchecked,
     check_float_list,
     check_int,
     check_int_list,
     is_int,
+    validate_params,
 )
 
 __all__ = [
@@ -294,6 +300,11 @@ class BundleMix:
     money_spent: int
 
 
+#: The 課金ガチャ rates argument (a list of pairs or RateBundles: not one constraint).
+BUNDLES = Unchecked("a list of (money, pulls) pairs or RateBundles: parsed by normalize_bundles in the body")
+
+
+@validate_params(bundles=BUNDLES)
 def normalize_bundles(bundles: Iterable[RateBundle | Sequence[int]]) -> tuple[RateBundle, ...]:
     """Turn ``(cost, pulls)`` pairs or :class:`RateBundle` objects into a tuple of bundles.
 
@@ -340,6 +351,10 @@ def normalize_bundles(bundles: Iterable[RateBundle | Sequence[int]]) -> tuple[Ra
     return tuple(out)
 
 
+_normalize_bundles = normalize_bundles.__wrapped__
+
+
+@validate_params(money=Int(0, MAX_MONEY), bundles=BUNDLES)
 def best_bundle_mix(
     money: int, bundles: Iterable[RateBundle | Sequence[int]] = DEFAULT_BUNDLES
 ) -> BundleMix:
@@ -382,8 +397,7 @@ def best_bundle_mix(
     """
     from scipy.optimize import Bounds, LinearConstraint, milp  # here, not at import: workers start faster
 
-    money = check_int("money", money, min=0, max=MAX_MONEY)
-    bs = normalize_bundles(bundles)
+    bs = _normalize_bundles(bundles)
     if not bs:
         return BundleMix((), (), 0, 0)
     cost = np.array([b.cost for b in bs], dtype=float)
@@ -412,6 +426,11 @@ def best_bundle_mix(
 # ---------------------------------------------------------------------------
 
 
+#: God Chance cards / UR characters.
+N_CHARACTERS = Int(1, MAX_CHARACTERS)
+
+
+@validate_params(n_characters=N_CHARACTERS)
 def owned_transition_matrix(n_characters: int) -> npt.NDArray[np.float64]:
     """One God Chance as a Markov step on the number of characters owned.
 
@@ -432,7 +451,7 @@ def owned_transition_matrix(n_characters: int) -> npt.NDArray[np.float64]:
     ParamError
         If ``n_characters`` is outside 1..:data:`MAX_CHARACTERS`.
     """
-    n = check_int("n_characters", n_characters, min=1, max=MAX_CHARACTERS)
+    n = n_characters
     c = np.arange(n + 1)
     mat = np.zeros((n + 1, n + 1))
     mat[c, c] = c / n
@@ -440,6 +459,11 @@ def owned_transition_matrix(n_characters: int) -> npt.NDArray[np.float64]:
     return mat
 
 
+_owned_transition_matrix = owned_transition_matrix.__wrapped__
+
+
+@validate_params(n_characters=N_CHARACTERS,
+                 n_god_chances=Unchecked("an integer or an array of integers of any shape: checked in the body"))
 def coupon_collector_probability(
     n_god_chances: npt.ArrayLike, n_characters: int = N_CHARACTERS_DEFAULT
 ) -> npt.NDArray[np.float64]:
@@ -473,7 +497,6 @@ def coupon_collector_probability(
     if not owned. Computed by the owned-count Markov chain (numerically stable for any
     n), which equals the inclusion-exclusion formula above.
     """
-    n_characters = check_int("n_characters", n_characters, min=1, max=MAX_CHARACTERS)
     allowed = f"integers in 0..{MAX_GOD_CHANCES}"
     try:
         g = np.asarray(n_god_chances)
@@ -486,7 +509,7 @@ def coupon_collector_probability(
     if g.size and (g.min() < 0 or g.max() > MAX_GOD_CHANCES):
         raise ParamError("n_god_chances", n_god_chances, allowed)
     gmax = int(g.max()) if g.size else 0
-    mat = owned_transition_matrix(n_characters)
+    mat = _owned_transition_matrix(n_characters)
     v = np.zeros(n_characters + 1)
     v[0] = 1.0
     table = np.empty(gmax + 1)
@@ -562,15 +585,38 @@ class SessionOutcome:
     probability: float
 
 
+# Declared constraints of the public functions (issue 25 point 2), shared by sim, exact,
+# reference and purchase.
+
+#: A bag's contents (its counts are checked when it is made).
+BAG = Instance(BagConfig, "a BagConfig")
+#: 疑惑の運営モード or None (whether every k is below the bag total is checked in the body).
+DOUBTFUL = Optional(Instance(DoubtfulConfig, "a DoubtfulConfig or None"))
+#: Overdrive's extra pulls or None (whether the Overdrive chain ends is checked in the body).
+OVERDRIVE = Optional(Int(1, MAX_OVERDRIVE_PULLS))
+#: A bag between sessions.
+STATE = Instance(BagState, "a BagState")
+#: Chips by kind (God Chance, SR, N).
+COUNTS = IntList(0, MAX_CHIPS, min_len=3, max_len=3)
+
+
+@validate_params(bag=BAG)
 def full_bag(bag: BagConfig) -> BagState:
     """A freshly made full bag (ガチャ袋作成 without removals).
+
+    Parameters
+    ----------
+    bag : BagConfig
+
+    Returns
+    -------
+    BagState
 
     Raises
     ------
     ParamTypeError
         If ``bag`` is not a :class:`BagConfig`.
     """
-    check_bag(bag)
     return BagState(bag.counts, (0, 0, 0), 0)
 
 
@@ -601,11 +647,18 @@ def check_doubtful(doubtful: object, bag: BagConfig | None = None) -> DoubtfulCo
         return None
     if not isinstance(doubtful, DoubtfulConfig):
         raise ParamTypeError("doubtful", doubtful, "a DoubtfulConfig or None")
-    if bag is not None and doubtful.k_max >= bag.total:
-        raise ParamError("doubtful", doubtful, f"every k < the bag total {bag.total} (a bag must keep a chip)")
+    if bag is not None:
+        _check_fits(doubtful, bag)
     return doubtful
 
 
+def _check_fits(doubtful: DoubtfulConfig | None, bag: BagConfig) -> None:
+    """The relation of a checked ``doubtful`` and ``bag``: every k below the bag total."""
+    if doubtful is not None and doubtful.k_max >= bag.total:
+        raise ParamError("doubtful", doubtful, f"every k < the bag total {bag.total} (a bag must keep a chip)")
+
+
+@validate_params(bag=BAG, n_characters=N_CHARACTERS, doubtful=DOUBTFUL, overdrive_pulls=OVERDRIVE)
 def check_config(
     bag: object,
     n_characters: object,
@@ -640,11 +693,9 @@ def check_config(
     ParamError
         For a value out of range, as above.
     """
-    bag = check_bag(bag)
-    n = check_int("n_characters", n_characters, min=1, max=MAX_CHARACTERS)
-    d = check_doubtful(doubtful, bag)
-    op = None if overdrive_pulls is None else check_int("overdrive_pulls", overdrive_pulls, min=1,
-                                                         max=MAX_OVERDRIVE_PULLS)
+    # the relations between the (declared, checked) arguments
+    n, d, op = n_characters, doubtful, overdrive_pulls
+    _check_fits(d, bag)
     if op is not None and bag.n_god_chance > 0:
         smallest = bag.total - (0 if d is None else d.k_max)
         mu = bag.n_god_chance * (1.0 + op / smallest) / n
@@ -654,6 +705,10 @@ def check_config(
                 f"small enough that an Overdrive chain ends: n_god_chance * (1 + overdrive_pulls / {smallest}) "
                 f"/ n_characters < 1 (here {mu:.3g})")
     return bag, n, d, op
+
+
+#: The relations of :func:`check_config` for arguments checked already (by a declaration).
+_check_config = check_config.__wrapped__
 
 
 @dataclass(frozen=True)
@@ -729,10 +784,6 @@ def check_sessions(sessions: object, name: str = "sessions", *, min_pulls: int =
     return check_int_list(name, sessions, min=min_pulls, max=MAX_SESSION_PULLS, min_len=0, max_len=MAX_SESSIONS)
 
 
-def _check_counts(name: str, counts: object) -> tuple[int, int, int]:
-    return tuple(check_int_list(name, counts, min=0, max=MAX_CHIPS, min_len=3, max_len=3))  # type: ignore[return-value]
-
-
 def _mv_hypergeometric(counts: tuple[int, int, int], m: int) -> list[tuple[tuple[int, int, int], float]]:
     """All ``(a, b, c)`` with ``a+b+c = m`` drawn without replacement, with probabilities."""
     g, s, n = counts
@@ -749,6 +800,7 @@ def _mv_hypergeometric(counts: tuple[int, int, int], m: int) -> list[tuple[tuple
     return out
 
 
+@validate_params(counts=COUNTS, k=Unchecked("an integer in 0..sum(counts): checked in the body"))
 def removal_outcomes(counts: tuple[int, int, int], k: int) -> list[tuple[tuple[int, int, int], float]]:
     """Ways to remove ``k`` chips at random from a bag with ``counts``.
 
@@ -770,10 +822,10 @@ def removal_outcomes(counts: tuple[int, int, int], k: int) -> list[tuple[tuple[i
         If ``counts`` is not 3 integers in range, or ``k`` is not an integer in
         0..sum(counts).
     """
-    c = _check_counts("counts", counts)
-    return _mv_hypergeometric(c, check_int("k", k, min=0, max=sum(c)))
+    return _mv_hypergeometric(tuple(counts), check_int("k", k, min=0, max=sum(counts)))
 
 
+@validate_params(counts=COUNTS, m=Unchecked("an integer in 0..sum(counts): checked in the body"))
 def draw_outcomes(counts: tuple[int, int, int], m: int) -> list[tuple[tuple[int, int, int], float]]:
     """Ways to draw ``m`` chips without replacement from a bag with ``counts``.
 
@@ -795,10 +847,10 @@ def draw_outcomes(counts: tuple[int, int, int], m: int) -> list[tuple[tuple[int,
         If ``counts`` is not 3 integers in range, or ``m`` is not an integer in
         0..sum(counts).
     """
-    c = _check_counts("counts", counts)
-    return _mv_hypergeometric(c, check_int("m", m, min=0, max=sum(c)))
+    return _mv_hypergeometric(tuple(counts), check_int("m", m, min=0, max=sum(counts)))
 
 
+@validate_params(bag=BAG, doubtful=DOUBTFUL)
 def bag_creation_outcomes(
     bag: BagConfig, doubtful: DoubtfulConfig | None = None
 ) -> tuple[tuple[BagState, float], ...]:
@@ -828,8 +880,7 @@ def bag_creation_outcomes(
     ``k`` chips are removed unseen: k drawn from ``doubtful``, the removed set uniformly
     random.
     """
-    check_bag(bag)
-    check_doubtful(doubtful, bag)
+    _check_fits(doubtful, bag)
     return _creation(bag, doubtful)
 
 
@@ -848,12 +899,7 @@ def _creation(bag: BagConfig, doubtful: DoubtfulConfig | None) -> tuple[tuple[Ba
     return tuple(acc.items())
 
 
-def _check_state(state: object) -> BagState:
-    if not isinstance(state, BagState):
-        raise ParamTypeError("state", state, "a BagState")
-    return state
-
-
+@validate_params(state=STATE, drawn=COUNTS)
 def apply_draw(state: BagState, drawn: tuple[int, int, int]) -> BagState:
     """The bag after removing the ``drawn`` chips (no bag creation).
 
@@ -863,11 +909,9 @@ def apply_draw(state: BagState, drawn: tuple[int, int, int]) -> BagState:
         If ``state`` is not a BagState, or ``drawn`` is not 3 integers, each between 0
         and the chips of that kind in the bag.
     """
-    _check_state(state)
-    d = _check_counts("drawn", drawn)
-    if any(x > b for x, b in zip(d, state.in_bag)):
+    if any(x > b for x, b in zip(drawn, state.in_bag)):  # a relation with state: not declarable
         raise ParamError("drawn", drawn, f"at most the chips in the bag {state.in_bag} of each kind")
-    return _apply(state, d)
+    return _apply(state, drawn)
 
 
 def _apply(state: BagState, drawn: tuple[int, int, int]) -> BagState:
@@ -878,6 +922,7 @@ def _apply(state: BagState, drawn: tuple[int, int, int]) -> BagState:
     )
 
 
+@validate_params(state=STATE, bag=BAG)
 def must_rebuild(state: BagState, bag: BagConfig) -> bool:
     """Whether a bag creation follows the end of a pull session.
 
@@ -894,15 +939,13 @@ def must_rebuild(state: BagState, bag: BagConfig) -> bool:
     疑惑の運営モード are not known to be gone). With ``n_god_chance = 0`` this is always
     true (no God Chance chip can be in the bag), so the bag is remade after every session.
     """
-    _check_state(state)
-    check_bag(bag)
-    return _must_rebuild(state, bag)
-
-
-def _must_rebuild(state: BagState, bag: BagConfig) -> bool:
     return state.n_left == 0 or state.gc_drawn >= bag.n_god_chance
 
 
+_must_rebuild = must_rebuild.__wrapped__
+
+
+@validate_params(state=STATE, m=Int(0, MAX_SESSION_PULLS), bag=BAG, doubtful=DOUBTFUL)
 def session_outcomes(
     state: BagState, m: int, bag: BagConfig, doubtful: DoubtfulConfig | None = None
 ) -> tuple[SessionOutcome, ...]:
@@ -941,10 +984,7 @@ def session_outcomes(
     Chance chip drawn. Computed bag by bag (each refill of an emptied bag merges
     identical outcomes), so the work grows linearly with the number of refills.
     """
-    _check_state(state)
-    m = check_int("m", m, min=0, max=MAX_SESSION_PULLS)
-    check_bag(bag)
-    check_doubtful(doubtful, bag)
+    _check_fits(doubtful, bag)
     if state.n_left == 0:
         raise ParamError("state", state, "a bag holding at least one chip")
     return _session_outcomes(state, m, bag, doubtful)
@@ -984,6 +1024,7 @@ def _session_outcomes(
     return tuple(SessionOutcome(d, s, p) for (d, s), p in acc.items())
 
 
+@validate_params(total_pulls=Int(0, MAX_SESSIONS * MAX_SESSION_PULLS), session_size=Int(1, MAX_SESSION_PULLS))
 def split_sessions(total_pulls: int, session_size: int) -> list[int]:
     """Split ``total_pulls`` into sessions of ``session_size`` and a shorter remainder.
 
@@ -1007,8 +1048,6 @@ def split_sessions(total_pulls: int, session_size: int) -> list[int]:
         If an argument is out of range, or the split would give more than
         :data:`MAX_SESSIONS` sessions.
     """
-    total_pulls = check_int("total_pulls", total_pulls, min=0, max=MAX_SESSIONS * MAX_SESSION_PULLS)
-    session_size = check_int("session_size", session_size, min=1, max=MAX_SESSION_PULLS)
     q, r = divmod(total_pulls, session_size)
     if q + (1 if r else 0) > MAX_SESSIONS:
         raise ParamError("total_pulls", total_pulls,
@@ -1050,6 +1089,24 @@ def check_shared_args(schedule: object, n_trials: object, n_players: object | No
         0..MAX_SESSION_PULLS or a player outside 1..n_players; ``n_trials`` or
         ``n_players`` out of range.
     """
+    sched = _schedule_pairs(schedule)
+    n_trials = check_int("n_trials", n_trials, min=0, max=MAX_TRIALS)
+    if n_players is not None:
+        n_players = check_int("n_players", n_players, min=1, max=MAX_PLAYERS)
+    return sched, n_trials, _schedule_players(sched, schedule, n_players)
+
+
+#: The shared schedule argument (pairs, players numbered up to n_players: not one constraint).
+SCHEDULE = Unchecked("a list of (player, pulls) integer pairs, players 1..n_players: checked in the body")
+
+
+def _check_schedule(schedule: object, n_players: int | None) -> tuple[list[tuple[int, int]], int]:
+    """The schedule as plain int pairs and ``n_players`` (checked already, or None: the largest player)."""
+    sched = _schedule_pairs(schedule)
+    return sched, _schedule_players(sched, schedule, n_players)
+
+
+def _schedule_pairs(schedule: object) -> list[tuple[int, int]]:
     allowed = (f"a list of at most {MAX_SESSIONS} (player, pulls) integer pairs, players >= 1, "
                f"pulls in 0..{MAX_SESSION_PULLS}")
     if isinstance(schedule, (str, bytes, dict)) or not isinstance(schedule, (Sequence, np.ndarray)):
@@ -1065,11 +1122,21 @@ def check_shared_args(schedule: object, n_trials: object, n_players: object | No
         if pair[0] < 1 or not 0 <= pair[1] <= MAX_SESSION_PULLS:
             raise ParamError("schedule", schedule, allowed)
         sched.append((int(pair[0]), int(pair[1])))
-    n_trials = check_int("n_trials", n_trials, min=0, max=MAX_TRIALS)
+    return sched
+
+
+def _schedule_players(sched: list[tuple[int, int]], schedule: object, n_players: int | None) -> int:
     if n_players is None:
-        n_players = max((p for p, _ in sched), default=1)
-    n_players = check_int("n_players", n_players, min=1, max=MAX_PLAYERS)
+        n_players = check_int("n_players", max((p for p, _ in sched), default=1), min=1, max=MAX_PLAYERS)
     for p, _ in sched:
         if p > n_players:
             raise ParamError("schedule", schedule, f"players numbered 1..n_players = {n_players}")
-    return sched, n_trials, n_players
+    return n_players
+
+
+#: Trials of a simulator.
+N_TRIALS = Int(0, MAX_TRIALS)
+#: A schedule of session sizes (pulls), as :func:`check_sessions`.
+SESSIONS = IntList(0, MAX_SESSION_PULLS, min_len=0, max_len=MAX_SESSIONS)
+#: Pulls per session.
+SESSION_SIZE = Int(1, MAX_SESSION_PULLS)

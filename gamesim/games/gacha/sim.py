@@ -55,10 +55,10 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.lazy import lazy_module
-from gamesim.core.rng import RngLike, as_generator
+from gamesim.core.rng import RngLike
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_bool, check_int
+from gamesim.core.validate import Bool, Instance, Int, Optional, Rng, validate_params
 
 from .kernels import (
     _I64,
@@ -70,18 +70,28 @@ from .kernels import (
     _play_session,
 )
 from .rules import (
+    BAG,
+    DOUBTFUL,
     MAX_PLAYERS,
     MAX_PTC_SESSIONS,
     MAX_SESSION_PULLS,
     MAX_TRIALS,
+    N_CHARACTERS,
+    N_TRIALS,
+    OVERDRIVE,
+    SCHEDULE,
+    SESSION_SIZE,
+    SESSIONS,
     BagConfig,
     DoubtfulConfig,
     GachaParams,
-    check_config,
-    check_sessions,
-    check_shared_args,
-    owned_transition_matrix,
+    _check_config,
+    _check_schedule,
+    _owned_transition_matrix,
 )
+
+#: The set-up every simulator takes (the relations of check_config are checked in the bodies).
+_CONFIG = dict(bag=BAG, n_characters=N_CHARACTERS, doubtful=DOUBTFUL, overdrive_pulls=OVERDRIVE)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -102,6 +112,8 @@ __all__ = [
     "simulate",
 ]
 
+@validate_params(schedule=SCHEDULE, n_trials=N_TRIALS, n_players=Int(1, MAX_PLAYERS), **_CONFIG,
+                 stop_at_completion=Bool(), rng=Rng())
 def run_shared(
     schedule: Sequence[tuple[int, int]],
     n_trials: int,
@@ -159,10 +171,10 @@ def run_shared(
     so the winner is the same as when stopping at the completing God Chance; its God
     Chance and pull counts include the rest of the chain).
     """
-    sched0, n_trials, n_players = check_shared_args(schedule, n_trials, n_players)
-    bag, n_characters, doubtful, overdrive_pulls = check_config(bag, n_characters, doubtful, overdrive_pulls)
-    stop = check_bool("stop_at_completion", stop_at_completion)
-    gen = as_generator(rng)
+    sched0, n_players = _check_schedule(schedule, n_players)
+    _check_config(bag, n_characters, doubtful, overdrive_pulls)
+    stop = stop_at_completion
+    gen = rng
     cfg = _Cfg.make(bag, n_characters, doubtful, overdrive_pulls)
     sched = [(p - 1, m) for p, m in sched0]
     out_gc = np.zeros((n_trials, n_players), dtype=_I64)
@@ -426,7 +438,7 @@ def _sr_counts(o: np.ndarray, rng: np.random.Generator, cy: _Cycles) -> np.ndarr
 def _owned_pmf(n_characters: int, g_max: int) -> npt.NDArray[np.float64]:
     """P(characters owned = c | G God Chances), rows G = 0..g_max, columns c = 0..n."""
     n = n_characters
-    step = owned_transition_matrix(n)
+    step = _owned_transition_matrix(n)
     pmf = np.zeros((g_max + 1, n + 1))
     v = np.zeros(n + 1)
     v[0] = 1.0
@@ -652,6 +664,7 @@ def _schedule_cycles(sessions: list[int], n_trials: int, rng: np.random.Generato
             "sr_drawn": sr, "pulls": np.full(n_trials, total, dtype=_I64)}
 
 
+@validate_params(sessions=SESSIONS, n_trials=N_TRIALS, **_CONFIG, rng=Rng())
 def run_schedule(
     sessions: Sequence[int],
     n_trials: int,
@@ -692,14 +705,12 @@ def run_schedule(
     """
     # The same checks as every other public gacha function (issue 9): nothing truncated
     # (``[2.5]`` is refused, not pulled as 2), every size bounded before any work.
-    ses = check_sessions(sessions)
-    n_trials = check_int("n_trials", n_trials, min=0, max=MAX_TRIALS)
-    bag, n_characters, doubtful, overdrive_pulls = check_config(bag, n_characters, doubtful, overdrive_pulls)
+    ses = sessions
+    _check_config(bag, n_characters, doubtful, overdrive_pulls)
     if overdrive_pulls is None and bag.total <= _CYCLE_BAG_MAX:
         cfg = _Cfg.make(bag, n_characters, doubtful, overdrive_pulls)
-        gen = as_generator(rng)
-        return _schedule_cycles(ses, n_trials, gen, cfg, _cycles(bag, doubtful))
-    r = run_shared([(1, m) for m in ses], n_trials, n_players=1, rng=rng, bag=bag,
+        return _schedule_cycles(ses, n_trials, rng, cfg, _cycles(bag, doubtful))
+    r = _run_shared([(1, m) for m in ses], n_trials, n_players=1, rng=rng, bag=bag,
                    n_characters=n_characters, doubtful=doubtful, overdrive_pulls=overdrive_pulls)
     return {
         "god_chances": r["god_chances"][:, 0],
@@ -710,6 +721,11 @@ def run_schedule(
     }
 
 
+_run_shared = run_shared.__wrapped__
+_run_schedule = run_schedule.__wrapped__
+
+
+@validate_params(params=Instance(GachaParams, "a GachaParams"), n_games=N_TRIALS, sessions=SESSIONS, rng=Rng())
 def simulate(params: GachaParams, n_games: int, *, rng: RngLike = None,
              sessions: Sequence[int] = (10,) * 10) -> dict[str, npt.NDArray[np.int64] | npt.NDArray[np.bool_]]:
     """One player pulls ``sessions`` from a fresh bag, ``n_games`` trials: every game's common entry point.
@@ -743,13 +759,11 @@ def simulate(params: GachaParams, n_games: int, *, rng: RngLike = None,
     ParamError
         (a ``ValueError``) As :func:`simulate_schedule` (a session size or ``n_games`` out of range).
     """
-    if not isinstance(params, GachaParams):
-        raise ParamTypeError("params", params, "a GachaParams")
-    n_games = check_int("n_games", n_games, min=0, max=MAX_TRIALS)
-    return run_schedule(sessions, n_games, rng=rng, bag=params.bag, n_characters=params.n_characters,
+    return _run_schedule(sessions, n_games, rng=rng, bag=params.bag, n_characters=params.n_characters,
                         doubtful=params.doubtful, overdrive_pulls=params.overdrive_pulls)
 
 
+@validate_params(sessions=SESSIONS, n_trials=N_TRIALS, **_CONFIG, rng=Rng())
 def simulate_schedule(
     sessions: Sequence[int],
     n_trials: int,
@@ -815,10 +829,12 @@ def simulate_schedule(
     >>> bool((df.god_chances <= df.pulls).all())
     True
     """
-    return pd.DataFrame(run_schedule(sessions, n_trials, rng=rng, bag=bag, n_characters=n_characters,
+    return pd.DataFrame(_run_schedule(sessions, n_trials, rng=rng, bag=bag, n_characters=n_characters,
                                      doubtful=doubtful, overdrive_pulls=overdrive_pulls))
 
 
+@validate_params(schedule=SCHEDULE, n_trials=N_TRIALS, n_players=Optional(Int(1, MAX_PLAYERS)), **_CONFIG,
+                 stop_at_completion=Bool(), rng=Rng())
 def simulate_shared(
     schedule: Sequence[tuple[int, int]],
     n_trials: int,
@@ -870,8 +886,8 @@ def simulate_shared(
     each player has their own collection of UR characters. Rulebook ゲームの終了条件
     (コンスリート); docs/rules/gacha.md.
     """
-    sched, n_trials, n_players = check_shared_args(schedule, n_trials, n_players)
-    r = run_shared(sched, n_trials, n_players=n_players, rng=rng, bag=bag, n_characters=n_characters,
+    sched, n_players = _check_schedule(schedule, n_players)
+    r = _run_shared(sched, n_trials, n_players=n_players, rng=rng, bag=bag, n_characters=n_characters,
                    doubtful=doubtful, overdrive_pulls=overdrive_pulls, stop_at_completion=stop_at_completion)
     cols: dict[str, np.ndarray] = {}
     for i in range(n_players):
@@ -883,6 +899,11 @@ def simulate_shared(
     return pd.DataFrame(cols)
 
 
+#: Most pulls of a pulls-to-complete trial (and at most MAX_PTC_SESSIONS sessions: checked in the body).
+MAX_PULLS = Int(0, MAX_PTC_SESSIONS * MAX_SESSION_PULLS)
+
+
+@validate_params(session_size=SESSION_SIZE, n_trials=N_TRIALS, max_pulls=MAX_PULLS, **_CONFIG, rng=Rng())
 def run_pulls_to_complete(
     session_size: int,
     n_trials: int,
@@ -907,14 +928,11 @@ def run_pulls_to_complete(
     ParamTypeError, ParamError
         As :func:`simulate_pulls_to_complete`.
     """
-    session_size = check_int("session_size", session_size, min=1, max=MAX_SESSION_PULLS)
-    n_trials = check_int("n_trials", n_trials, min=0, max=MAX_TRIALS)
-    max_pulls = check_int("max_pulls", max_pulls, min=0, max=MAX_PTC_SESSIONS * MAX_SESSION_PULLS)
-    if max_pulls // session_size > MAX_PTC_SESSIONS:
+    if max_pulls // session_size > MAX_PTC_SESSIONS:  # a relation with session_size: not declarable
         raise ParamError("max_pulls", max_pulls, f"at most {MAX_PTC_SESSIONS} sessions of session_size = "
                          f"{session_size} (max_pulls <= {MAX_PTC_SESSIONS * session_size})")
-    bag, n_characters, doubtful, overdrive_pulls = check_config(bag, n_characters, doubtful, overdrive_pulls)
-    gen = as_generator(rng)
+    _check_config(bag, n_characters, doubtful, overdrive_pulls)
+    gen = rng
     cfg = _Cfg.make(bag, n_characters, doubtful, overdrive_pulls)
     n_sessions = int(max_pulls) // int(session_size)
     if bag.n_god_chance == 0:  # no God Chance chip: completion is impossible, nothing to pull for
@@ -952,6 +970,10 @@ def run_pulls_to_complete(
     return {"pulls_to_complete": ptc, "god_chances": gcs, "completed": ~np.isnan(ptc)}
 
 
+_run_pulls_to_complete = run_pulls_to_complete.__wrapped__
+
+
+@validate_params(session_size=SESSION_SIZE, n_trials=N_TRIALS, max_pulls=MAX_PULLS, **_CONFIG, rng=Rng())
 def simulate_pulls_to_complete(
     session_size: int,
     n_trials: int,
@@ -994,7 +1016,7 @@ def simulate_pulls_to_complete(
         If a value is out of range (``max_pulls = -10``, ``n_characters = 10**9``),
         or the configuration is invalid (:func:`~gamesim.games.gacha.rules.check_config`).
     """
-    r = run_pulls_to_complete(session_size, n_trials, max_pulls=max_pulls, rng=rng, bag=bag,
+    r = _run_pulls_to_complete(session_size, n_trials, max_pulls=max_pulls, rng=rng, bag=bag,
                               n_characters=n_characters, doubtful=doubtful,
                               overdrive_pulls=overdrive_pulls)
     return pd.DataFrame({"pulls_to_complete": r["pulls_to_complete"], "god_chances": r["god_chances"]})

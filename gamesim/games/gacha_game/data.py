@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.datafile import FieldChecks
+from gamesim.core.validate import Instance, Unchecked, validate_params
 from gamesim.games.gacha.rules import BagConfig
 
 __all__ = [
@@ -325,6 +326,8 @@ def _table_list(fname: str, raw: dict[str, Any], key: str) -> list[dict[str, Any
     return items
 
 
+@validate_params(raw=Unchecked("a parsed TOML document: validated by the parser in the body (DataError)"),
+                 source=Unchecked("the file name its messages give (not validated)"))
 def parse_data(raw: dict[str, Any], source: str = "<data>") -> GameData:
     """Validate a parsed data file and compile it to :class:`GameData`.
 
@@ -583,6 +586,7 @@ def _load_cached(path: str, mtime: float) -> GameData:
     return parse_data(raw, Path(path).name)
 
 
+@validate_params(data=Instance((str, Path), f'"{BUILTIN_DATA}" or a path to a .toml card-list file'))
 def load_data(data: str | Path = BUILTIN_DATA) -> GameData:
     """Load and validate a card-list file.
 
@@ -603,9 +607,5 @@ def load_data(data: str | Path = BUILTIN_DATA) -> GameData:
     DataError
         If the file is missing, not TOML, or fails validation (see :func:`parse_data`).
     """
-    if not isinstance(data, (str, Path)):
-        from gamesim.core.validate import ParamTypeError
-
-        raise ParamTypeError("data", data, f'"{BUILTIN_DATA}" or a path to a .toml card-list file')
     p = resolve_data_path(data)
     return _load_cached(str(p), p.stat().st_mtime)

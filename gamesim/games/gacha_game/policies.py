@@ -188,15 +188,15 @@ def quest_tables(data: GameData) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.
     (base, units) : int64 arrays of shape (n_squares, QUEST_TABLE_STEPS + 1)
         From :func:`.rules.quest_move`, which is linear in the starting 周回数.
     """
-    from .rules import quest_move
+    from .rules import _quest_move
 
     n = len(data.quest_stop)
     base = np.zeros((n, QUEST_TABLE_STEPS + 1), np.int64)
     units = np.zeros_like(base)
     for pos in range(n):
         for k in range(QUEST_TABLE_STEPS + 1):
-            p0 = quest_move(data, pos, 0, k).pulls
-            base[pos, k], units[pos, k] = p0, quest_move(data, pos, 1, k).pulls - p0
+            p0 = _quest_move(data, pos, 0, k).pulls
+            base[pos, k], units[pos, k] = p0, _quest_move(data, pos, 1, k).pulls - p0
     return base, units
 
 

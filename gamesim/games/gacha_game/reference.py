@@ -21,14 +21,14 @@ from typing import Any
 
 import numpy as np
 
-from gamesim.core.validate import ParamTypeError, check_int, check_rng
+from gamesim.core.validate import Int, ParamTypeError, Rng, Unchecked, validate_params
 
 from .data import Icon
 from .policies import (LOOKAHEAD_CAPTURE, PLAN_MAX_MONEY, QUEST_TABLE_STEPS, SAVE_UNTIL, WEIGHTS, effect_value,
                        paid_plan_tables, target_values)
-from .rules import (HAND_SIZE, N_ROUNDS, N_TURNS, attack_result, attack_tables, last_dance_chances,
-                    paid_tables, quest_move, saturday_pulls_of)
-from .config import SOURCES, GameConfig, check_game_config
+from .rules import (CFG, HAND_SIZE, N_ROUNDS, N_TURNS, _attack_result, _last_dance_chances, _quest_move, attack_tables,
+                    paid_tables, saturday_pulls_of)
+from .config import SOURCES, GameConfig
 
 __all__ = ["reference_game", "reference_games"]
 
@@ -215,7 +215,7 @@ class _Game:
         t = self.target(p, kind)
         roll = 1 + self._int(6)
         h = self.ahealth[t]
-        pulls, cap = attack_result(kind, h, roll)
+        pulls, cap = _attack_result(kind, h, roll)
         self.ahealth[t] = h - min(2 * roll if kind == 2 else roll, h)
         if cap:
             self.owner[self.area.pop(t)] = p
@@ -232,7 +232,7 @@ class _Game:
         for _ in range(icons[Icon.BOSS_APPEAR]):
             self.reveal()
         if icons[Icon.QUEST] and self.alive:
-            q = quest_move(self.d, self.qpos[p], self.laps[p], icons[Icon.QUEST])
+            q = _quest_move(self.d, self.qpos[p], self.laps[p], icons[Icon.QUEST])
             self.qpos[p], self.laps[p] = q.pos, q.laps
             self.money[p] += q.money
             self.rate[p] = min(self.rate[p] + q.rate, self.d.rate_length)
@@ -255,7 +255,7 @@ class _Game:
         v = float(icons[Icon.PULLS])
         k = min(icons[Icon.QUEST], QUEST_TABLE_STEPS)
         if k:
-            v += quest_move(self.d, self.qpos[s], self.laps[s], k).pulls
+            v += _quest_move(self.d, self.qpos[s], self.laps[s], k).pulls
         cap = len(self.paid_pulls) - 1
         v += self.paid_pulls[min(self.money[s] + icons[Icon.MONEY], cap)] - self.paid_pulls[min(self.money[s], cap)]
         rates = list(self.rate)
@@ -403,7 +403,7 @@ class _Game:
         if ld:
             self.last_dance = True
             bosses = [sum(1 for o in self.owner if o == s) for s in range(self.P)]
-            ch = last_dance_chances(self.laps, bosses, self.rate, zero_first=self.cfg.last_dance_zero_first)
+            ch = _last_dance_chances(self.laps, bosses, self.rate, zero_first=self.cfg.last_dance_zero_first)
             ld_chances = sum(ch)
             for p in self.order():
                 self.god_chance(p, ch[p], _MAX_DEPTH)
@@ -420,6 +420,7 @@ class _Game:
                     gc_by_source=self.gc_src)
 
 
+@validate_params(cfg=CFG, rand=Unchecked("a callable returning floats in [0, 1): callable() checked in the body"))
 def reference_game(cfg: GameConfig, rand: Callable[[], float]) -> dict[str, Any]:
     """Play one whole game in plain Python.
 
@@ -440,7 +441,6 @@ def reference_game(cfg: GameConfig, rand: Callable[[], float]) -> dict[str, Any]
     ParamTypeError
         If ``cfg`` is not a GameConfig or ``rand`` is not callable.
     """
-    cfg = check_game_config(cfg)
     if not callable(rand):
         raise ParamTypeError("rand", rand, "a callable returning floats in [0, 1)")
     g = _Game(cfg, rand)
@@ -452,6 +452,10 @@ def reference_game(cfg: GameConfig, rand: Callable[[], float]) -> dict[str, Any]
     return g.play([ev0, wk[0], wk[1], ev3])
 
 
+_reference_game = reference_game.__wrapped__
+
+
+@validate_params(cfg=CFG, n_games=Int(1, 100_000), rng=Rng())
 def reference_games(cfg: GameConfig, n_games: int, *, rng: Any = None) -> dict[str, np.ndarray]:
     """Play ``n_games`` games with :func:`reference_game` and stack the results like :func:`.sim.simulate_games`.
 
@@ -471,9 +475,7 @@ def reference_games(cfg: GameConfig, n_games: int, *, rng: Any = None) -> dict[s
     ParamError, ParamTypeError
         If ``n_games`` is out of range.
     """
-    cfg = check_game_config(cfg)
-    n_games = check_int("n_games", n_games, min=1, max=100_000)
-    gen = check_rng(rng)
+    gen = rng
     buf = gen.random(1 << 16).tolist()
     pos = [0]
 
@@ -484,5 +486,5 @@ def reference_games(cfg: GameConfig, n_games: int, *, rng: Any = None) -> dict[s
         pos[0] += 1
         return buf[pos[0] - 1]
 
-    rows = [reference_game(cfg, rand) for _ in range(n_games)]
+    rows = [_reference_game(cfg, rand) for _ in range(n_games)]
     return {k: np.array([r[k] for r in rows]) for k in rows[0]}

@@ -27,7 +27,20 @@ import numpy as np
 import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_int, check_int_list
+from gamesim.core.validate import (
+    Bool,
+    Instance,
+    Int,
+    IntList,
+    ParamTypeError,
+    Ref,
+    Unchecked,
+    check_bool,
+    check_choice,
+    check_int,
+    check_int_list,
+    validate_params,
+)
 from .data import BUILTIN_DATA, GameData, Icon, load_data
 
 __all__ = [
@@ -83,12 +96,15 @@ class Attack(IntEnum):
     DOUBLE = 2  #: ボス攻撃アイコン(ダブル)
 
 
-def _check_data(data: object) -> GameData:
-    if not isinstance(data, GameData):
-        raise ParamTypeError("data", data, "a GameData (from load_data)")
-    return data
+#: A compiled card list.
+DATA = Instance(GameData, "a GameData (from load_data)")
+#: An attack kind (Attack or its int value; a bool or 1.0 is refused).
+KIND = Int(0, 2)
+#: A raid boss's remaining health.
+HEALTH = Int(1, 10_000)
 
 
+@validate_params(kind=KIND, health=HEALTH, roll=Int(1, DIE_FACES))
 def attack_result(kind: Attack | int, health: int, roll: int) -> tuple[int, bool]:
     """Pulls gained and whether the boss is captured, for one attack with die ``roll``.
 
@@ -118,9 +134,6 @@ def attack_result(kind: Attack | int, health: int, roll: int) -> tuple[int, bool
     (クリティカル): ダイス目が6のとき、レイドボスの体力に関係なく、そのカードを獲得できます。
     減らした体力は6として扱います. (ダブル): ダイス目の…2倍をダメージ.
     """
-    kind = Attack(check_int("kind", kind, min=0, max=2))  # no int(): True / 1.0 are refused
-    health = check_int("health", health, min=1, max=10_000)
-    roll = check_int("roll", roll, min=1, max=DIE_FACES)
     damage = 2 * roll if kind == Attack.DOUBLE else roll
     removed = min(damage, health)
     if kind == Attack.CRITICAL and roll == DIE_FACES:
@@ -128,6 +141,10 @@ def attack_result(kind: Attack | int, health: int, roll: int) -> tuple[int, bool
     return removed, removed >= health
 
 
+_attack_result = attack_result.__wrapped__
+
+
+@validate_params(kind=KIND, health=HEALTH)
 def attack_outcomes(kind: Attack | int, health: int) -> list[tuple[int, Fraction, int, bool]]:
     """The chance point of one attack: ``(roll, probability, pulls, captured)`` per die face.
 
@@ -142,9 +159,13 @@ def attack_outcomes(kind: Attack | int, health: int) -> list[tuple[int, Fraction
     list of (int, Fraction, int, bool)
         Six outcomes with probability 1/6 each.
     """
-    return [(r, Fraction(1, DIE_FACES), *attack_result(kind, health, r)) for r in range(1, DIE_FACES + 1)]
+    return [(r, Fraction(1, DIE_FACES), *_attack_result(kind, health, r)) for r in range(1, DIE_FACES + 1)]
 
 
+_attack_outcomes = attack_outcomes.__wrapped__
+
+
+@validate_params(kind=KIND, health=HEALTH)
 def exact_attack(kind: Attack | int, health: int) -> tuple[Fraction, Fraction]:
     """Exact expected pulls and capture probability of one attack on a boss with ``health``.
 
@@ -160,11 +181,15 @@ def exact_attack(kind: Attack | int, health: int) -> tuple[Fraction, Fraction]:
         ``(E[pulls], P(captured))``. E.g. normal, health 3: E = (1+2+3+3+3+3)/6 = 5/2,
         P = 4/6.
     """
-    outs = attack_outcomes(kind, health)
+    outs = _attack_outcomes(kind, health)
     return sum((p * pulls for _, p, pulls, _c in outs), Fraction(0)), sum(
         (p for _, p, _pl, c in outs if c), Fraction(0))
 
 
+_exact_attack = exact_attack.__wrapped__
+
+
+@validate_params(max_health=Int(1, 10_000))
 def attack_tables(max_health: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Expected pulls and capture probability per attack kind and health.
 
@@ -178,16 +203,16 @@ def attack_tables(max_health: int) -> tuple[npt.NDArray[np.float64], npt.NDArray
     (ndarray, ndarray), each float64 of shape (3, max_health + 1)
         ``[kind, health]``; column 0 (no boss) is 0.
     """
-    return _attack_tables(check_int("max_health", max_health, min=1, max=10_000))
+    return _attack_tables(max_health)
 
 
-@lru_cache(maxsize=8)  # behind the check: an unhashable argument never reaches the cache
+@lru_cache(maxsize=8)  # behind the declared check: an unhashable argument never reaches the cache
 def _attack_tables(max_health: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     e = np.zeros((3, max_health + 1))
     p = np.zeros((3, max_health + 1))
     for k in Attack:
         for h in range(1, max_health + 1):
-            ev, pc = exact_attack(k, h)
+            ev, pc = _exact_attack(k, h)
             e[k, h], p[k, h] = float(ev), float(pc)
     e.setflags(write=False)
     p.setflags(write=False)
@@ -215,6 +240,9 @@ class QuestResult:
     rate: int
 
 
+@validate_params(data=DATA, pos=Unchecked("a square of data's quest track, 0..len(data.quest_stop) - 1: "
+                                         "checked in the body"),
+                 laps=Int(0, 10_000), steps=Int(0, 10_000))
 def quest_move(data: GameData, pos: int, laps: int, steps: int) -> QuestResult:
     """Move a quest chip ``steps`` squares and collect the bonuses of the squares passed.
 
@@ -249,11 +277,8 @@ def quest_move(data: GameData, pos: int, laps: int, steps: int) -> QuestResult:
     👣2 passing the lap-bonus square: 9 pulls. Pattern ②: 👣2 with 🛑 one square ahead: move 1,
     then its bonus 👣1 and 🎰1.
     """
-    _check_data(data)
     n = len(data.quest_stop)
     pos = check_int("pos", pos, min=0, max=n - 1)
-    laps = check_int("laps", laps, min=0, max=10_000)
-    steps = check_int("steps", steps, min=0, max=10_000)
     pulls = money = rate = 0
     move = steps
     for _ in range(MAX_QUEST_CHAIN):
@@ -279,6 +304,10 @@ def quest_move(data: GameData, pos: int, laps: int, steps: int) -> QuestResult:
     return QuestResult(pos, laps, pulls, money, rate)
 
 
+_quest_move = quest_move.__wrapped__
+
+
+@validate_params(data=DATA, rates=IntList(0, Ref("data", "rate_length"), min_len=1, max_len=4))
 def saturday_pulls(data: GameData, rates: Sequence[int]) -> list[int]:
     """Pulls each slayer takes in the 土曜フェイズ (土曜ガチャ).
 
@@ -306,24 +335,21 @@ def saturday_pulls(data: GameData, rates: Sequence[int]) -> list[int]:
     → each of them 6 pulls. Leaders pull in turn order from the start slayer (the order
     matters only to the bag, see the simulator).
     """
-    _check_data(data)
-    return saturday_pulls_of(data, check_int_list("rates", rates, min=0, max=data.rate_length, min_len=1, max_len=4))
-
-
-def saturday_pulls_of(data: GameData, rates: list[int]) -> list[int]:
-    """:func:`saturday_pulls` without the argument checks, for loops whose rates are checked already.
-
-    The plain-Python reference evaluates Saturday pulls about a thousand times per game (its
-    lookahead players); checking the same validated state each time was two thirds of its run time.
-    Same parameters, returns and source rule as :func:`saturday_pulls`; ``rates`` must be a list of
-    1..4 ints in ``0..data.rate_length`` (nothing is checked).
-    """
     top = max(rates)
     k = rates.count(top)
     per = int(data.saturday[data.rate_columns[top], k - 1])
     return [per if r == top else 0 for r in rates]
 
 
+#: :func:`saturday_pulls` without the argument checks, for loops whose rates are checked already
+#: (the plain-Python reference evaluates Saturday pulls about a thousand times per game: checking
+#: the same validated state each time was two thirds of its run time). ``rates`` must be a list
+#: of 1..4 ints in ``0..data.rate_length`` (nothing is checked).
+saturday_pulls_of = saturday_pulls.__wrapped__
+
+
+@validate_params(max_money=Int(0, MAX_MONEY_TABLE),
+                 rates=Unchecked("1 to 20 (money, pulls) integer pairs: checked in the body"))
 def paid_tables(rates: tuple[tuple[int, int], ...], max_money: int = 400
                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Best 課金ガチャ purchase for every amount of money (dynamic programme).
@@ -351,7 +377,6 @@ def paid_tables(rates: tuple[tuple[int, int], ...], max_money: int = 400
     -----
     課金ガチャの例: 8 → 4 pulls, 10 → 12, 25 → 37.
     """
-    max_money = check_int("max_money", max_money, min=0, max=MAX_MONEY_TABLE)
     allowed = "a list of 1 to 20 (money, pulls) integer pairs, each 1..10 000"
     if isinstance(rates, (str, bytes)) or not isinstance(rates, (Sequence, np.ndarray)) or not 1 <= len(rates) <= 20:
         raise ParamTypeError("rates", rates, allowed)
@@ -386,6 +411,11 @@ def _paid_tables(rates: tuple[tuple[int, int], ...], max_money: int
     return pulls, cost
 
 
+#: One count per slayer (1 to 4 slayers).
+PER_SLAYER = IntList(0, 10_000, min_len=1, max_len=4)
+
+
+@validate_params(zero_first=Bool(), laps=PER_SLAYER, bosses=PER_SLAYER, rates=PER_SLAYER)
 def last_dance_chances(laps: Sequence[int], bosses: Sequence[int], rates: Sequence[int], *,
                        zero_first: bool = True) -> list[int]:
     """God Chances each slayer gets in the ラストダンス.
@@ -420,11 +450,7 @@ def last_dance_chances(laps: Sequence[int], bosses: Sequence[int], rates: Sequen
     いた場合は、全員が「God Chance」を行います」. Read literally, a tie at 0 (nobody has a boss)
     makes everybody first (``zero_first = True``, the default).
     """
-    zero_first = check_bool("zero_first", zero_first)
-    laps = check_int_list("laps", laps, min=0, max=10_000, min_len=1, max_len=4)
-    bosses = check_int_list("bosses", bosses, min=0, max=10_000, min_len=1, max_len=4)
-    rates = check_int_list("rates", rates, min=0, max=10_000, min_len=1, max_len=4)
-    if not len(laps) == len(bosses) == len(rates):
+    if not len(laps) == len(bosses) == len(rates):  # a relation: not declarable
         raise ParamError("bosses" if len(bosses) != len(laps) else "rates",
                          bosses if len(bosses) != len(laps) else rates,
                          f"one entry per slayer, as many as laps ({len(laps)})")
@@ -436,6 +462,9 @@ def last_dance_chances(laps: Sequence[int], bosses: Sequence[int], rates: Sequen
         for i, v in enumerate(seq):
             out[i] += int(v == top)
     return out
+
+
+_last_dance_chances = last_dance_chances.__wrapped__
 
 
 # ---------------------------------------------------------------------------
@@ -534,3 +563,7 @@ class GachaGameParams:
         check_bool("last_dance_consolete", self.last_dance_consolete)
         check_choice("boss_use", self.boss_use, BOSS_USES)
         check_choice("boss_target", self.boss_target, BOSS_TARGETS)
+
+
+#: A game set-up (the message names check_game_config's older name, GameConfig).
+CFG = Instance(GachaGameParams, "a GameConfig from make_config(...)")

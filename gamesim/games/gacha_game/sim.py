@@ -45,13 +45,23 @@ import numpy.typing as npt
 
 from gamesim.core.registry import ParamError
 from gamesim.core.rng import KeyedStreams
-from gamesim.core.validate import ParamTypeError, check_bool, check_choice, check_int, check_int_list, check_rng
+from gamesim.core.validate import (
+    Bool,
+    Choice,
+    Int,
+    Optional,
+    Rng,
+    Unchecked,
+    check_choice,
+    check_int_list,
+    validate_params,
+)
 
-from .config import BOSS_TARGETS, BOSS_USES, SOURCES, GameConfig, check_game_config
+from .config import BOSS_TARGETS, BOSS_USES, SOURCES, GameConfig
 from .data import GameData, Icon, load_data
 from .policies import (LOOKAHEAD_CAPTURE, PLAN_MAX_MONEY, POLICIES, SAVE_UNTIL, WEIGHTS, effect_values, paid_plan_tables,
                        quest_tables, target_values)
-from .rules import HAND_SIZE, MAX_QUEST_CHAIN, N_ROUNDS, N_TURNS, GachaGameParams, attack_tables, paid_tables
+from .rules import CFG, HAND_SIZE, MAX_QUEST_CHAIN, N_ROUNDS, N_TURNS, GachaGameParams, attack_tables, paid_tables
 
 __all__ = ["SOURCES", "BOSS_USES", "BOSS_TARGETS", "GachaGameParams", "GameConfig", "make_config", "simulate",
            "simulate_games", "MAX_GAMES", "CHUNK"]
@@ -126,6 +136,16 @@ _MAX_SUNDAY = 200
 _QMAX = 64
 
 
+@validate_params(
+    data=Unchecked("'illustrative', a card-list file or a GameData: loaded in the body"),
+    remove_action=Unchecked("'none' or an action card of data: checked in the body"),
+    remove_boss=Unchecked("'none' or a boss card of data that leaves one in the deck: checked in the body"),
+    chip_triggers=Bool(), round_effects=Bool(), n_players=Int(2, 4), policy=Choice(POLICIES),
+    policy_seat1=Optional(Choice(POLICIES)), expert=Bool(), doubtful=Bool(),
+    doubtful_k=Unchecked("chips removed, below data's smallest bag (read only with doubtful): checked in the body"),
+    navi_seat1=Unchecked("None or a navi card of data, unset in expert mode: checked in the body"),
+    boss_refill=Bool(), last_dance_zero_first=Bool(), last_dance_consolete=Bool(), boss_use=Choice(BOSS_USES),
+    boss_target=Choice(BOSS_TARGETS))
 def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat1: str | None = None,
                 expert: bool = False, doubtful: bool = False, doubtful_k: Sequence[int] = (3, 4),
                 navi_seat1: str | None = None, boss_refill: bool = False, data: str | GameData = "illustrative",
@@ -209,20 +229,17 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
         if "deck" not in places:
             raise ParamError("remove_boss", remove_boss, "a boss that leaves at least one card in the deck")
         gd = replace(gd, boss_place=places)
-    if not check_bool("chip_triggers", chip_triggers) and gd.has_triggers:
+    if not chip_triggers and gd.has_triggers:
         gd = replace(gd, navi_trigger=np.zeros_like(gd.navi_trigger), event_trigger=np.zeros_like(gd.event_trigger))
-    if not check_bool("round_effects", round_effects):
+    if not round_effects:
         gd = replace(gd, event_round=np.zeros_like(gd.event_round), boss_round=np.full_like(gd.boss_round, -1),
                      boss_bag=np.full_like(gd.boss_bag, -1), navi_round=np.full_like(gd.navi_round, -1),
                      navi_bag=np.full_like(gd.navi_bag, -1))
-    n_players = check_int("n_players", n_players, min=2, max=4)
-    pol = check_choice("policy", policy, POLICIES)
-    pols = [pol] * n_players
+    pols = [policy] * n_players
     if policy_seat1 is not None:
-        pols[0] = check_choice("policy_seat1", policy_seat1, POLICIES)
-    expert = check_bool("expert", expert)
+        pols[0] = policy_seat1
     ks = None
-    if check_bool("doubtful", doubtful):
+    if doubtful:
         ks = tuple(check_int_list("doubtful_k", doubtful_k, min=0,
                                   max=max(0, min(sum(b) for b in gd.round_bags) - 1), max_len=10))
     n1 = None
@@ -231,11 +248,8 @@ def make_config(*, n_players: int = 4, policy: str = "greedy_pulls", policy_seat
             raise ParamError("navi_seat1", navi_seat1, "unset in エキスパートモード (expert = true: no navi)")
         n1 = gd.navi_names.index(check_choice("navi_seat1", navi_seat1, gd.navi_names))
     # the hand-size bound (HAND_SIZE cards per slayer) is checked by GachaGameParams itself
-    return GameConfig(gd, n_players, tuple(pols), expert, ks, n1, check_bool("boss_refill", boss_refill),
-                      check_bool("last_dance_zero_first", last_dance_zero_first),
-                      check_bool("last_dance_consolete", last_dance_consolete),
-                      check_choice("boss_use", boss_use, BOSS_USES),
-                      check_choice("boss_target", boss_target, BOSS_TARGETS))
+    return GameConfig(gd, n_players, tuple(pols), expert, ks, n1, boss_refill, last_dance_zero_first,
+                      last_dance_consolete, boss_use, boss_target)
 
 
 def _quest_vec(d: GameData, pos: npt.NDArray[np.int64], laps: npt.NDArray[np.int64],
@@ -1066,6 +1080,7 @@ def _events(d: GameData, G: int, rng: np.random.Generator) -> npt.NDArray[np.int
     return out
 
 
+@validate_params(params=CFG, n_games=Int(1, MAX_GAMES), held=Bool(), rng=Rng())
 def simulate(params: GachaGameParams, n_games: int, *, rng: Any = None, held: bool = False
              ) -> dict[str, npt.NDArray[Any]]:
     """Play ``n_games`` whole games of ``params``: every game's common entry point.
@@ -1094,9 +1109,10 @@ def simulate(params: GachaGameParams, n_games: int, *, rng: Any = None, held: bo
     ParamError, ParamTypeError
         As :func:`simulate_games`.
     """
-    return simulate_games(params, n_games, rng=rng, held=held)
+    return _simulate_games(params, n_games, rng=rng, held=held)
 
 
+@validate_params(cfg=CFG, n_games=Int(1, MAX_GAMES), held=Bool(), rng=Rng())
 def simulate_games(cfg: GameConfig, n_games: int, *, rng: Any = None, held: bool = False) -> dict[str, npt.NDArray[Any]]:
     """Play ``n_games`` whole games (vectorized across games, in chunks).
 
@@ -1132,10 +1148,7 @@ def simulate_games(cfg: GameConfig, n_games: int, *, rng: Any = None, held: bool
         If ``cfg`` is not a GameConfig, ``n_games`` is not an integer in range or ``rng``
         is not seed material (a bool, float or string).
     """
-    cfg = check_game_config(cfg)
-    n_games = check_int("n_games", n_games, min=1, max=MAX_GAMES)
-    held = check_bool("held", held)
-    gen = check_rng(rng)
+    gen = rng
     parts: list[dict[str, Any]] = []
     for start in range(0, n_games, CHUNK):
         G = min(CHUNK, n_games - start)
@@ -1149,3 +1162,6 @@ def simulate_games(cfg: GameConfig, n_games: int, *, rng: Any = None, held: bool
         if held:
             parts[-1].update(boss_owner=b.owner, played=b.played)
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+_simulate_games = simulate_games.__wrapped__
