@@ -163,7 +163,12 @@ def _list_bad(elem_bad: st.SearchStrategy, elem_good: st.SearchStrategy, lo_len:
     if lo_len > 0:
         options.append(st.lists(elem_good, max_size=lo_len - 1))
     if hi_len is not None:
-        options.append(st.lists(elem_good, min_size=hi_len + 1, max_size=hi_len + 2))
+        # a list one longer than allowed; a long one built by repetition (Hypothesis cannot draw
+        # lists of more than a few thousand items, e.g. gacha's 10,000 sessions)
+        if hi_len < 1000:
+            options.append(st.lists(elem_good, min_size=hi_len + 1, max_size=hi_len + 2))
+        else:
+            options.append(elem_good.map(lambda v: [v] * (hi_len + 1)))
     return st.one_of(options)
 
 

@@ -45,7 +45,6 @@ __all__ = [
     "MAX_TRIALS",
     "MAX_PLAYERS",
     "MAX_PTC_SESSIONS",
-    "check_shared_args",
     "Chip",
     "N_GOD_CHANCE_DEFAULT",
     "N_SR_DEFAULT",
@@ -73,10 +72,7 @@ __all__ = [
     "must_rebuild",
     "session_outcomes",
     "split_sessions",
-    "check_bag",
-    "check_doubtful",
     "check_config",
-    "check_sessions",
     "MAX_CHIPS",
     "MAX_GOD_CHANCE_CHIPS",
     "MAX_CHARACTERS",
@@ -620,38 +616,6 @@ def full_bag(bag: BagConfig) -> BagState:
     return BagState(bag.counts, (0, 0, 0), 0)
 
 
-def check_bag(bag: object, name: str = "bag") -> BagConfig:
-    """Check that ``bag`` is a :class:`BagConfig` (its counts are checked when it is made).
-
-    Raises
-    ------
-    ParamTypeError
-        If it is not.
-    """
-    if not isinstance(bag, BagConfig):
-        raise ParamTypeError(name, bag, "a BagConfig")
-    return bag
-
-
-def check_doubtful(doubtful: object, bag: BagConfig | None = None) -> DoubtfulConfig | None:
-    """Check ``doubtful`` (a :class:`DoubtfulConfig` or None) against the bag.
-
-    Raises
-    ------
-    ParamTypeError
-        If it is neither a DoubtfulConfig nor None.
-    ParamError
-        If some ``k`` is >= the bag total (a bag must keep a chip).
-    """
-    if doubtful is None:
-        return None
-    if not isinstance(doubtful, DoubtfulConfig):
-        raise ParamTypeError("doubtful", doubtful, "a DoubtfulConfig or None")
-    if bag is not None:
-        _check_fits(doubtful, bag)
-    return doubtful
-
-
 def _check_fits(doubtful: DoubtfulConfig | None, bag: BagConfig) -> None:
     """The relation of a checked ``doubtful`` and ``bag``: every k below the bag total."""
     if doubtful is not None and doubtful.k_max >= bag.total:
@@ -764,24 +728,6 @@ class GachaParams:
         """``{"bag", "n_characters", "doubtful", "overdrive_pulls"}``: the keyword arguments of the gacha functions."""
         return {"bag": self.bag, "n_characters": self.n_characters, "doubtful": self.doubtful,
                 "overdrive_pulls": self.overdrive_pulls}
-
-
-def check_sessions(sessions: object, name: str = "sessions", *, min_pulls: int = 0) -> list[int]:
-    """Check a schedule of session sizes (pulls).
-
-    Returns
-    -------
-    list of int
-
-    Raises
-    ------
-    ParamTypeError
-        If it is not a sequence of integers.
-    ParamError
-        If a size is outside ``min_pulls``..:data:`MAX_SESSION_PULLS` or there are more
-        than :data:`MAX_SESSIONS` sessions.
-    """
-    return check_int_list(name, sessions, min=min_pulls, max=MAX_SESSION_PULLS, min_len=0, max_len=MAX_SESSIONS)
 
 
 def _mv_hypergeometric(counts: tuple[int, int, int], m: int) -> list[tuple[tuple[int, int, int], float]]:
@@ -1064,38 +1010,6 @@ MAX_PTC_SESSIONS: int = 100_000
 MAX_PLAYERS: int = 16
 
 
-def check_shared_args(schedule: object, n_trials: object, n_players: object | None
-                      ) -> tuple[list[tuple[int, int]], int, int]:
-    """Validate a shared schedule: (player, pulls) pairs, players 1..n_players.
-
-    Parameters
-    ----------
-    schedule : sequence of (int, int)
-        ``(player, pulls)`` sessions in order, players numbered from 1.
-    n_trials : int
-        Trials, 0..:data:`MAX_TRIALS`.
-    n_players : int or None
-        Players sharing the bag, 1..:data:`MAX_PLAYERS`; ``None``: the largest player in ``schedule``.
-
-    Returns
-    -------
-    (list of (int, int), int, int)
-        The schedule as plain ints, ``n_trials`` and ``n_players``.
-
-    Raises
-    ------
-    ParamTypeError, ParamError
-        For a schedule that is not a list of integer pairs, too long, with pulls outside
-        0..MAX_SESSION_PULLS or a player outside 1..n_players; ``n_trials`` or
-        ``n_players`` out of range.
-    """
-    sched = _schedule_pairs(schedule)
-    n_trials = check_int("n_trials", n_trials, min=0, max=MAX_TRIALS)
-    if n_players is not None:
-        n_players = check_int("n_players", n_players, min=1, max=MAX_PLAYERS)
-    return sched, n_trials, _schedule_players(sched, schedule, n_players)
-
-
 #: The shared schedule argument (pairs, players numbered up to n_players: not one constraint).
 SCHEDULE = Unchecked("a list of (player, pulls) integer pairs, players 1..n_players: checked in the body")
 
@@ -1136,7 +1050,7 @@ def _schedule_players(sched: list[tuple[int, int]], schedule: object, n_players:
 
 #: Trials of a simulator.
 N_TRIALS = Int(0, MAX_TRIALS)
-#: A schedule of session sizes (pulls), as :func:`check_sessions`.
+#: A schedule of session sizes (pulls): a list of integers >= 0.
 SESSIONS = IntList(0, MAX_SESSION_PULLS, min_len=0, max_len=MAX_SESSIONS)
 #: Pulls per session.
 SESSION_SIZE = Int(1, MAX_SESSION_PULLS)

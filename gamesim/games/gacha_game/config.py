@@ -2,8 +2,7 @@
 
 :class:`GameConfig` is :class:`.rules.GachaGameParams` (the same class: the game's parameters
 now live in :mod:`.rules`, like every game's); this module keeps the names where users and
-:mod:`.reference`, :mod:`.tasks` and :mod:`.sim` import them today, plus :data:`SOURCES` and
-:func:`check_game_config`. Build a set-up with :func:`.sim.make_config` (names, card
+:mod:`.reference`, :mod:`.tasks` and :mod:`.sim` import them today, plus :data:`SOURCES`. Build a set-up with :func:`.sim.make_config` (names, card
 removals) or ``GachaGameParams(...)`` directly; either checks every field once.
 
 Source: ``shared/seeds/gacha_god_chance_rules_ja.txt``; reading: ``docs/rules/gacha_game.md``.
@@ -11,11 +10,9 @@ Source: ``shared/seeds/gacha_god_chance_rules_ja.txt``; reading: ``docs/rules/ga
 
 from __future__ import annotations
 
-from gamesim.core.validate import ParamTypeError
-
 from .rules import BOSS_TARGETS, BOSS_USES, GachaGameParams
 
-__all__ = ["SOURCES", "BOSS_USES", "BOSS_TARGETS", "GameConfig", "GachaGameParams", "check_game_config"]
+__all__ = ["SOURCES", "BOSS_USES", "BOSS_TARGETS", "GameConfig", "GachaGameParams"]
 
 #: Where pulls come from (metric ``pulls_<source>``).
 SOURCES: tuple[str, ...] = ("weekday", "quest", "boss", "saturday", "paid", "event", "navi", "overdrive", "trigger")
@@ -23,24 +20,3 @@ SOURCES: tuple[str, ...] = ("weekday", "quest", "boss", "saturday", "paid", "eve
 #: The older name of :class:`.rules.GachaGameParams` (the same class).
 GameConfig = GachaGameParams
 
-
-def check_game_config(cfg: object) -> GachaGameParams:
-    """``cfg`` itself if it is a :class:`GachaGameParams` (alias ``GameConfig``).
-
-    Parameters
-    ----------
-    cfg : object
-        The value to check.
-
-    Returns
-    -------
-    GachaGameParams
-
-    Raises
-    ------
-    ParamTypeError
-        (a ``TypeError``) Naming ``cfg``, if it is anything else.
-    """
-    if not isinstance(cfg, GachaGameParams):
-        raise ParamTypeError("cfg", cfg, "a GameConfig from make_config(...)")
-    return cfg

@@ -565,5 +565,5 @@ class GachaGameParams:
         check_choice("boss_target", self.boss_target, BOSS_TARGETS)
 
 
-#: A game set-up (the message names check_game_config's older name, GameConfig).
+#: A game set-up (the message names GachaGameParams by its older name, GameConfig).
 CFG = Instance(GachaGameParams, "a GameConfig from make_config(...)")

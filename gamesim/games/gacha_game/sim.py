@@ -35,7 +35,7 @@ Source: ``shared/seeds/gacha_god_chance_rules_ja.txt``; reading: ``docs/rules/ga
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 import math
 from typing import Any
@@ -882,7 +882,7 @@ class _Batch:
         return code, slot
 
     def weekday(self) -> None:
-        d, G, P, A = self.d, self.G, self.P, self.A
+        G, P, A = self.G, self.P, self.A
         # deal: the first P * HAND_SIZE cards of a shuffled deck (partial Fisher-Yates)
         deck = np.tile(np.arange(A), (G, 1))
         flat, rowa = deck.reshape(-1), self.rows * A
