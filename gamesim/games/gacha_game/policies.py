@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -233,3 +234,97 @@ def paid_plan_tables(bag: tuple[int, int, int], doubtful_k: tuple[int, ...] | No
     for c, (drawn, gc) in enumerate(plan.classes):
         cls[drawn, gc] = c
     return plan.policy[:, :, 0].copy(), cls
+
+
+# ---------------------------------------------------------------------------
+# the slayers' choices, on the simulator's batch of games (moved from sim._Batch: policy logic
+# lives here, the batch holds the game state)
+# ---------------------------------------------------------------------------
+
+
+def lookahead_values(b: Any, icons: npt.NDArray[np.int64], s: int) -> npt.NDArray[np.float64]:
+    """Pulls-equivalent of effects ``icons`` (G, ..., N) for seat ``s`` of batch ``b`` in its current state.
+
+    A kernel of the simulator (unchecked): ``b`` is its batch of ``G`` games
+    (``gamesim.games.gacha_game.sim._Batch``), ``icons`` an int64 array whose last axis counts the
+    icons of :class:`.data.Icon`; returns float64 of ``icons.shape[:-1]``, in pulls.
+
+    Exact quest outcome from the slayer's square and 周回数, marginal 課金 pulls of the money at
+    this Sunday's rates, the change of the slayer's Saturday pulls, attacks at their exact
+    expected pulls plus LOOKAHEAD_CAPTURE pulls per capture probability.
+    """
+    G, P = b.G, b.P
+    extra = (1,) * (icons.ndim - 2)
+    g = lambda a: a.reshape((G,) + extra)  # noqa: E731
+    pos, laps = g(b.qpos.reshape(G, P)[:, s]), g(b.laps.reshape(G, P)[:, s])
+    q = np.minimum(icons[..., Icon.QUEST], b.qbase.shape[1] - 1)
+    val = (icons[..., Icon.PULLS] + b.qbase[pos, q] + laps * b.qunits[pos, q]).astype(float)
+    cap = b.pp.shape[1] - 1
+    mon = b.money.reshape(G, P)[:, s]
+    val += (b.pp[g(b.rid), np.minimum(g(mon) + icons[..., Icon.MONEY], cap)]
+            - g(b.pp[b.rid, np.minimum(mon, cap)]))
+    rate = b.rate.reshape(G, P)
+    others = np.delete(rate, s, axis=1)
+    top = others.max(axis=1)
+    tied = (others == top[:, None]).sum(axis=1)
+    d = b.d
+
+    def sat(r: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        t, n, tab = g(top), g(tied), g(b.sid)
+        return np.where(r > t, b.sat_sets[tab, d.rate_columns[r], 0],
+                        np.where(r == t, b.sat_sets[tab, d.rate_columns[r], np.minimum(n, 3)], 0))
+
+    r0 = g(rate[:, s])
+    val += sat(np.minimum(r0 + icons[..., Icon.RATE], d.rate_length)) - sat(r0)
+    h = g(b._vhealth(s))
+    for k, ic in enumerate((Icon.ATTACK, Icon.ATTACK_CRITICAL, Icon.ATTACK_DOUBLE)):
+        val += icons[..., ic] * (b.e_pulls[k][h] + LOOKAHEAD_CAPTURE * b.p_cap[k][h])
+    return val
+
+def choose_play(b: Any, s: int, hs: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Seat ``s`` of batch ``b`` picks from its hand ``hs`` (G, nv) by its policy: the code it plays
+    and the hand slot it gives up, both int64 (G,).
+
+    A kernel of the simulator (unchecked; ``b`` as :func:`lookahead_values`). The code is
+    ``2 * card + side`` for an action card, ``2 * A + boss`` for a boss card (A action cards).
+    ``random`` draws from ``b.rng_choice``; the other policies play the card of highest value
+    (``lookahead``: :func:`lookahead_values`; else the weights' tables) and a boss card when
+    it is worth more (the worst card then goes face down).
+    """
+    d, G, rows, A = b.d, b.G, b.rows, b.A
+    nv = hs.shape[1]
+    pol = b.cfg.policies[s]
+    gi = np.nonzero(b.nboss.reshape(G, b.P)[:, s])[0]  # games where s has a usable boss card
+    if pol == "random":
+        slot = b.rng_choice.integers(0, nv, G)
+        code = 2 * hs.reshape(-1)[rows * nv + slot] + b.rng_choice.integers(0, 2, G)
+        gi = gi[b.rng_choice.random(gi.size) < 0.5]
+        if gi.size:
+            usable = (b.owner[gi] == s) & ~b.used[gi]
+            bv = np.where(usable, b.rng_choice.random((gi.size, b.B)), -np.inf)
+            code[gi] = 2 * A + np.argmax(bv, axis=1)
+        return code, slot
+    if pol == "lookahead":
+        v = lookahead_values(b, d.action_effects[hs], s)  # (G, nv, 2)
+        side = np.argmax(v, axis=2)
+        cv = v.max(axis=2)
+    else:
+        vh = b._vhealth(s)
+        h = vh[:, None]
+        side = b.card_side[s][hs, h]
+        cv = b.card_val[s][hs, h]
+    slot = np.argmax(cv, axis=1)
+    fl = rows * nv + slot
+    code = 2 * hs.reshape(-1)[fl] + side.reshape(-1)[fl]
+    if gi.size:
+        if pol == "lookahead":
+            bv = lookahead_values(b, np.broadcast_to(d.boss_effects, (G,) + d.boss_effects.shape), s)[gi]
+        else:
+            bv = b.boss_val[s][:, vh[gi]].T
+        bv = np.where((b.owner[gi] == s) & ~b.used[gi], bv, -np.inf)
+        use = bv.max(axis=1) > cv.reshape(-1)[fl[gi]]
+        gu = gi[use]
+        if gu.size:
+            code[gu] = 2 * A + np.argmax(bv[use], axis=1)
+            slot[gu] = np.argmin(cv[gu], axis=1)  # the worst card goes face down
+    return code, slot

@@ -59,8 +59,8 @@ from gamesim.core.validate import (
 
 from .config import BOSS_TARGETS, BOSS_USES, SOURCES, GameConfig
 from .data import GameData, Icon, load_data
-from .policies import (LOOKAHEAD_CAPTURE, PLAN_MAX_MONEY, POLICIES, SAVE_UNTIL, WEIGHTS, effect_values, paid_plan_tables,
-                       quest_tables, target_values)
+from .policies import (PLAN_MAX_MONEY, POLICIES, SAVE_UNTIL, WEIGHTS, effect_values, paid_plan_tables,
+                       quest_tables, target_values, choose_play)
 from .rules import CFG, HAND_SIZE, MAX_QUEST_CHAIN, N_ROUNDS, N_TURNS, GachaGameParams, attack_tables, paid_tables
 
 __all__ = ["SOURCES", "BOSS_USES", "BOSS_TARGETS", "GachaGameParams", "GameConfig", "make_config", "simulate",
@@ -806,81 +806,6 @@ class _Batch:
         self._make_bag(np.nonzero(self.alive & (has | (self.round == 0)))[0])
         self._each_seat(self.event_T, np.repeat(ev, self.P), _EVENT)
 
-    def _lookahead(self, icons: npt.NDArray[np.int64], s: int) -> npt.NDArray[np.float64]:
-        """Pulls-equivalent of effects ``icons`` (G, ..., N) for seat ``s`` from the current state.
-
-        Exact quest outcome from the slayer's square and 周回数, marginal 課金 pulls of the money at
-        this Sunday's rates, the change of the slayer's Saturday pulls, attacks at their exact
-        expected pulls plus LOOKAHEAD_CAPTURE pulls per capture probability.
-        """
-        G, P = self.G, self.P
-        extra = (1,) * (icons.ndim - 2)
-        g = lambda a: a.reshape((G,) + extra)  # noqa: E731
-        pos, laps = g(self.qpos.reshape(G, P)[:, s]), g(self.laps.reshape(G, P)[:, s])
-        q = np.minimum(icons[..., Icon.QUEST], self.qbase.shape[1] - 1)
-        val = (icons[..., Icon.PULLS] + self.qbase[pos, q] + laps * self.qunits[pos, q]).astype(float)
-        cap = self.pp.shape[1] - 1
-        mon = self.money.reshape(G, P)[:, s]
-        val += (self.pp[g(self.rid), np.minimum(g(mon) + icons[..., Icon.MONEY], cap)]
-                - g(self.pp[self.rid, np.minimum(mon, cap)]))
-        rate = self.rate.reshape(G, P)
-        others = np.delete(rate, s, axis=1)
-        top = others.max(axis=1)
-        tied = (others == top[:, None]).sum(axis=1)
-        d = self.d
-
-        def sat(r: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-            t, n, tab = g(top), g(tied), g(self.sid)
-            return np.where(r > t, self.sat_sets[tab, d.rate_columns[r], 0],
-                            np.where(r == t, self.sat_sets[tab, d.rate_columns[r], np.minimum(n, 3)], 0))
-
-        r0 = g(rate[:, s])
-        val += sat(np.minimum(r0 + icons[..., Icon.RATE], d.rate_length)) - sat(r0)
-        h = g(self._vhealth(s))
-        for k, ic in enumerate((Icon.ATTACK, Icon.ATTACK_CRITICAL, Icon.ATTACK_DOUBLE)):
-            val += icons[..., ic] * (self.e_pulls[k][h] + LOOKAHEAD_CAPTURE * self.p_cap[k][h])
-        return val
-
-    def _choose(self, s: int, hs: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        """Seat ``s`` picks from its hand ``hs`` (G, nv): the code it plays and the hand slot it gives up."""
-        d, G, rows, A = self.d, self.G, self.rows, self.A
-        nv = hs.shape[1]
-        pol = self.cfg.policies[s]
-        gi = np.nonzero(self.nboss.reshape(G, self.P)[:, s])[0]  # games where s has a usable boss card
-        if pol == "random":
-            slot = self.rng_choice.integers(0, nv, G)
-            code = 2 * hs.reshape(-1)[rows * nv + slot] + self.rng_choice.integers(0, 2, G)
-            gi = gi[self.rng_choice.random(gi.size) < 0.5]
-            if gi.size:
-                usable = (self.owner[gi] == s) & ~self.used[gi]
-                bv = np.where(usable, self.rng_choice.random((gi.size, self.B)), -np.inf)
-                code[gi] = 2 * A + np.argmax(bv, axis=1)
-            return code, slot
-        if pol == "lookahead":
-            v = self._lookahead(d.action_effects[hs], s)  # (G, nv, 2)
-            side = np.argmax(v, axis=2)
-            cv = v.max(axis=2)
-        else:
-            vh = self._vhealth(s)
-            h = vh[:, None]
-            side = self.card_side[s][hs, h]
-            cv = self.card_val[s][hs, h]
-        slot = np.argmax(cv, axis=1)
-        fl = rows * nv + slot
-        code = 2 * hs.reshape(-1)[fl] + side.reshape(-1)[fl]
-        if gi.size:
-            if pol == "lookahead":
-                bv = self._lookahead(np.broadcast_to(d.boss_effects, (G,) + d.boss_effects.shape), s)[gi]
-            else:
-                bv = self.boss_val[s][:, vh[gi]].T
-            bv = np.where((self.owner[gi] == s) & ~self.used[gi], bv, -np.inf)
-            use = bv.max(axis=1) > cv.reshape(-1)[fl[gi]]
-            gu = gi[use]
-            if gu.size:
-                code[gu] = 2 * A + np.argmax(bv[use], axis=1)
-                slot[gu] = np.argmin(cv[gu], axis=1)  # the worst card goes face down
-        return code, slot
-
     def weekday(self) -> None:
         G, P, A = self.G, self.P, self.A
         # deal: the first P * HAND_SIZE cards of a shuffled deck (partial Fisher-Yates)
@@ -905,7 +830,7 @@ class _Batch:
             for s in range(P):
                 h = (s - turn) % P
                 hs = hands[h, :, :nv]
-                code[:, s], slot = self._choose(s, hs)
+                code[:, s], slot = choose_play(self, s, hs)
                 if nv > 1:
                     shift = ar[None, : nv - 1] + (ar[None, : nv - 1] >= slot[:, None])
                     hands[h, :, : nv - 1] = np.take_along_axis(hs, shift, axis=1)
