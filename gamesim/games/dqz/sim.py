@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from gamesim.core.batching import chunk_spans
 from gamesim.core.lazy import lazy_module
 from gamesim.core.registry import ParamError
 from gamesim.core.rng import KeyedStreams, RngLike
@@ -235,7 +236,6 @@ def _apply_skill(st: _State, skill: Skill, pre: bool, rows: npt.NDArray[np.int64
     if rows.size == 0:
         return
     P = st.hands.shape[1]
-    n = rows.size
     w = st.width
 
     def set_mod(name: str, value: npt.NDArray[Any]) -> None:
@@ -608,8 +608,8 @@ def run_battles(monsters: Sequence[Monster], n_runs: int, cfg: BattleConfig, *, 
     gen = rng
     out: dict[str, list[npt.NDArray[Any]]] = {c: [] for c in RESULT_COLUMNS}
     solvers: dict[DamageRule, PlaySolver] = {}
-    for start in range(0, n_runs, CHUNK_SIZE):
-        n = min(CHUNK_SIZE, n_runs - start)
+    for start, stop in chunk_spans(n_runs, CHUNK_SIZE):
+        n = stop - start
         streams = KeyedStreams(gen)
         st = _State(n, cfg, streams(_DEAL))
         all_rows = np.arange(n)

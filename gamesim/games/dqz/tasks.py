@@ -21,7 +21,7 @@ from gamesim.core.registry import Metric, Param, ParamError, Task
 
 from .bestiary import BESTIARY
 from .exact_battle import exact_first_turn
-from .policies import POLICIES, DamageRule
+from .policies import POLICIES
 from .rules import MAX_CARDS, MAX_HP, RESIST_ROUNDINGS, Monster, Timing, parse_skills
 from .sim import MAX_BATTLES, MAX_HAND, MAX_INN_EVERY, MAX_PER_VALUE, MAX_STRATEGY, MAX_TURNS, BattleConfig, run_battles
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from gamesim.core.batching import chunk_spans
+
 from .rules import BagConfig, DoubtfulConfig
 
 __all__ = ["CHUNK_SIZE"]
@@ -219,4 +221,4 @@ def _play_session(b: _Bag, owned: np.ndarray, gcount: np.ndarray, pulls: np.ndar
 
 def _chunks(n_trials: int, n_players: int, n_characters: int) -> list[int]:
     size = max(1024, min(CHUNK_SIZE, 8_000_000 // max(1, n_players * n_characters)))
-    return [min(size, n_trials - s) for s in range(0, n_trials, size)]
+    return [stop - start for start, stop in chunk_spans(n_trials, size)]

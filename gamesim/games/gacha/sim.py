@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from gamesim.core.batching import chunk_spans
 from gamesim.core.lazy import lazy_module
 from gamesim.core.rng import RngLike
 
@@ -658,8 +659,8 @@ def _schedule_cycles(sessions: list[int], n_trials: int, rng: np.random.Generato
                 rows, s, gk, sk = rows[live], s[live], gk[live], sk[live]
         god[rows], sr[rows] = gk, sk
         start += size
-    for lo in range(0, n_trials, CHUNK_SIZE):  # chunked: bounded temporaries
-        owned[lo:lo + CHUNK_SIZE] = _owned_counts(god[lo:lo + CHUNK_SIZE], card_rng, cfg.n_characters)
+    for lo, hi in chunk_spans(n_trials, CHUNK_SIZE):  # chunked: bounded temporaries
+        owned[lo:hi] = _owned_counts(god[lo:hi], card_rng, cfg.n_characters)
     return {"god_chances": god, "complete": owned == cfg.n_characters, "characters_owned": owned,
             "sr_drawn": sr, "pulls": np.full(n_trials, total, dtype=_I64)}
 

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from gamesim.core.batching import chunk_spans
 from gamesim.core.registry import ParamError
 from gamesim.core.rng import KeyedStreams
 from gamesim.core.validate import (
@@ -64,14 +65,16 @@ from .policies import (PLAN_MAX_MONEY, POLICIES, SAVE_UNTIL, WEIGHTS, effect_val
 from .rules import CFG, HAND_SIZE, MAX_QUEST_CHAIN, N_ROUNDS, N_TURNS, GachaGameParams, attack_tables, paid_tables
 
 __all__ = ["SOURCES", "BOSS_USES", "BOSS_TARGETS", "GachaGameParams", "GameConfig", "make_config", "simulate",
-           "simulate_games", "MAX_GAMES", "CHUNK"]
+           "simulate_games", "MAX_GAMES", "CHUNK_SIZE", "CHUNK"]
 
 #: Index of each pull source in :data:`SOURCES`.
 _WEEKDAY, _QUEST, _BOSS, _SATURDAY, _PAID, _EVENT, _NAVI, _OVERDRIVE, _TRIGGER = range(len(SOURCES))
 #: Most games per call (memory and time bound).
 MAX_GAMES = 2_000_000
 #: Games per chunk.
-CHUNK = 100_000
+CHUNK_SIZE = 100_000
+#: The older name of :data:`CHUNK_SIZE`.
+CHUNK = CHUNK_SIZE
 #: Sources of randomness: the key of each one's stream (see the module notes).
 _S_MISC, _S_SETUP, _S_EVENTS, _S_DEAL, _S_BAG, _S_CARD, _S_DICE, _S_CHOICE, _S_SR, _S_REMOVAL = range(10)
 #: Numbers per game in one block of a :class:`_PerGame` source, and blocks kept per source.
@@ -1075,8 +1078,8 @@ def simulate_games(cfg: GameConfig, n_games: int, *, rng: Any = None, held: bool
     """
     gen = rng
     parts: list[dict[str, Any]] = []
-    for start in range(0, n_games, CHUNK):
-        G = min(CHUNK, n_games - start)
+    for start, stop in chunk_spans(n_games, CHUNK_SIZE):
+        G = stop - start
         b = _Batch(cfg, G, gen, held)
         ev = _events(cfg.data, G, b.streams(_S_EVENTS))
         res = b.play(ev)

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from gamesim.core.batching import chunk_spans
 from gamesim.core.registry import ParamError
 from gamesim.core.rng import RngLike
 from gamesim.core.validate import Choice, Instance, Int, Optional, ParamTypeError, Rng, Unchecked, check_int, validate_params
@@ -83,10 +84,6 @@ def _check_work(n_trials: int, per_trial: int, what: str) -> None:
     """``n_trials x per_trial`` at most ``MAX_TRIALS`` (a relation of two checked arguments)."""
     if n_trials * per_trial > MAX_TRIALS:
         raise ParamError("n_trials", n_trials, f"an integer <= {MAX_TRIALS // per_trial:,} {what}")
-
-
-def _chunks(n_trials: int) -> list[tuple[int, int]]:
-    return [(s, min(s + CHUNK_SIZE, n_trials)) for s in range(0, n_trials, CHUNK_SIZE)]
 
 
 @validate_params(n_dice=Unchecked("array-like, converted once and checked in the body (1-D integers, size, range)"),
@@ -170,7 +167,7 @@ def sample_rolls(n_dice: int, n_trials: int, *, die: DieSpec = GODTEAR_DIE, rng:
         outside ``0 .. MAX_TRIALS`` (10 million) or ``rng`` is a negative seed.
     """
     out = np.empty(n_trials, dtype=np.int64)
-    for a, b in _chunks(n_trials):
+    for a, b in chunk_spans(n_trials, CHUNK_SIZE):
         out[a:b] = _roll_totals(np.full(b - a, n_dice, dtype=np.int64), die, rng)
     return out
 
@@ -298,7 +295,7 @@ def run_knockout(skill: Skill, target: Target, n_trials: int, *, uses: int, max_
     ko = np.zeros(n_trials, dtype=bool)
     wounds_out = np.zeros(n_trials, dtype=np.int64)
     t_ko = np.full(n_trials, np.nan)
-    for a, b in _chunks(n_trials):
+    for a, b in chunk_spans(n_trials, CHUNK_SIZE):
         size = b - a
         wounds = np.zeros(size, dtype=np.int64)
         tok = _tokens(size, attacker, target_status)
@@ -423,7 +420,7 @@ def run_activation(actions: Sequence[tuple[Skill, int]], target: Target, n_trial
     _check_work(n_trials, n_models, f"with n_models = {n_models} (n_trials x n_models <= {MAX_TRIALS:,})")
     gen = rng
     per_model = np.zeros((n_trials, n_models), dtype=np.int64)
-    for a, b in _chunks(n_trials):
+    for a, b in chunk_spans(n_trials, CHUNK_SIZE):
         size = b - a
         wounds = np.zeros((size, n_models), dtype=np.int64)
         tok = _tokens(size, attacker, target_status)

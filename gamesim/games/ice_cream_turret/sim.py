@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from gamesim.core.batching import chunk_spans
 from gamesim.core.rng import KeyedStreams, RngLike
 from gamesim.core.validate import Int, ParamTypeError, Rng, Unchecked, validate_params
 
@@ -118,8 +119,8 @@ def run_games(p: IceCreamParams, policy: Any, n_games: int, *, rng: RngLike = No
         "clears": np.zeros(n_games, np.int32), "cleared": np.zeros(n_games, np.int32),
         "crush_left": np.zeros(n_games, np.int16),
     }
-    for start in range(0, n_games, chunk_size):
-        n = min(chunk_size, n_games - start)
+    for start, stop in chunk_spans(n_games, chunk_size):
+        n = stop - start
         streams = KeyedStreams(gen)
         g = _new_games(p, n, rng=streams(_DRAW, 0), t=t)
         g.gid += start

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from gamesim.core.batching import chunk_spans
 from gamesim.core.rng import RngLike
 from gamesim.core.validate import Bool, Int, ParamTypeError, Rng, Unchecked, validate_params
 
@@ -112,8 +113,8 @@ def simulate(params: KamiParams, n_games: int, *, rng: RngLike = None, policies:
         "smoke": np.zeros((n_games, P), np.int8), "smoke_forced": np.zeros((n_games, P), np.int8),
         "smoke_chosen": np.zeros((n_games, P), np.int8), "first_seat": np.zeros(n_games, np.int8),
     }
-    for start in range(0, n_games, chunk_size):
-        n = min(chunk_size, n_games - start)
+    for start, stop in chunk_spans(n_games, chunk_size):
+        n = stop - start
         g = np.arange(start, start + n)
         b = deal(n, t, deck_rng)
         shift = (g % P) if rotate else np.zeros(n, np.int64)

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from gamesim.core.batching import chunk_spans
 from gamesim.core.registry import ParamError
 from gamesim.core.validate import Instance, Int, ParamTypeError, Rng, Unchecked, check_int, validate_params
 
@@ -142,8 +143,7 @@ def simulate_ids(params: MechParams, mech_a: npt.NDArray[np.int64], mech_b: npt.
     dice, coin, choice = rng.spawn(3)
     keys = ("winner", "first", "turns", "hp_a", "hp_b", "armour_a", "armour_b", "strips", "lost_turns")
     out = {k: np.empty(n, np.int64) for k in keys}
-    for lo in range(0, n, cs):
-        hi = min(n, lo + cs)
+    for lo, hi in chunk_spans(n, cs):
         if params.first == "random":
             first = coin.integers(0, 2, hi - lo)
         else:

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from gamesim.core.batching import chunk_spans
 from gamesim.core.registry import ParamError
 from gamesim.core.validate import Instance, Int, ParamTypeError, Rng, Unchecked, check_choice, validate_params
 
@@ -217,8 +218,8 @@ def simulate(params: PanzerParams, n_games: int, *, rng: Any = None, cards: Card
     t = tables_for(cards)
     setup_rng, play_rng = gen.spawn(2)
     parts: list[dict[str, npt.NDArray[Any]]] = []
-    for start in range(0, n_games, chunk_size):
-        m = min(chunk_size, n_games - start)
+    for start, stop in chunk_spans(n_games, chunk_size):
+        m = stop - start
         b = _setup(params, t, m, setup_rng, seat0)
         r = play_rounds(b, names, play_rng, rounds=params.max_rounds, rollout=(rollout_k, rollout_horizon))
         parts.append(_summary(b, r))

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, overload
 import numpy as np
 import numpy.typing as npt
 
+from gamesim.core.batching import chunk_spans
 from gamesim.core.lazy import lazy_module
 from gamesim.core.registry import ParamError
 from gamesim.core.rng import KeyedStreams, RngLike
@@ -371,8 +372,7 @@ def run_games(p: QftnwParams, policies: Sequence[Any], n_games: int, *, rng: Rng
         raise ParamError("chunk_size", chunk_size, f"at most {MAX_CHUNK_CELLS // p.n_cards:,} with {p.n_cards} territory "
                          f"cards (chunk_size x n_cards <= {MAX_CHUNK_CELLS:,}, memory)")
     pol0, pol1 = (make_policy(s) for s in policies)
-    parts = [_run_chunk(p, pol0, pol1, min(chunk_size, n_games - s), rng, check)
-             for s in range(0, n_games, chunk_size)]
+    parts = [_run_chunk(p, pol0, pol1, stop - s, rng, check) for s, stop in chunk_spans(n_games, chunk_size)]
     keys = ("rounds", "winner", "cond", "bk0", "bk1", "minf0", "minf1", "sumf0", "sumf1", "ended")
     if not parts:
         return {k: np.zeros(0, _I64) for k in keys}
