@@ -18,6 +18,7 @@ import math
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 import pytest
@@ -306,3 +307,26 @@ def check_declared_call(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: d
     assert time.perf_counter() - t0 < FAST_S, "refusal too slow"
     assert exc.value.key in bad, f"{exc.value!r} names none of {bad}"
     return exc.value
+
+
+def check_all_declared(where: str, functions: Mapping[str, Callable[..., Any]], *named: Iterable[str]) -> None:
+    """Every function of ``functions`` (name -> function) carries a ``validate_params`` declaration, and
+    every name in ``named`` (e.g. a test file's ``SPECIAL`` and ``BY_HAND`` tables) is one of them."""
+    undeclared = [n for n, f in functions.items() if declared_params(f) is None]
+    assert not undeclared, f"{where}: no validate_params declaration on {undeclared}"
+    for names in named:
+        assert set(names) <= set(functions), f"{where}: {sorted(set(names) - set(functions))} are not its functions"
+
+
+def check_declared_strict(fn: Callable[..., Any], data: Any, examples: dict[type, list[Any]],
+                          special: dict[str, Arg] | None = None, *, returns_value: bool = False,
+                          one_line: bool = False) -> None:
+    """One call of ``fn`` drawn from its declaration (``special`` overriding some arguments), checked by
+    :func:`check_declared_call`; with ``one_line`` a refusal's message is one line naming the value
+    (``key = value, ...``), with ``returns_value`` a valid call returns something (not ``None``)."""
+    args, kwargs, bad = draw_declared_call(fn, data, examples, special)
+    out = check_declared_call(fn, args, kwargs, bad)
+    if bad and one_line:
+        assert " = " in str(out) and "\n" not in str(out), str(out)
+    if not bad and returns_value:
+        assert out is not None

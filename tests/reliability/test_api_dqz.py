@@ -24,7 +24,6 @@ from hypothesis import strategies as st
 
 import gamesim.games.dqz as dqz
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import declared_params
 from gamesim.games.dqz import (
     attack_value,
     best_attack_value,
@@ -38,7 +37,7 @@ from gamesim.games.dqz import (
     value_table,
 )
 from tests.reliability import api_support
-from tests.reliability.api_support import Arg, check_declared_call, draw_declared_call, int_arg, refused_fast
+from tests.reliability.api_support import Arg, check_all_declared, check_declared_strict, int_arg, refused_fast
 
 
 #: 40 examples (60 before the declared functions' calls were generated too: their refusals are drawn there).
@@ -291,9 +290,7 @@ def _public_functions() -> list[str]:
 
 
 def test_every_public_function_is_declared() -> None:
-    undeclared = [n for n in _public_functions() if declared_params(getattr(dqz, n)) is None]
-    assert not undeclared, f"gamesim.games.dqz: no validate_params declaration on {undeclared}"
-    assert set(SPECIAL) <= set(_public_functions())
+    check_all_declared("gamesim.games.dqz", {n: getattr(dqz, n) for n in _public_functions()}, SPECIAL)
 
 
 @pytest.mark.parametrize("name", _public_functions())
@@ -301,5 +298,4 @@ def test_every_public_function_is_declared() -> None:
 @given(data=st.data())
 def test_declared_function_strict(name: str, data: st.DataObject) -> None:
     fn = getattr(dqz, name)
-    args, kwargs, bad = draw_declared_call(fn, data, EXAMPLES, SPECIAL.get(name))
-    check_declared_call(fn, args, kwargs, bad)
+    check_declared_strict(fn, data, EXAMPLES, SPECIAL.get(name))

@@ -31,13 +31,13 @@ from gamesim.core.registry import ParamError
 from gamesim.core.validate import declared_params
 from gamesim.games.gacha_game.sim import MAX_GAMES
 from tests.reliability.api_support import (
-    NOT_INT,
     Arg,
+    NOT_INT,
     call,
-    check_declared_call,
+    check_all_declared,
+    check_declared_strict,
     declared_arg,
     draw_call,
-    draw_declared_call,
     int_arg,
     pos,
     refused_names,
@@ -233,9 +233,7 @@ SPECIAL: dict[str, dict[str, Arg]] = {
 
 
 def test_every_public_function_is_declared() -> None:
-    undeclared = [n for n, fn in _functions().items() if declared_params(fn) is None]
-    assert not undeclared, f"gamesim.games.gacha_game: no validate_params declaration on {undeclared}"
-    assert set(SPECIAL) <= set(_functions())
+    check_all_declared("gamesim.games.gacha_game", _functions(), SPECIAL)
 
 
 @pytest.mark.parametrize("name", list(_functions()))
@@ -243,9 +241,4 @@ def test_every_public_function_is_declared() -> None:
 @given(data=st.data())
 def test_declared_function_strict(name: str, data: st.DataObject) -> None:
     fn = _functions()[name]
-    args, kwargs, bad = draw_declared_call(fn, data, EXAMPLES, SPECIAL.get(name))
-    out = check_declared_call(fn, args, kwargs, bad)
-    if bad:  # one line naming the parameter and the value
-        assert " = " in str(out) and "\n" not in str(out), str(out)
-    else:
-        assert out is not None
+    check_declared_strict(fn, data, EXAMPLES, SPECIAL.get(name), returns_value=True, one_line=True)

@@ -27,14 +27,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import gamesim.games.godtear as gt
-from gamesim.core.validate import declared_params
 from gamesim.games.godtear.rules import HIT_EFFECTS, MAX_DICE, MAX_HEALTH, MAX_MODELS, MAX_PIPS, MAX_ROLL_DICE, MAX_USES
 from tests.reliability.api_support import (
     Arg,
     call,
-    check_declared_call,
+    check_all_declared,
+    check_declared_strict,
     draw_call,
-    draw_declared_call,
     int_arg,
     refused_names,
 )
@@ -228,9 +227,7 @@ def test_activation_target_counts_strict(fn: Callable[..., Any]) -> None:
 
 
 def test_every_public_function_is_declared() -> None:
-    undeclared = [n for n in _public_functions() if declared_params(getattr(gt, n)) is None]
-    assert not undeclared, f"gamesim.games.godtear: no validate_params declaration on {undeclared}"
-    assert set(SPECIAL) <= set(_public_functions())
+    check_all_declared("gamesim.games.godtear", {n: getattr(gt, n) for n in _public_functions()}, SPECIAL)
     classes = [n for n in gt.__all__ if inspect.isclass(getattr(gt, n)) and not issubclass(getattr(gt, n), int)]
     assert set(classes) - {"GodtearParams"} <= set(SPECS), "a public class without a hand-written spec"
 
@@ -240,5 +237,4 @@ def test_every_public_function_is_declared() -> None:
 @given(data=st.data())
 def test_declared_function_strict(name: str, data: st.DataObject) -> None:
     fn = getattr(gt, name)
-    args, kwargs, bad = draw_declared_call(fn, data, EXAMPLES, SPECIAL.get(name))
-    check_declared_call(fn, args, kwargs, bad)
+    check_declared_strict(fn, data, EXAMPLES, SPECIAL.get(name))

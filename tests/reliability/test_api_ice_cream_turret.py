@@ -22,16 +22,15 @@ from hypothesis import strategies as st
 
 import gamesim.games.ice_cream_turret as ic
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import declared_params
 from gamesim.games.ice_cream_turret.reference import State
 from gamesim.games.ice_cream_turret.rules import CRUSH, MAX_CYCLES, MAX_PLACEMENTS, N_CELLS, N_VALUES, ROWS
 from gamesim.games.ice_cream_turret.sim import MAX_GAMES
 from tests.reliability.api_support import (
     Arg,
     call,
-    check_declared_call,
+    check_all_declared,
+    check_declared_strict,
     draw_call,
-    draw_declared_call,
     int_arg,
     refused_names,
 )
@@ -172,9 +171,7 @@ def _public_functions() -> list[str]:
 
 
 def test_every_public_function_is_declared() -> None:
-    undeclared = [n for n in _public_functions() if declared_params(getattr(ic, n)) is None]
-    assert not undeclared, f"gamesim.games.ice_cream_turret: no validate_params declaration on {undeclared}"
-    assert set(SPECIAL) <= set(_public_functions())
+    check_all_declared("gamesim.games.ice_cream_turret", {n: getattr(ic, n) for n in _public_functions()}, SPECIAL)
 
 
 @pytest.mark.parametrize("name", _public_functions())
@@ -182,8 +179,7 @@ def test_every_public_function_is_declared() -> None:
 @given(data=st.data())
 def test_declared_function_strict(name: str, data: st.DataObject) -> None:
     fn = getattr(ic, name)
-    args, kwargs, bad = draw_declared_call(fn, data, EXAMPLES, SPECIAL.get(name))
-    check_declared_call(fn, args, kwargs, bad)
+    check_declared_strict(fn, data, EXAMPLES, SPECIAL.get(name))
 
 
 EMPTY = (0,) * N_CELLS

@@ -30,13 +30,13 @@ import gamesim.games.kami_no_ikari as ki
 from gamesim.core.registry import ParamError
 from gamesim.core.validate import declared_params
 from tests.reliability.api_support import (
-    NOT_INT,
     Arg,
+    NOT_INT,
     call,
-    check_declared_call,
+    check_all_declared,
+    check_declared_strict,
     declared_arg,
     draw_call,
-    draw_declared_call,
     int_arg,
     refused_fast,
 )
@@ -211,9 +211,7 @@ def _public_functions() -> list[str]:
 
 
 def test_every_public_function_is_declared() -> None:
-    undeclared = [n for n in _public_functions() if declared_params(getattr(ki, n)) is None]
-    assert not undeclared, f"gamesim.games.kami_no_ikari: no validate_params declaration on {undeclared}"
-    assert set(SPECIAL) <= set(_public_functions()) and set(BY_HAND) <= set(_public_functions())
+    check_all_declared("gamesim.games.kami_no_ikari", {n: getattr(ki, n) for n in _public_functions()}, SPECIAL, BY_HAND)
 
 
 @pytest.mark.parametrize("name", [n for n in _public_functions() if n not in BY_HAND])
@@ -221,9 +219,4 @@ def test_every_public_function_is_declared() -> None:
 @given(data=st.data())
 def test_declared_function_strict(name: str, data: st.DataObject) -> None:
     fn = getattr(ki, name)
-    args, kwargs, bad = draw_declared_call(fn, data, EXAMPLES, SPECIAL.get(name))
-    out = check_declared_call(fn, args, kwargs, bad)
-    if bad:  # one line naming the parameter and the value
-        assert " = " in str(out) and "\n" not in str(out), str(out)
-    else:
-        assert out is not None
+    check_declared_strict(fn, data, EXAMPLES, SPECIAL.get(name), returns_value=True, one_line=True)

@@ -31,10 +31,10 @@ from gamesim.core.validate import declared_params
 from tests.reliability.api_support import (
     Arg,
     call,
-    check_declared_call,
+    check_all_declared,
+    check_declared_strict,
     declared_arg,
     draw_call,
-    draw_declared_call,
     int_arg,
     refused_fast,
 )
@@ -210,9 +210,7 @@ def _public_functions() -> list[str]:
 
 
 def test_every_public_function_is_declared() -> None:
-    undeclared = [n for n in _public_functions() if declared_params(getattr(mech, n)) is None]
-    assert not undeclared, f"gamesim.games.mech_arena: no validate_params declaration on {undeclared}"
-    assert set(SPECIAL) <= set(_public_functions()) and set(BY_HAND) <= set(_public_functions())
+    check_all_declared("gamesim.games.mech_arena", {n: getattr(mech, n) for n in _public_functions()}, SPECIAL, BY_HAND)
 
 
 @pytest.mark.parametrize("name", [n for n in _public_functions() if n not in BY_HAND])
@@ -220,6 +218,4 @@ def test_every_public_function_is_declared() -> None:
 @given(data=st.data())
 def test_declared_function_strict(name: str, data: st.DataObject) -> None:
     fn = getattr(mech, name)
-    args, kwargs, bad = draw_declared_call(fn, data, EXAMPLES, SPECIAL.get(name))
-    out = check_declared_call(fn, args, kwargs, bad)
-    assert bad or out is not None
+    check_declared_strict(fn, data, EXAMPLES, SPECIAL.get(name), returns_value=True)

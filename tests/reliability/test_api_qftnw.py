@@ -24,7 +24,6 @@ from hypothesis import strategies as st
 
 import gamesim.games.qftnw as q
 from gamesim.core.registry import ParamError
-from gamesim.core.validate import declared_params
 from gamesim.games.qftnw import (
     edition_params,
     equilibrium_table,
@@ -39,7 +38,7 @@ from gamesim.games.qftnw import (
     win_condition,
 )
 from tests.reliability import api_support
-from tests.reliability.api_support import Arg, check_declared_call, draw_declared_call, refused_fast
+from tests.reliability.api_support import Arg, check_all_declared, check_declared_strict, refused_fast
 
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
@@ -247,9 +246,7 @@ def _public_functions() -> list[str]:
 
 
 def test_every_public_function_is_declared() -> None:
-    undeclared = [n for n in _public_functions() if declared_params(getattr(q, n)) is None]
-    assert not undeclared, f"gamesim.games.qftnw: no validate_params declaration on {undeclared}"
-    assert set(SPECIAL) <= set(_public_functions()) and set(BY_HAND) <= set(_public_functions())
+    check_all_declared("gamesim.games.qftnw", {n: getattr(q, n) for n in _public_functions()}, SPECIAL, BY_HAND)
 
 
 @pytest.mark.parametrize("name", [n for n in _public_functions() if n not in BY_HAND])
@@ -257,5 +254,4 @@ def test_every_public_function_is_declared() -> None:
 @given(data=st.data())
 def test_declared_function_strict(name: str, data: st.DataObject) -> None:
     fn = getattr(q, name)
-    args, kwargs, bad = draw_declared_call(fn, data, EXAMPLES, SPECIAL.get(name))
-    check_declared_call(fn, args, kwargs, bad)
+    check_declared_strict(fn, data, EXAMPLES, SPECIAL.get(name))
