@@ -30,7 +30,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     #    which the sweep computes from chunk moments: it imports stats and summary only)
     "primitives": ("gamesim.core.validate", "gamesim.core.rng", "gamesim.core.stats", "gamesim.core.summary",
                    "gamesim.core.analysis", "gamesim.core.frames",
-                   "gamesim.core.batching"),
+                   "gamesim.core.batching", "gamesim.core.samplers"),
     # 2. games and tasks as the engine sees them, and the event metrics a scenario declares
     "registry": ("gamesim.core.registry", "gamesim.core.events"),
     # 3. the games (each imports the layers 0-2 only)

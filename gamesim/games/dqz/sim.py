@@ -47,6 +47,7 @@ from gamesim.core.batching import chunk_spans
 from gamesim.core.lazy import lazy_module
 from gamesim.core.registry import ParamError
 from gamesim.core.rng import KeyedStreams, RngLike
+from gamesim.core.samplers import row_permutations
 from gamesim.core.validate import Instance, Int, ParamTypeError, Rng, Unchecked, validate_params
 
 from .exact import KIND_NONE, value_table
@@ -109,7 +110,7 @@ class _State:
         self.N = N
         self.hands = np.zeros((n, P, 5), dtype=_I64)
         cards = np.repeat(np.arange(1, 6, dtype=_I64), cfg.n_per_value)
-        order = np.argsort(rng.random((n, N)), axis=1)
+        order = row_permutations(n, N, rng=rng)
         self.deck = cards[order] if N else np.zeros((n, 0), dtype=_I64)
         self.head = np.zeros(n, dtype=_I64)
         self.size = np.full(n, N, dtype=_I64)

@@ -46,6 +46,7 @@ import numpy.typing as npt
 from gamesim.core.batching import chunk_spans
 from gamesim.core.registry import ParamError
 from gamesim.core.rng import KeyedStreams
+from gamesim.core.samplers import row_permutations
 from gamesim.core.validate import (
     Bool,
     Choice,
@@ -386,7 +387,7 @@ class _Batch:
             self.navi = np.full((G, P), -1, np.int64)
         else:
             nn = len(d.navi_names)
-            order = np.argsort(rng.random((G, nn)), axis=1)
+            order = row_permutations(G, nn, rng=rng)
             if cfg.navi_seat1 is not None:
                 # seat 1 gets navi_seat1; the others come from the rest in random order
                 rest = order[order != cfg.navi_seat1].reshape(G, nn - 1)
@@ -399,7 +400,7 @@ class _Batch:
         self.used = np.zeros((G, B), bool)  # turned face down: never usable again
         self.flip = np.zeros((G, B), bool)  # boss_use "round": used this round, face down at its end
         deck = d.boss_deck
-        shuffled = deck[np.argsort(rng.random((G, deck.size)), axis=1)]
+        shuffled = deck[row_permutations(G, deck.size, rng=rng)]
         self.deck = np.concatenate([shuffled, np.tile(d.boss_bottom, (G, 1))], axis=1)
         self.deck_ptr = np.zeros(G, np.int64)
         self.area = np.full((G, B), -1, np.int64)
@@ -1002,7 +1003,7 @@ def _events(d: GameData, G: int, rng: np.random.Generator) -> npt.NDArray[np.int
     sd, wk, cl = d.events_of("start_dash"), d.events_of("weekly"), d.events_of("climax")
     out = np.empty((G, N_ROUNDS), np.int64)
     out[:, 0] = sd[rng.integers(0, sd.size, G)]
-    w = np.argsort(rng.random((G, wk.size)), axis=1)[:, :2]
+    w = row_permutations(G, wk.size, rng=rng)[:, :2]
     out[:, 1:3] = wk[w]
     out[:, 3] = cl[rng.integers(0, cl.size, G)]
     return out

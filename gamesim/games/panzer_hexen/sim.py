@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from gamesim.core.batching import chunk_spans
 from gamesim.core.registry import ParamError
+from gamesim.core.samplers import row_permutations
 from gamesim.core.validate import Instance, Int, ParamTypeError, Rng, Unchecked, check_choice, validate_params
 
 from .data import BUILTIN_DATA, CardSet, DataError, load_cards
@@ -143,10 +144,10 @@ def _setup(p: PanzerParams, t: Tables, n: int, rng: np.random.Generator, seat0: 
     if seat0 >= 0:
         key[:, seat0] = -1.0
     witch = np.argsort(key, axis=1)[:, :P]
-    n_perm = np.argsort(rng.random((n, NN)), axis=1)
-    p_perm = np.argsort(rng.random((n, NP)), axis=1)
+    n_perm = row_permutations(n, NN, rng=rng)
+    p_perm = row_permutations(n, NP, rng=rng)
     R = NN + NP - P * p.start_neuroi - P * p.start_charge - p.start_open
-    mix = np.argsort(rng.random((n, R)), axis=1)
+    mix = row_permutations(n, R, rng=rng)
     return Batch(p, t, witch, n_perm, p_perm, mix)
 
 
