@@ -17,11 +17,12 @@ import inspect
 import math
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
 from collections.abc import Iterable, Mapping
+from typing import Any, Callable
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gamesim.core.registry import ParamError
@@ -330,3 +331,39 @@ def check_declared_strict(fn: Callable[..., Any], data: Any, examples: dict[type
         assert " = " in str(out) and "\n" not in str(out), str(out)
     if not bad and returns_value:
         assert out is not None
+
+
+def public_functions(module: Any) -> dict[str, Callable[..., Any]]:
+    """The functions a game package exports (its ``__all__``), by name."""
+    return {n: getattr(module, n) for n in module.__all__ if inspect.isfunction(getattr(module, n))}
+
+
+def declared_api_tests(where: str, functions: Mapping[str, Callable[..., Any]], examples: dict[type, list[Any]],
+                       special: Mapping[str, dict[str, Arg]], *,
+                       special_for: Callable[[str, Callable[..., Any]], dict[str, Arg]] | None = None,
+                       by_hand: Mapping[str, str] | None = None, max_examples: int = 12,
+                       returns_value: bool = False, one_line: bool = False) -> tuple[Callable[..., Any], ...]:
+    """A game's two strict-API tests generated from its declarations, for its test file to bind::
+
+        test_every_public_function_is_declared, test_declared_function_strict = declared_api_tests(...)
+
+    ``functions``: the game's public functions by name; ``special``: per function, the arguments a
+    declaration cannot say (:class:`Arg` by parameter), or ``special_for(name, fn)`` computing them;
+    ``by_hand``: functions tested by hand instead (left out of the generated calls). The first test is
+    :func:`check_all_declared`; the second, parametrized by function name, draws ``max_examples`` calls
+    each and checks them with :func:`check_declared_strict` (``returns_value``, ``one_line``).
+    """
+    by_hand = by_hand or {}
+
+    def test_every_public_function_is_declared() -> None:
+        check_all_declared(where, functions, special, by_hand)
+
+    @pytest.mark.parametrize("name", [n for n in functions if n not in by_hand])
+    @settings(max_examples=max_examples, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
+    @given(data=st.data())
+    def test_declared_function_strict(name: str, data: st.DataObject) -> None:
+        fn = functions[name]
+        arg_for = special_for(name, fn) if special_for is not None else special.get(name)
+        check_declared_strict(fn, data, examples, arg_for, returns_value=returns_value, one_line=one_line)
+
+    return test_every_public_function_is_declared, test_declared_function_strict

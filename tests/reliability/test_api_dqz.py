@@ -14,11 +14,9 @@ checked by :class:`DqzParams`, relations between arguments, sizes kept small).
 
 from __future__ import annotations
 
-import inspect
 
 import numpy as np
 import pandas as pd
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -37,7 +35,7 @@ from gamesim.games.dqz import (
     value_table,
 )
 from tests.reliability import api_support
-from tests.reliability.api_support import Arg, check_all_declared, check_declared_strict, int_arg, refused_fast
+from tests.reliability.api_support import Arg, declared_api_tests, public_functions, int_arg, refused_fast
 
 
 #: 40 examples (60 before the declared functions' calls were generated too: their refusals are drawn there).
@@ -285,17 +283,5 @@ SPECIAL: dict[str, dict[str, Arg]] = {
 }
 
 
-def _public_functions() -> list[str]:
-    return [n for n in dqz.__all__ if inspect.isfunction(getattr(dqz, n))]
-
-
-def test_every_public_function_is_declared() -> None:
-    check_all_declared("gamesim.games.dqz", {n: getattr(dqz, n) for n in _public_functions()}, SPECIAL)
-
-
-@pytest.mark.parametrize("name", _public_functions())
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
-@given(data=st.data())
-def test_declared_function_strict(name: str, data: st.DataObject) -> None:
-    fn = getattr(dqz, name)
-    check_declared_strict(fn, data, EXAMPLES, SPECIAL.get(name))
+test_every_public_function_is_declared, test_declared_function_strict = declared_api_tests(
+    "gamesim.games.dqz", public_functions(dqz), EXAMPLES, SPECIAL, max_examples=8)

@@ -34,8 +34,7 @@ from tests.reliability.api_support import (
     Arg,
     NOT_INT,
     call,
-    check_all_declared,
-    check_declared_strict,
+    declared_api_tests,
     declared_arg,
     draw_call,
     int_arg,
@@ -232,13 +231,5 @@ SPECIAL: dict[str, dict[str, Arg]] = {
 }
 
 
-def test_every_public_function_is_declared() -> None:
-    check_all_declared("gamesim.games.gacha_game", _functions(), SPECIAL)
-
-
-@pytest.mark.parametrize("name", list(_functions()))
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
-@given(data=st.data())
-def test_declared_function_strict(name: str, data: st.DataObject) -> None:
-    fn = _functions()[name]
-    check_declared_strict(fn, data, EXAMPLES, SPECIAL.get(name), returns_value=True, one_line=True)
+test_every_public_function_is_declared, test_declared_function_strict = declared_api_tests(
+    "gamesim.games.gacha_game", _functions(), EXAMPLES, SPECIAL, max_examples=10, returns_value=True, one_line=True)

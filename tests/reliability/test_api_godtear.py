@@ -31,8 +31,8 @@ from gamesim.games.godtear.rules import HIT_EFFECTS, MAX_DICE, MAX_HEALTH, MAX_M
 from tests.reliability.api_support import (
     Arg,
     call,
-    check_all_declared,
-    check_declared_strict,
+    declared_api_tests,
+    public_functions,
     draw_call,
     int_arg,
     refused_names,
@@ -215,10 +215,6 @@ SPECIAL: dict[str, dict[str, Arg]] = {
 }
 
 
-def _public_functions() -> list[str]:
-    return [n for n in gt.__all__ if inspect.isfunction(getattr(gt, n))]
-
-
 @pytest.mark.parametrize("fn", [gt.run_activation, gt.reference_activation])
 def test_activation_target_counts_strict(fn: Callable[..., Any]) -> None:
     # a bad target count inside a valid list of actions: refused naming "targets"
@@ -226,15 +222,10 @@ def test_activation_target_counts_strict(fn: Callable[..., Any]) -> None:
         refused_names(fn, "targets", [(gt.Skill(3, 3), 1), (gt.Skill(3, 3), n_t)], gt.Target(2, 1, 5), 3)
 
 
-def test_every_public_function_is_declared() -> None:
-    check_all_declared("gamesim.games.godtear", {n: getattr(gt, n) for n in _public_functions()}, SPECIAL)
+test_every_public_function_is_declared, test_declared_function_strict = declared_api_tests(
+    "gamesim.games.godtear", public_functions(gt), EXAMPLES, SPECIAL, max_examples=15)
+
+
+def test_every_public_class_has_a_hand_written_spec() -> None:
     classes = [n for n in gt.__all__ if inspect.isclass(getattr(gt, n)) and not issubclass(getattr(gt, n), int)]
     assert set(classes) - {"GodtearParams"} <= set(SPECS), "a public class without a hand-written spec"
-
-
-@pytest.mark.parametrize("name", _public_functions())
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
-@given(data=st.data())
-def test_declared_function_strict(name: str, data: st.DataObject) -> None:
-    fn = getattr(gt, name)
-    check_declared_strict(fn, data, EXAMPLES, SPECIAL.get(name))

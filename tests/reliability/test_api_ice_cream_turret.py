@@ -11,7 +11,6 @@ work: nothing is silently truncated, and no IndexError, MemoryError or hang is r
 
 from __future__ import annotations
 
-import inspect
 import time
 from typing import Any, Callable
 
@@ -28,8 +27,8 @@ from gamesim.games.ice_cream_turret.sim import MAX_GAMES
 from tests.reliability.api_support import (
     Arg,
     call,
-    check_all_declared,
-    check_declared_strict,
+    declared_api_tests,
+    public_functions,
     draw_call,
     int_arg,
     refused_names,
@@ -166,20 +165,8 @@ SPECIAL: dict[str, dict[str, Arg]] = {
 }
 
 
-def _public_functions() -> list[str]:
-    return [n for n in ic.__all__ if inspect.isfunction(getattr(ic, n))]
-
-
-def test_every_public_function_is_declared() -> None:
-    check_all_declared("gamesim.games.ice_cream_turret", {n: getattr(ic, n) for n in _public_functions()}, SPECIAL)
-
-
-@pytest.mark.parametrize("name", _public_functions())
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
-@given(data=st.data())
-def test_declared_function_strict(name: str, data: st.DataObject) -> None:
-    fn = getattr(ic, name)
-    check_declared_strict(fn, data, EXAMPLES, SPECIAL.get(name))
+test_every_public_function_is_declared, test_declared_function_strict = declared_api_tests(
+    "gamesim.games.ice_cream_turret", public_functions(ic), EXAMPLES, SPECIAL, max_examples=12)
 
 
 EMPTY = (0,) * N_CELLS

@@ -16,7 +16,6 @@ classes (:class:`KamiParams`, :class:`ChickenPolicy`, :class:`RolloutPolicy`) ch
 
 from __future__ import annotations
 
-import inspect
 import time
 from dataclasses import replace
 from typing import Any, Callable
@@ -33,8 +32,8 @@ from tests.reliability.api_support import (
     Arg,
     NOT_INT,
     call,
-    check_all_declared,
-    check_declared_strict,
+    declared_api_tests,
+    public_functions,
     declared_arg,
     draw_call,
     int_arg,
@@ -206,17 +205,6 @@ SPECIAL: dict[str, dict[str, Arg]] = {
 BY_HAND: dict[str, str] = {}
 
 
-def _public_functions() -> list[str]:
-    return [n for n in ki.__all__ if inspect.isfunction(getattr(ki, n))]
-
-
-def test_every_public_function_is_declared() -> None:
-    check_all_declared("gamesim.games.kami_no_ikari", {n: getattr(ki, n) for n in _public_functions()}, SPECIAL, BY_HAND)
-
-
-@pytest.mark.parametrize("name", [n for n in _public_functions() if n not in BY_HAND])
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
-@given(data=st.data())
-def test_declared_function_strict(name: str, data: st.DataObject) -> None:
-    fn = getattr(ki, name)
-    check_declared_strict(fn, data, EXAMPLES, SPECIAL.get(name), returns_value=True, one_line=True)
+test_every_public_function_is_declared, test_declared_function_strict = declared_api_tests(
+    "gamesim.games.kami_no_ikari", public_functions(ki), EXAMPLES, SPECIAL,
+    by_hand=BY_HAND, max_examples=12, returns_value=True, one_line=True)

@@ -14,7 +14,6 @@ classes (:class:`PanzerParams`) check in ``__post_init__`` and keep a hand-writt
 
 from __future__ import annotations
 
-import inspect
 import time
 import tomllib
 from typing import Any, Callable
@@ -30,8 +29,8 @@ from gamesim.core.validate import declared_params
 from tests.reliability.api_support import (
     Arg,
     call,
-    check_all_declared,
-    check_declared_strict,
+    declared_api_tests,
+    public_functions,
     declared_arg,
     draw_call,
     int_arg,
@@ -200,17 +199,6 @@ SPECIAL: dict[str, dict[str, Arg]] = {
 BY_HAND: dict[str, str] = {}
 
 
-def _public_functions() -> list[str]:
-    return [n for n in ph.__all__ if inspect.isfunction(getattr(ph, n))]
-
-
-def test_every_public_function_is_declared() -> None:
-    check_all_declared("gamesim.games.panzer_hexen", {n: getattr(ph, n) for n in _public_functions()}, SPECIAL, BY_HAND)
-
-
-@pytest.mark.parametrize("name", [n for n in _public_functions() if n not in BY_HAND])
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
-@given(data=st.data())
-def test_declared_function_strict(name: str, data: st.DataObject) -> None:
-    fn = getattr(ph, name)
-    check_declared_strict(fn, data, EXAMPLES, SPECIAL.get(name), returns_value=True)
+test_every_public_function_is_declared, test_declared_function_strict = declared_api_tests(
+    "gamesim.games.panzer_hexen", public_functions(ph), EXAMPLES, SPECIAL,
+    by_hand=BY_HAND, max_examples=12, returns_value=True)

@@ -13,12 +13,10 @@ it fails), and only what a declaration cannot say is written here (:data:`SPECIA
 
 from __future__ import annotations
 
-import inspect
 import math
 
 import numpy as np
 import pandas as pd
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -38,7 +36,7 @@ from gamesim.games.qftnw import (
     win_condition,
 )
 from tests.reliability import api_support
-from tests.reliability.api_support import Arg, check_all_declared, check_declared_strict, refused_fast
+from tests.reliability.api_support import Arg, declared_api_tests, public_functions, refused_fast
 
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
@@ -241,17 +239,5 @@ BY_HAND = {"simulate": "two forms told apart by the first argument: test_simulat
                        "test_simulate_with_params_strict, test_issue_examples_are_refused"}
 
 
-def _public_functions() -> list[str]:
-    return [n for n in q.__all__ if inspect.isfunction(getattr(q, n))]
-
-
-def test_every_public_function_is_declared() -> None:
-    check_all_declared("gamesim.games.qftnw", {n: getattr(q, n) for n in _public_functions()}, SPECIAL, BY_HAND)
-
-
-@pytest.mark.parametrize("name", [n for n in _public_functions() if n not in BY_HAND])
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
-@given(data=st.data())
-def test_declared_function_strict(name: str, data: st.DataObject) -> None:
-    fn = getattr(q, name)
-    check_declared_strict(fn, data, EXAMPLES, SPECIAL.get(name))
+test_every_public_function_is_declared, test_declared_function_strict = declared_api_tests(
+    "gamesim.games.qftnw", public_functions(q), EXAMPLES, SPECIAL, by_hand=BY_HAND, max_examples=25)
