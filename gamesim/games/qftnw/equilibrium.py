@@ -67,8 +67,15 @@ def _maximin(a: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], float
     a_eq = np.hstack([np.ones((1, m)), np.zeros((1, 1))])
     bounds = [(0.0, None)] * m + [(None, None)]
     res = linprog(c, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=[1.0], bounds=bounds, method="highs")
-    if not res.success:  # pragma: no cover - a finite matrix game always has a solution
-        raise RuntimeError(f"linprog failed: {res.message}")
+    if not res.success:
+        # HiGHS can stop with an unknown status on payoffs of large magnitude (a designer's weight near
+        # 1e6: QftNW spa, fund_weight -522937). The maximin strategy is the same for any increasing affine
+        # map of the payoffs, so the game is solved again scaled to [0, 1] and its value mapped back.
+        lo, hi = float(a.min()), float(a.max())
+        if hi > lo and (lo, hi) != (0.0, 1.0):
+            x, v = _maximin((a - lo) / (hi - lo))
+            return x, v * (hi - lo) + lo
+        raise RuntimeError(f"linprog failed: {res.message}")  # a finite matrix game always has a solution
     x = np.clip(res.x[:m], 0.0, None)
     return x / x.sum(), float(res.x[-1])
 

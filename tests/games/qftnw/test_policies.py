@@ -165,3 +165,20 @@ def test_start_equilibrium_is_an_equilibrium_and_table_is_consistent() -> None:
             m = round_payoff_matrix(3, 4, 2, 5, p)[0]  # rows: bids 1, 3, 4, 5; columns: 1, 2, 3, 4
             # the table's strategy guarantees the value of the game against every column
             assert (t[3, 4, 2, 5][[0, 2, 3, 4]] @ m).min() == pytest.approx(solve_matrix_game(m).value, abs=1e-7)
+
+
+def test_equilibrium_with_a_weight_near_its_bound():
+    """A designer's weight near 1e6 gives payoffs HiGHS could not solve as they are (spa, fund_weight
+    -522937: 'model_status is Unknown'); the game is solved scaled to [0, 1] instead (the maximin
+    strategy is the same for any increasing affine map of the payoffs): every entry is a mixed strategy."""
+    t = np.asarray(equilibrium_table(edition_params("spa"), fund_weight=-522937.0))
+    assert np.isfinite(t).all() and (t >= 0).all()
+    np.testing.assert_allclose(t.sum(axis=-1), 1.0, atol=1e-9)
+
+
+def test_matrix_game_solution_is_invariant_to_affine_payoffs():
+    """Rock-paper-scissors with payoffs 1e6 x - 3: the same strategies (1/3 each) and value -3."""
+    x, y, v = solve_matrix_game(1e6 * np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], float) - 3.0)
+    np.testing.assert_allclose(x, 1 / 3, atol=1e-7)
+    np.testing.assert_allclose(y, 1 / 3, atol=1e-7)
+    assert abs(v + 3.0) < 1e-3
