@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from gamesim.cli import main
 from gamesim.core.registry import all_games, get_game
-from gamesim.core.scenario import Scenario, ScenarioError, load_scenario
+from gamesim.core.scenario import MAX_TRIALS, Scenario, ScenarioError, load_scenario
 
 #: Every registered game: the loader and the CLI are exercised with each game's own tasks.
 GAMES = sorted(all_games())
@@ -99,6 +99,11 @@ def param_value(p, valid: bool):
     return st.text(max_size=4)
 
 
+def _large_valid_size(v: Any) -> bool:
+    """An integer that is a valid trial count above 40 (a long run, not a damaged value)."""
+    return isinstance(v, int) and not isinstance(v, bool) and 40 < v <= MAX_TRIALS
+
+
 @st.composite
 def scenario_doc(draw, *, game: str = "godtear", light: bool = False) -> dict[str, Any]:
     """A scenario dict of ``game``: mostly well typed, with random damage here and there."""
@@ -114,7 +119,10 @@ def scenario_doc(draw, *, game: str = "godtear", light: bool = False) -> dict[st
         doc["seed"] = draw(st.integers(0, 2**64))
     else:
         doc["seed"] = draw(ANY_VALUE)
-    doc["n_trials"] = draw(st.integers(1, 40)) if ok() else draw(st.one_of(ANY_VALUE, st.integers(10**7, 10**19)))
+    # damaged sizes: junk, or an integer above MAX_TRIALS (10**7 itself is a valid size); with `light`, no
+    # valid size above 40 either (a drawn 10**7 panzer_hexen games ran for hours)
+    sizes = ANY_VALUE.filter(lambda v: not _large_valid_size(v)) if light else ANY_VALUE
+    doc["n_trials"] = draw(st.integers(1, 40)) if ok() else draw(st.one_of(sizes, st.integers(MAX_TRIALS + 1, 10**19)))
     if draw(st.booleans()):
         doc["chunk_size"] = draw(st.integers(1, 40)) if ok() else draw(st.one_of(ANY_VALUE,
                                                                                   st.just(1_000_000_000)))
@@ -137,13 +145,14 @@ def scenario_doc(draw, *, game: str = "godtear", light: bool = False) -> dict[st
                 grid[k] = draw(st.one_of(st.lists(param_value(params[k], True), max_size=3), ANY_VALUE))
         part["grid"] = grid
         if not ok():
-            part[draw(st.sampled_from(["n_trials", "title", "bogus"]))] = draw(ANY_VALUE)
+            part[draw(st.sampled_from(["n_trials", "title", "bogus"]))] = draw(sizes)
         parts.append(part)
     doc["parts"] = parts if ok() else draw(st.one_of(st.just([]), ANY_VALUE))
     if draw(st.integers(0, 3)) == 0:
         doc["precision"] = {"metric": draw(st.sampled_from(["success", "wounds", "count", "nope"])),
                             "half_width": draw(st.one_of(st.floats(0.05, 2.0), ANY_SCALAR)),
-                            "max_trials": draw(st.one_of(st.integers(1, 80), ANY_SCALAR))}
+                            "max_trials": draw(st.one_of(st.integers(1, 80), ANY_SCALAR.filter(
+                                lambda v: not (light and _large_valid_size(v)))))}
     if not ok():
         doc[draw(st.text(min_size=1, max_size=6))] = draw(ANY_VALUE)
     if clean and "precision" in doc:
