@@ -168,3 +168,43 @@ def test_simulate_returns_trial_arrays_and_repeats(game: str) -> None:
 def test_simulate_matches_the_older_entry_point(game: str, seed: int) -> None:
     p = _params_class(game)()
     _assert_same(_sim(game).simulate(p, N, rng=seed), OLDER_ENTRY[game](p, N, seed))
+
+
+#: The tasks that ask the question of their game's ``simulate`` and must call it. A game's other
+#: tasks ask another question of the same game and call that question's own entry point
+#: (docs/architecture.md, "One shape per game": e.g. godtear's ``activation``, gacha's ``shared``).
+SIMULATE_TASKS: dict[str, tuple[str, ...]] = {
+    "dqz": ("battle", "run"),
+    "gacha": ("schedule",),
+    "gacha_game": ("game",),
+    "godtear": ("knockout",),
+    "ice_cream_turret": ("solitaire", "score_attack"),
+    "kami_no_ikari": ("game",),
+    "mech_arena": ("duel",),
+    "panzer_hexen": ("game",),
+    "qftnw": ("game",),
+}
+
+
+def test_every_game_names_its_simulate_tasks() -> None:
+    assert set(SIMULATE_TASKS) == set(GAMES)
+    for game, names in SIMULATE_TASKS.items():
+        assert set(names) <= set(all_games()[game].tasks), game
+
+
+@pytest.mark.parametrize("game, task", [(g, t) for g, ts in sorted(SIMULATE_TASKS.items()) for t in ts])
+def test_task_runs_through_simulate(game: str, task: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sweep's task calls ``simulate`` with a ``<Game>Params`` (once per chunk), nothing around it."""
+    tasks = importlib.import_module(f"gamesim.games.{game}.tasks")
+    real, calls = tasks.simulate, []
+
+    def spy(params: Any, n_games: int, **kw: Any) -> dict[str, np.ndarray]:
+        calls.append((params, n_games))
+        return real(params, n_games, **kw)
+
+    monkeypatch.setattr(tasks, "simulate", spy)
+    t = all_games()[game].tasks[task]
+    out = t.simulate(t.defaults(), 7, rng=np.random.default_rng(SEEDS[1]))  # a cell with no overrides
+    assert len(calls) == 1 and isinstance(calls[0][0], _params_class(game)) and calls[0][1] == 7
+    assert all(np.asarray(v).shape[0] == 7 for v in out.values())
+

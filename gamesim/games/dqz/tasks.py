@@ -23,7 +23,7 @@ from .bestiary import BESTIARY
 from .exact_battle import exact_first_turn
 from .policies import POLICIES
 from .rules import MAX_CARDS, MAX_HP, RESIST_ROUNDINGS, Monster, Timing, parse_skills
-from .sim import MAX_BATTLES, MAX_HAND, MAX_INN_EVERY, MAX_PER_VALUE, MAX_STRATEGY, MAX_TURNS, BattleConfig, run_battles
+from .sim import MAX_BATTLES, MAX_HAND, MAX_INN_EVERY, MAX_PER_VALUE, MAX_STRATEGY, MAX_TURNS, BattleConfig, simulate
 
 __all__ = ["COMMON_PARAMS", "BATTLE_TASK", "RUN_TASK", "TASKS", "monster_from_params", "config_from_params"]
 
@@ -108,7 +108,7 @@ def _check_battle(params: Mapping[str, Any]) -> None:
 
 def _sim_battle(params: Mapping[str, Any], n_trials: int, *, rng: np.random.Generator
                 ) -> dict[str, npt.NDArray[Any]]:
-    r = run_battles([monster_from_params(params)], n_trials, config_from_params(params), rng=rng)
+    r = simulate(config_from_params(params), n_trials, rng=rng, monsters=[monster_from_params(params)])
     return {
         "won": r["won"],
         "one_turn_kill": r["won"] & (r["turns"] == 1),
@@ -197,7 +197,7 @@ def _check_run(params: Mapping[str, Any]) -> None:
 
 def _sim_run(params: Mapping[str, Any], n_trials: int, *, rng: np.random.Generator) -> dict[str, npt.NDArray[Any]]:
     mons = _run_monsters(params)
-    r = run_battles(mons, n_trials, config_from_params(params, int(params["inn_every"])), rng=rng)
+    r = simulate(config_from_params(params, int(params["inn_every"])), n_trials, rng=rng, monsters=mons)
     return {
         "battles_won": r["battles_won"].astype(float),
         "cleared": r["cleared"],

@@ -40,12 +40,13 @@ from .rules import (
     MAX_SESSIONS,
     BagConfig,
     DoubtfulConfig,
+    GachaParams,
     best_bundle_mix,
     check_config,
     normalize_bundles,
     split_sessions,
 )
-from .sim import MAX_PTC_SESSIONS, run_pulls_to_complete, run_schedule, run_shared
+from .sim import MAX_PTC_SESSIONS, run_pulls_to_complete, run_shared, simulate
 
 __all__ = [
     "COMMON_PARAMS",
@@ -162,6 +163,11 @@ def _kw(params: Mapping[str, Any]) -> dict[str, Any]:
                 doubtful=doubtful_from_params(params), overdrive_pulls=overdrive_from_params(params))
 
 
+def _setup(params: Mapping[str, Any]) -> GachaParams:
+    """The :class:`GachaParams` (bag, characters, 疑惑の運営モード, Overdrive) of a resolved parameter dict."""
+    return GachaParams(**_kw(params))
+
+
 # ---------------------------------------------------------------------------
 # schedule
 # ---------------------------------------------------------------------------
@@ -196,7 +202,7 @@ def _check_schedule(params: Mapping[str, Any]) -> None:
 
 def _sim_schedule(params: Mapping[str, Any], n_trials: int, *, rng: np.random.Generator
                   ) -> dict[str, npt.NDArray[Any]]:
-    r = run_schedule(schedule_sessions(params), n_trials, rng=rng, **_kw(params))
+    r = simulate(_setup(params), n_trials, rng=rng, sessions=schedule_sessions(params))
     return {k: r[k] for k in ("god_chances", "complete", "characters_owned", "sr_drawn")}
 
 
@@ -376,7 +382,7 @@ def _sim_money(params: Mapping[str, Any], n_trials: int, *, rng: np.random.Gener
     if params["one_session"]:
         mix = best_bundle_mix(params["money"], _bundles(params))
         sessions = [mix.pulls] if mix.pulls > 0 else []
-        r = run_schedule(sessions, n_trials, rng=rng, **_kw(params))
+        r = simulate(_setup(params), n_trials, rng=rng, sessions=sessions)
         return {
             "pulls": np.full(n_trials, mix.pulls, dtype=np.int64),
             "money_spent": np.full(n_trials, mix.money_spent, dtype=np.int64),

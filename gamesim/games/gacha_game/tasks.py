@@ -20,7 +20,7 @@ from gamesim.core.registry import Metric, Param, ParamError, Task
 from .data import DataError, load_data
 from .policies import POLICIES
 from .rules import N_ROUNDS, Attack, exact_attack
-from .sim import BOSS_TARGETS, BOSS_USES, SOURCES, GameConfig, make_config, simulate_games
+from .sim import BOSS_TARGETS, BOSS_USES, SOURCES, GameConfig, make_config, simulate
 
 __all__ = ["GAME_TASK", "BOSS_ATTACK_TASK", "TASKS", "config_from_params"]
 
@@ -100,7 +100,7 @@ def _game_metrics(params: Mapping[str, Any]) -> tuple[Metric, ...]:
 def _sim_game(params: Mapping[str, Any], n_trials: int, *, rng: np.random.Generator
               ) -> dict[str, npt.NDArray[Any]]:
     cfg = config_from_params(params)
-    r = simulate_games(cfg, n_trials, rng=rng)
+    r = simulate(cfg, n_trials, rng=rng)
     out: dict[str, npt.NDArray[Any]] = {"consolete": r["consolete_round"] > 0}
     for rr in range(1, N_ROUNDS + 1):
         out[f"consolete_r{rr}"] = (r["consolete_round"] > 0) & (r["consolete_round"] <= rr)

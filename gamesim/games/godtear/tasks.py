@@ -36,13 +36,14 @@ from .rules import (
     DieSpec,
     DuelState,
     FollowerSkill,
+    GodtearParams,
     Skill,
     Status,
     Target,
     default_health,
     knockout_steps,
 )
-from .sim import run_activation, run_end_phase, run_knockout, sample_rolls
+from .sim import run_activation, run_end_phase, sample_rolls, simulate
 
 __all__ = ["TASKS", "die_from_params", "activation_actions", "activation_target"]
 
@@ -208,11 +209,12 @@ def _sim_knockout(params: Mapping[str, Any], n_trials: int, *, rng: np.random.Ge
                   ) -> dict[str, npt.NDArray[Any]]:
     skill = Skill(int(params["accuracy"]), int(params["damage"]), params["hit_effect"])
     target = Target(int(params["dodge"]), int(params["protection"]), int(params["health"]))
-    r = run_knockout(skill, target, n_trials, uses=int(params["uses"]), max_uses=int(params["max_uses"]),
-                     attacker=Status(accuracy=int(params["accuracy_token"]), damage=int(params["damage_token"])),
-                     target_status=Status(dodge=int(params["dodge_token"]),
-                                          protection=int(params["protection_token"])),
-                     die=die_from_params(params), rng=rng)
+    p = GodtearParams(skill, target, uses=int(params["uses"]), max_uses=int(params["max_uses"]),
+                      attacker=Status(accuracy=int(params["accuracy_token"]), damage=int(params["damage_token"])),
+                      target_status=Status(dodge=int(params["dodge_token"]),
+                                           protection=int(params["protection_token"])),
+                      die=die_from_params(params))
+    r = simulate(p, n_trials, rng=rng)
     return {"knockout": r["knockout"], "wounds": r["wounds"], "uses_to_knockout": r["uses_to_knockout"]}
 
 

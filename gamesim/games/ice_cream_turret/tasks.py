@@ -22,7 +22,7 @@ from gamesim.core.registry import Metric, Param, Task
 
 from .policies import MAX_HORIZON, MAX_ROLLOUTS, POLICY_NAMES, Policy, RolloutPolicy, make_policy
 from .rules import MAX_CYCLES, MAX_PLACEMENTS, IceCreamParams
-from .sim import run_games
+from .sim import simulate
 
 __all__ = ["TASKS", "SOLITAIRE_TASK", "SCORE_ATTACK_TASK", "rules_from_params", "policy_from_params"]
 
@@ -127,7 +127,7 @@ def _common(r: Mapping[str, np.ndarray]) -> dict[str, npt.NDArray[Any]]:
 def _sim_solitaire(params: Mapping[str, Any], n_trials: int, *, rng: np.random.Generator
                    ) -> dict[str, npt.NDArray[Any]]:
     p = rules_from_params(params, "normal")
-    r = run_games(p, policy_from_params(params), n_trials, rng=rng)
+    r = simulate(p, n_trials, rng=rng, policy=policy_from_params(params))
     out = _common(r)
     out["won"] = r["won"]
     out["game_over"] = r["game_over"]
@@ -139,7 +139,7 @@ def _sim_solitaire(params: Mapping[str, Any], n_trials: int, *, rng: np.random.G
 
 def _sim_score(params: Mapping[str, Any], n_trials: int, *, rng: np.random.Generator
                ) -> dict[str, npt.NDArray[Any]]:
-    r = run_games(rules_from_params(params, "score_attack"), policy_from_params(params), n_trials, rng=rng)
+    r = simulate(rules_from_params(params, "score_attack"), n_trials, rng=rng, policy=policy_from_params(params))
     out = _common(r)
     out["score"] = r["score"].astype(float)
     out["scored"] = r["score"] > 0

@@ -27,7 +27,7 @@ from gamesim.core.registry import Metric, Param, ParamError, Task
 from .data import BUILTIN_WEAPONS, DataError, WeaponSet, load_weapons
 from .policies import MAX_HORIZON, MAX_ROLLOUTS, POLICY_NAMES, Policy, RolloutPolicy, make_policy
 from .rules import MAX_DISTANCE, MAX_TURNS, MechParams
-from .sim import simulate_ids, tables_for
+from .sim import simulate, simulate_ids, tables_for
 
 __all__ = ["TASKS", "DUEL_TASK", "LEAGUE_TASK", "BASE_RULE_PARAMS", "rules_from_params", "weapons_from_params"]
 
@@ -127,9 +127,8 @@ def _duel_metrics(r: Mapping[str, npt.NDArray[np.int64]]) -> dict[str, npt.NDArr
 def _sim_duel(params: Mapping[str, Any], n_trials: int, *, rng: np.random.Generator) -> dict[str, npt.NDArray[Any]]:
     p = rules_from_params(params)
     ws = weapons_from_params(params)
-    ia, ib = _mech(ws, params, "mech_a"), _mech(ws, params, "mech_b")
-    r = simulate_ids(p, np.full(n_trials, ia, np.int64), np.full(n_trials, ib, np.int64), rng=rng,
-                     tables=tables_for(ws), policies=(_policy(params, "policy_a"), _policy(params, "policy_b")))
+    r = simulate(p, n_trials, rng=rng, mech_a=params["mech_a"], mech_b=params["mech_b"], weapons=ws,
+                 policy_a=_policy(params, "policy_a"), policy_b=_policy(params, "policy_b"))
     return _duel_metrics(r)
 
 

@@ -21,7 +21,7 @@ from gamesim.core.registry import Metric, Param, ParamError, Task
 from .exact import exact_truncated
 from .policies import make_policy
 from .rules import EDITIONS, MAX_COPIES, MAX_FUND_CAP, MAX_ROUNDS, TIE_FLOORS, QftnwParams, edition_params
-from .sim import run_games
+from .sim import simulate
 
 __all__ = ["TASKS", "GAME_TASK", "GAME_PARAMS", "default_params", "rules_from_params", "policies_from_params",
            "check_game"]
@@ -142,7 +142,7 @@ def check_game(params: Mapping[str, Any]) -> None:
 def _sim_game(params: Mapping[str, Any], n_trials: int, *, rng: np.random.Generator
               ) -> dict[str, npt.NDArray[Any]]:
     p = rules_from_params(params)
-    r = run_games(p, policies_from_params(params), n_trials, rng=rng)
+    r = simulate(p, n_trials, rng=rng, policies=policies_from_params(params))
     w, c, rounds = r["winner"], r["cond"], r["rounds"]
     bk = r["bk0"] + r["bk1"]
     fin = w >= 0
