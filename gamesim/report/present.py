@@ -21,6 +21,7 @@ __all__ = [
     "format_interval",
     "show_value",
     "select",
+    "has_parts",
     "estimate_of",
     "interval_table",
     "plot_estimates",
@@ -147,6 +148,35 @@ def select(results: pd.DataFrame, *, part: str, metric: str, statistic: str | No
             f"parts: {sorted(results['part'].unique())}, metrics: {sorted(results['metric'].unique())}"
         )
     return out
+
+
+def has_parts(results: pd.DataFrame, *parts: str) -> bool:
+    """Whether every named part has rows in the tidy results: a study notebook's section test.
+
+    A notebook shows the section of a question only when the scenario asked it (a designer's
+    own scenario may leave any part out) and the sweep wrote its rows.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        Tidy results (a ``part`` column).
+    *parts : str
+        Part names; at least one.
+
+    Returns
+    -------
+    bool
+        ``True`` when each of ``parts`` has at least one row.
+
+    Raises
+    ------
+    TypeError
+        If no part is named, or a name is not a string.
+    """
+    if not parts or not all(isinstance(p, str) for p in parts):
+        raise TypeError(f"has_parts needs one or more part names (strings), got {parts!r}")
+    present = set(results["part"].unique())
+    return all(p in present for p in parts)
 
 
 def estimate_of(row: Any) -> Estimate:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import pandas as pd
 import pytest
 
 import gamesim
@@ -140,3 +141,16 @@ def test_report_draws_the_widest_distributions_and_tabulates_every_one(res):
     if drawn:  # none left out is wider than one drawn
         assert max((n_values[m] for m in wide.index if m not in drawn), default=0) <= n_values[drawn].min()
     assert distribution_metrics(res, "no such part") == ([], [])
+
+
+def test_has_parts_asks_for_rows_of_every_named_part() -> None:
+    from gamesim.report.present import has_parts
+
+    frame = pd.DataFrame({"part": ["a", "a", "b"], "metric": ["x", "y", "x"]})
+    assert has_parts(frame, "a") and has_parts(frame, "a", "b")
+    assert not has_parts(frame, "c") and not has_parts(frame, "a", "c")
+    assert not has_parts(frame.iloc[0:0], "a")  # a part the scenario named but the sweep wrote no row of
+    with pytest.raises(TypeError, match="part names"):
+        has_parts(frame)
+    with pytest.raises(TypeError, match="part names"):
+        has_parts(frame, ["a"])  # type: ignore[arg-type]

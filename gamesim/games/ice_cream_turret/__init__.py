@@ -48,6 +48,7 @@ from .rules import (
     place,
     rebuild_deck,
     resolve,
+    WindowKind,
     window_kind,
 )
 from .sim import STATUS, GameBatch, advance, new_games, resolve_batch, run_games, simulate
@@ -56,7 +57,7 @@ from .tasks import TASKS
 __all__ = [
     "GAME", "TASKS", "COLS", "ROWS", "CRUSH", "LINES", "WINDOWS", "IceCreamParams", "Resolution",
     "board_from_rows", "board_to_rows", "cycle_additions", "find_clears", "gravity", "initial_deck",
-    "is_game_over", "legal_columns", "place", "rebuild_deck", "resolve", "window_kind",
+    "is_game_over", "legal_columns", "place", "rebuild_deck", "resolve", "window_kind", "WindowKind",
     "STATUS", "GameBatch", "advance", "new_games", "resolve_batch", "run_games", "simulate",
     "POLICY_NAMES", "GreedyPolicy", "LookaheadPolicy", "RandomPolicy", "RolloutPolicy", "greedy_keys_batch",
     "lookahead_values_batch", "make_policy", "greedy_keys", "lookahead_values", "reference_game",

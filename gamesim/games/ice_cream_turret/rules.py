@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import Literal
 
 from gamesim.core.registry import ParamError
@@ -42,7 +43,7 @@ __all__ = [
     "LINES", "LINE_KIND", "WINDOWS", "WINDOW_LINE", "WINDOWS_THROUGH", "NEIGHBOURS",
     "IceCreamParams", "Resolution", "Board",
     "cell", "board_from_rows", "board_to_rows", "column_height", "legal_columns", "place",
-    "window_kind", "find_clears", "gravity", "resolve", "is_game_over", "has_crush",
+    "WindowKind", "window_kind", "find_clears", "gravity", "resolve", "is_game_over", "has_crush",
     "cycle_additions", "initial_deck", "rebuild_deck", "multi_line_bonus", "BOARD", "PARAMS",
 ]
 
@@ -426,9 +427,21 @@ def place(board: Board, col: int, value: int) -> tuple[Board, int]:
 _place = place.__wrapped__
 
 
+class WindowKind(IntEnum):
+    """What a window of 3 to 5 cells clears (an ``int``: the reference stores it as 0, 1, 2)."""
+
+    #: No clear (an empty cell or crush ice in it, or numbers neither equal nor consecutive).
+    NONE = 0
+    #: All equal (同じ数字).
+    EQUAL = 1
+    #: Distinct consecutive numbers in any order (続き数字).
+    CONSECUTIVE = 2
+
+
 @validate_params(values=IntList(EMPTY, CRUSH, min_len=3, max_len=ROWS))
-def window_kind(values: Sequence[int]) -> int:
-    """0 = no clear, 1 = all equal (同じ数字), 2 = distinct consecutive numbers in any order (続き数字).
+def window_kind(values: Sequence[int]) -> WindowKind:
+    """``NONE`` (0) = no clear, ``EQUAL`` (1) = all equal (同じ数字), ``CONSECUTIVE`` (2) = distinct
+    consecutive numbers in any order (続き数字).
 
     Empty cells and crush ice never take part (crush ice is not a number); 9 and 1 do not
     connect (端の数字同士は繋がらない).
@@ -441,13 +454,13 @@ def window_kind(values: Sequence[int]) -> int:
         (a ``ValueError``) If it is not 3 to 5 values in 0..:data:`CRUSH`.
     """
     if any(v == EMPTY or v == CRUSH for v in values):
-        return 0
+        return WindowKind.NONE
     if all(v == values[0] for v in values):
-        return 1
+        return WindowKind.EQUAL
     s = sorted(values)
     if all(s[i + 1] - s[i] == 1 for i in range(len(s) - 1)):
-        return 2
-    return 0
+        return WindowKind.CONSECUTIVE
+    return WindowKind.NONE
 
 
 #: Unchecked body of :func:`window_kind` (:func:`find_clears`, :func:`resolve`).
@@ -455,8 +468,9 @@ _window_kind = window_kind.__wrapped__
 
 
 @validate_params(board=BOARD)
-def find_clears(board: Board) -> list[tuple[int, int]]:
-    """Every clearing window: ``(window index into WINDOWS, kind)`` for kind 1 (equal) or 2 (consecutive).
+def find_clears(board: Board) -> list[tuple[int, WindowKind]]:
+    """Every clearing window: ``(window index into WINDOWS, kind)``, kind ``WindowKind.EQUAL`` (1) or
+    ``WindowKind.CONSECUTIVE`` (2).
 
     Raises
     ------

@@ -342,3 +342,11 @@ def test_score_attack_rebuilds_the_same_cards_after_cycle_three() -> None:
     s, g = _both(_state(["...", "12."], cycle=3, deck=counts(), disc=counts(v3=6, C=2), card=8, p=SA), 2, SA)
     assert s.status == 0 and s.cycle == 4 and s.deck == list(counts(v3=6, C=2))
     assert g.deck[0].tolist() == s.deck
+
+
+def test_window_kind_is_an_int_enum() -> None:
+    from gamesim.games.ice_cream_turret import WindowKind
+
+    assert window_kind([4, 4, 4]) is WindowKind.EQUAL and window_kind([5, 3, 4]) is WindowKind.CONSECUTIVE
+    assert window_kind([1, 2, 4]) is WindowKind.NONE and not WindowKind.NONE  # falsy, as the 0 it was
+    assert [int(k) for k in WindowKind] == [0, 1, 2]
