@@ -713,80 +713,7 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
     parts: list[Part] = []
     seen: set[str] = set()
     for i, rp in enumerate(raw_parts):
-        at = f"parts[{i}]"
-        check_keys(rp, sorted(_PART_KEYS), where=where, at=at, error=ScenarioError)
-        pname = rp.get("name")
-        if not isinstance(pname, str) or not pname:
-            raise fail(f"{at}.name", pname, "a non-empty string")
-        _check_name(where, f"{at}.name", pname)
-        if pname in seen:
-            raise fail(f"{at}.name", pname, "unique among parts")
-        seen.add(pname)
-        tname = rp.get("task")
-        if tname not in game.tasks:
-            raise fail(f"{at}.task", tname, f"a task of game {game.name!r}: " + ", ".join(game.tasks))
-        task = game.tasks[tname]
-        known = {p.name: p for p in task.params}
-        fixed: dict[str, Any] = {}
-        for k, v in fixed_all.items():
-            if k in known:
-                used_fixed.add(k)
-                fixed[k] = _checked(where, f"params.{k}", known[k], v, files)
-        own = rp.get("params", {})
-        if not isinstance(own, dict):
-            raise fail(f"{at}.params", own, "a table of parameters")
-        for k, v in own.items():
-            if k not in known:
-                raise ScenarioError(
-                    f"{where}: unknown parameter {at}.params.{k} for task {tname!r}; allowed: {', '.join(known)}"
-                )
-            fixed[k] = _checked(where, f"{at}.params.{k}", known[k], v, files)
-        grid_raw = rp.get("grid", {})
-        if not isinstance(grid_raw, dict):
-            raise fail(f"{at}.grid", grid_raw, "a table of parameter -> list of values")
-        grid: dict[str, list[Any]] = {}
-        for k, vals in grid_raw.items():
-            if k not in known:
-                raise ScenarioError(
-                    f"{where}: unknown parameter {at}.grid.{k} for task {tname!r}; allowed: {', '.join(known)}"
-                )
-            if not isinstance(vals, list) or not vals:
-                raise fail(f"{at}.grid.{k}", vals, f"a non-empty list, each value {_describe_allowed(known[k])}")
-            grid[k] = [_checked(where, f"{at}.grid.{k}[{j}]", known[k], v, files) for j, v in enumerate(vals)]
-            _check_grid_values(where, f"{at}.grid.{k}", grid[k])
-            if k in own:
-                raise ScenarioError(f"{where}: {at}.params.{k} and {at}.grid.{k} both set {k!r}; keep one of them")
-            fixed.pop(k, None)
-        cases = _parse_cases(where, at, rp.get("cases"), known, grid, own, tname, files)
-        for case in cases:
-            for k in case.params:
-                fixed.pop(k, None)
-        part_trials = rp.get("n_trials", n_trials)
-        if not _is_int(part_trials) or part_trials < 1:
-            raise fail(f"{at}.n_trials", part_trials, "an integer >= 1")
-        _check_size(where, f"{at}.n_trials", part_trials, MAX_TRIALS)
-        n_cells = math.prod(len(v) for v in grid.values()) * max(1, len(cases))
-        if n_cells > MAX_CELLS:
-            raise ScenarioError(f"{where}: {at}.grid has {n_cells:,} cells{' (with its cases)' if cases else ''}, must "
-                                f"have at most {MAX_CELLS:,} (size limit, see docs/reliability.md)")
-        title = rp.get("title", "")
-        if not isinstance(title, str):
-            raise fail(f"{at}.title", title, "a string")
-        pquestion = rp.get("question", "")
-        if not isinstance(pquestion, str):
-            raise fail(f"{at}.question", pquestion, "a string")
-        part = Part(pname, task, fixed, grid, part_trials, title, tuple(cases), pquestion)
-        if task.check is not None:
-            for cell in part.cells():
-                try:
-                    task.check(cell)
-                except ParamError as exc:
-                    src = f"{at}.grid.{exc.key}" if exc.key in grid else (
-                        f"{at}.cases.{exc.key}" if any(exc.key in c.params for c in cases) else
-                        f"{at}.params.{exc.key}" if exc.key in own else f"params.{exc.key}"
-                    )
-                    raise ScenarioError(f"{where}: {src} = {exc.value!r}, must be {exc.allowed}") from None
-        parts.append(part)
+        parts.append(_parse_part(where, f"parts[{i}]", rp, game, fixed_all, used_fixed, seen, n_trials, files))
 
     for k in fixed_all:
         if k not in used_fixed:
@@ -797,25 +724,7 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
 
     parts = _with_events(where, raw, parts)
 
-    precision = None
-    if "precision" in raw:
-        pr = raw["precision"]
-        if not isinstance(pr, dict):
-            raise fail("precision", pr, _TOP_KEYS["precision"])
-        check_keys(pr, sorted(_PRECISION_KEYS), where=where, at="precision", error=ScenarioError)
-        metric = pr.get("metric")
-        all_metrics = _metric_names(parts)
-        if metric not in all_metrics:
-            raise fail("precision.metric", metric, "a metric of the scenario's tasks: " + ", ".join(all_metrics))
-        hw = pr.get("half_width")
-        if not _is_num(hw) or hw <= 0:
-            raise fail("precision.half_width", hw, "a number > 0 (the 95% interval half-width, in the metric's units)")
-        cap = pr.get("max_trials", min(10 * n_trials, MAX_TRIALS))
-        if not _is_int(cap) or cap < 1:
-            raise fail("precision.max_trials", cap, "an integer >= 1")
-        _check_size(where, "precision.max_trials", cap, MAX_TRIALS)
-        precision = Precision(metric, float(hw), cap)
-
+    precision = _parse_precision(where, raw, parts, n_trials)
     compare = _parse_compare(where, raw.get("compare"), parts)
     distributions = raw.get("distributions", True)
     if not isinstance(distributions, bool):
@@ -839,6 +748,129 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
         distributions=distributions,
         data_files=tuple(files.found.values()),
     )
+
+
+def _parse_part(where: str, at: str, rp: dict[str, Any], game: Game, fixed_all: Mapping[str, Any],
+                used_fixed: set[str], seen: set[str], n_trials: int, files: DataFileResolver) -> Part:
+    """One ``[[parts]]`` table ``rp`` (at key path ``at``) of a scenario: its task, parameters, grid and cases,
+    each value checked, and the task's cross-parameter checks run on every cell. Adds the scenario-wide
+    ``params`` the part's task takes to ``used_fixed``, and its name to ``seen`` (the names of the parts
+    before it, which it must not repeat).
+
+    Raises
+    ------
+    ScenarioError
+        As :func:`load_scenario`, naming ``at`` in the key path.
+    """
+
+    def fail(key: str, value: Any, allowed: str) -> ScenarioError:
+        return ScenarioError(f"{where}: {key} = {value!r}, must be {allowed}")
+
+    check_keys(rp, sorted(_PART_KEYS), where=where, at=at, error=ScenarioError)
+    pname = rp.get("name")
+    if not isinstance(pname, str) or not pname:
+        raise fail(f"{at}.name", pname, "a non-empty string")
+    _check_name(where, f"{at}.name", pname)
+    if pname in seen:
+        raise fail(f"{at}.name", pname, "unique among parts")
+    seen.add(pname)
+    tname = rp.get("task")
+    if tname not in game.tasks:
+        raise fail(f"{at}.task", tname, f"a task of game {game.name!r}: " + ", ".join(game.tasks))
+    task = game.tasks[tname]
+    known = {p.name: p for p in task.params}
+    fixed: dict[str, Any] = {}
+    for k, v in fixed_all.items():
+        if k in known:
+            used_fixed.add(k)
+            fixed[k] = _checked(where, f"params.{k}", known[k], v, files)
+    own = rp.get("params", {})
+    if not isinstance(own, dict):
+        raise fail(f"{at}.params", own, "a table of parameters")
+    for k, v in own.items():
+        if k not in known:
+            raise ScenarioError(
+                f"{where}: unknown parameter {at}.params.{k} for task {tname!r}; allowed: {', '.join(known)}"
+            )
+        fixed[k] = _checked(where, f"{at}.params.{k}", known[k], v, files)
+    grid_raw = rp.get("grid", {})
+    if not isinstance(grid_raw, dict):
+        raise fail(f"{at}.grid", grid_raw, "a table of parameter -> list of values")
+    grid: dict[str, list[Any]] = {}
+    for k, vals in grid_raw.items():
+        if k not in known:
+            raise ScenarioError(
+                f"{where}: unknown parameter {at}.grid.{k} for task {tname!r}; allowed: {', '.join(known)}"
+            )
+        if not isinstance(vals, list) or not vals:
+            raise fail(f"{at}.grid.{k}", vals, f"a non-empty list, each value {_describe_allowed(known[k])}")
+        grid[k] = [_checked(where, f"{at}.grid.{k}[{j}]", known[k], v, files) for j, v in enumerate(vals)]
+        _check_grid_values(where, f"{at}.grid.{k}", grid[k])
+        if k in own:
+            raise ScenarioError(f"{where}: {at}.params.{k} and {at}.grid.{k} both set {k!r}; keep one of them")
+        fixed.pop(k, None)
+    cases = _parse_cases(where, at, rp.get("cases"), known, grid, own, tname, files)
+    for case in cases:
+        for k in case.params:
+            fixed.pop(k, None)
+    part_trials = rp.get("n_trials", n_trials)
+    if not _is_int(part_trials) or part_trials < 1:
+        raise fail(f"{at}.n_trials", part_trials, "an integer >= 1")
+    _check_size(where, f"{at}.n_trials", part_trials, MAX_TRIALS)
+    n_cells = math.prod(len(v) for v in grid.values()) * max(1, len(cases))
+    if n_cells > MAX_CELLS:
+        raise ScenarioError(f"{where}: {at}.grid has {n_cells:,} cells{' (with its cases)' if cases else ''}, must "
+                            f"have at most {MAX_CELLS:,} (size limit, see docs/reliability.md)")
+    title = rp.get("title", "")
+    if not isinstance(title, str):
+        raise fail(f"{at}.title", title, "a string")
+    pquestion = rp.get("question", "")
+    if not isinstance(pquestion, str):
+        raise fail(f"{at}.question", pquestion, "a string")
+    part = Part(pname, task, fixed, grid, part_trials, title, tuple(cases), pquestion)
+    if task.check is not None:
+        for cell in part.cells():
+            try:
+                task.check(cell)
+            except ParamError as exc:
+                src = f"{at}.grid.{exc.key}" if exc.key in grid else (
+                    f"{at}.cases.{exc.key}" if any(exc.key in c.params for c in cases) else
+                    f"{at}.params.{exc.key}" if exc.key in own else f"params.{exc.key}"
+                )
+                raise ScenarioError(f"{where}: {src} = {exc.value!r}, must be {exc.allowed}") from None
+    return part
+
+
+def _parse_precision(where: str, raw: Mapping[str, Any], parts: list[Part], n_trials: int) -> Precision | None:
+    """The scenario's ``[precision]`` table (``None`` without one).
+
+    Raises
+    ------
+    ScenarioError
+        As :func:`load_scenario`.
+    """
+    if "precision" not in raw:
+        return None
+
+    def fail(key: str, value: Any, allowed: str) -> ScenarioError:
+        return ScenarioError(f"{where}: {key} = {value!r}, must be {allowed}")
+
+    pr = raw["precision"]
+    if not isinstance(pr, dict):
+        raise fail("precision", pr, _TOP_KEYS["precision"])
+    check_keys(pr, sorted(_PRECISION_KEYS), where=where, at="precision", error=ScenarioError)
+    metric = pr.get("metric")
+    all_metrics = _metric_names(parts)
+    if metric not in all_metrics:
+        raise fail("precision.metric", metric, "a metric of the scenario's tasks: " + ", ".join(all_metrics))
+    hw = pr.get("half_width")
+    if not _is_num(hw) or hw <= 0:
+        raise fail("precision.half_width", hw, "a number > 0 (the 95% interval half-width, in the metric's units)")
+    cap = pr.get("max_trials", min(10 * n_trials, MAX_TRIALS))
+    if not _is_int(cap) or cap < 1:
+        raise fail("precision.max_trials", cap, "an integer >= 1")
+    _check_size(where, "precision.max_trials", cap, MAX_TRIALS)
+    return Precision(metric, float(hw), cap)
 
 
 #: Environment variable naming the notebook the person at the keyboard chose (``gamesim report
