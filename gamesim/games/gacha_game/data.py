@@ -312,11 +312,12 @@ def _round(where: str, raw: Any, field: str = "round") -> dict[str, Any]:
 
 
 def _keys(where: str, raw: dict[str, Any], allowed: set[str]) -> None:
-    for k in raw:
-        if k.startswith("on_") and k not in allowed and set(TRIGGERS) <= allowed:
-            raise _err(where, f"{k}: unknown trigger {k!r}; allowed: {', '.join(TRIGGERS)}")
+    for k in raw:  # the first unknown key; an on_* key of a card that takes triggers is named as a trigger
         if k not in allowed:
-            raise _err(where, f"unknown field {k!r}; allowed: {', '.join(sorted(allowed))}")
+            if k.startswith("on_") and set(TRIGGERS) <= allowed:
+                raise _err(where, f"{k}: unknown trigger {k!r}; allowed: {', '.join(TRIGGERS)}")
+            break
+    _check.keys(where, raw, allowed)
 
 
 def _table_list(fname: str, raw: dict[str, Any], key: str) -> list[dict[str, Any]]:
