@@ -276,8 +276,11 @@ def _pdf_bytes(pdf: Path) -> bytes:
     data = pdf.read_bytes()
     parts = [data]
     for m in re.finditer(rb"stream\r?\n(.*?)endstream", data, re.S):
+        # a decompressor object stops at the end of the zlib stream and leaves the end-of-line before
+        # "endstream" as unused data; stripping "\r\n" instead also stripped the Adler-32 checksum's last
+        # byte whenever it was 0x0a or 0x0d (about 1 stream in 128: the PDF's date changes the bytes)
         try:
-            parts.append(zlib.decompress(m.group(1).rstrip(b"\r\n")))
+            parts.append(zlib.decompressobj().decompress(m.group(1)))
         except zlib.error:
             pass
     return b"\n".join(parts)
