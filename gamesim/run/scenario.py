@@ -42,6 +42,7 @@ never answered from chunks of the old one.
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import itertools
 import json
@@ -558,6 +559,11 @@ class DataFileResolver:
         return str(path)
 
 
+def _fail(where: str, key: str, value: Any, allowed: str) -> ScenarioError:
+    """The one-line error of a bad value: ``"<file>: <key path> = <value>, must be <what is allowed>"``."""
+    return ScenarioError(f"{where}: {key} = {value!r}, must be {allowed}")
+
+
 def _check_name(where: str, key: str, name: str) -> None:
     """Names become file names, table values and report headings: printable, short."""
     if len(name) > MAX_NAME_LENGTH or not name.isprintable() or name != name.strip():
@@ -661,8 +667,7 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
         folder = path.parent
         stem = path.stem
 
-    def fail(key: str, value: Any, allowed: str) -> ScenarioError:
-        return ScenarioError(f"{where}: {key} = {value!r}, must be {allowed}")
+    fail = functools.partial(_fail, where)
 
     files = DataFileResolver(where, folder.resolve())
 
@@ -763,8 +768,7 @@ def _parse_part(where: str, at: str, rp: dict[str, Any], game: Game, fixed_all: 
         As :func:`load_scenario`, naming ``at`` in the key path.
     """
 
-    def fail(key: str, value: Any, allowed: str) -> ScenarioError:
-        return ScenarioError(f"{where}: {key} = {value!r}, must be {allowed}")
+    fail = functools.partial(_fail, where)
 
     check_keys(rp, sorted(_PART_KEYS), where=where, at=at, error=ScenarioError)
     pname = rp.get("name")
@@ -837,7 +841,7 @@ def _parse_part(where: str, at: str, rp: dict[str, Any], game: Game, fixed_all: 
                     f"{at}.cases.{exc.key}" if any(exc.key in c.params for c in cases) else
                     f"{at}.params.{exc.key}" if exc.key in own else f"params.{exc.key}"
                 )
-                raise ScenarioError(f"{where}: {src} = {exc.value!r}, must be {exc.allowed}") from None
+                raise fail(src, exc.value, exc.allowed) from None
     return part
 
 
@@ -852,8 +856,7 @@ def _parse_precision(where: str, raw: Mapping[str, Any], parts: list[Part], n_tr
     if "precision" not in raw:
         return None
 
-    def fail(key: str, value: Any, allowed: str) -> ScenarioError:
-        return ScenarioError(f"{where}: {key} = {value!r}, must be {allowed}")
+    fail = functools.partial(_fail, where)
 
     pr = raw["precision"]
     if not isinstance(pr, dict):
@@ -984,7 +987,7 @@ def _with_events(where: str, raw: dict[str, Any], parts: list[Part]) -> list[Par
 
     listed = raw.get("events", [])
     if not isinstance(listed, list) or not all(isinstance(e, str) for e in listed):
-        raise ScenarioError(f"{where}: events = {listed!r}, must be {_TOP_KEYS['events']}")
+        raise _fail(where, "events", listed, _TOP_KEYS["events"])
     for key in ("precision", "compare", "target"):  # one spelling everywhere: "at_least(wounds, 2)"
         if key in raw:
             raw[key] = _canonical_events(where, raw[key])
@@ -1028,7 +1031,7 @@ def _parse_cases(
         return []
     allowed = "a non-empty list of tables of parameters, e.g. [{name = \"A\", bag_n = 44}, {bag_n = 43}]"
     if not isinstance(raw_cases, list) or not raw_cases or not all(isinstance(c, dict) for c in raw_cases):
-        raise ScenarioError(f"{where}: {at}.cases = {raw_cases!r}, must be {allowed}")
+        raise _fail(where, f"{at}.cases", raw_cases, allowed)
     out: list[Case] = []
     for j, rc in enumerate(raw_cases):
         params: dict[str, Any] = {}
@@ -1062,7 +1065,7 @@ def _parse_compare(where: str, rc: Any, parts: list[Part]) -> Compare | None:
     if rc is None:
         return None
     if not isinstance(rc, dict):
-        raise ScenarioError(f"{where}: compare = {rc!r}, must be {_TOP_KEYS['compare']}")
+        raise _fail(where, "compare", rc, _TOP_KEYS["compare"])
     check_keys(rc, sorted(_COMPARE_KEYS), where=where, at="compare", error=ScenarioError)
     base = rc.get("baseline")
     if isinstance(base, str):
@@ -1130,7 +1133,7 @@ def _checked(where: str, key: str, p: Param, value: Any, files: DataFileResolver
     try:
         value = check_param_value(p, value)
     except ParamError as exc:
-        raise ScenarioError(f"{where}: {key} = {value!r}, must be {exc.allowed}") from None
+        raise _fail(where, key, value, exc.allowed) from None
     if p.file and files is not None and isinstance(value, str):
         value = files.resolve(key, value)
     return value
