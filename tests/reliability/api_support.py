@@ -138,6 +138,15 @@ def refused_fast(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> BaseExcep
     return exc.value
 
 
+def refused_with_key(call: Callable[[], Any], key: str) -> None:
+    """Call ``call()``, expect a ``ParamError`` whose ``key`` is ``key`` within :data:`FAST_S` CPU-seconds."""
+    t0 = time.process_time()
+    with pytest.raises(ParamError) as info:
+        call()
+    assert time.process_time() - t0 < FAST_S, "refusal too slow"
+    assert info.value.key == key, str(info.value)
+
+
 def refused_names(fn: Callable[..., Any], name: str, *args: Any, **kwargs: Any) -> None:
     """Call ``fn``, expect a ``ParamError`` or ``TypeError`` whose message names ``name``."""
     with pytest.raises((ParamError, TypeError)) as exc:

@@ -36,6 +36,7 @@ from tests.reliability.api_support import (
     draw_call,
     int_arg,
     refused_names,
+    FAST_S,
 )
 
 
@@ -115,7 +116,7 @@ def test_issue_examples_are_refused_up_front():
         t0 = time.process_time()
         with pytest.raises((TypeError, ValueError), match=text.replace("(", r"\(").replace(".", r"\.")):
             refused()
-        assert time.process_time() - t0 < 5.0
+        assert time.process_time() - t0 < FAST_S
     # the valid neighbours still work, with exact values
     assert gt.p_success_fraction(4, 2) == __import__("fractions").Fraction(74, 81)
     assert gt.p_success(3, 3) == pytest.approx(float(sum(gt.roll_pmf_fraction(3)[3:])))

@@ -16,7 +16,6 @@ classes (:class:`KamiParams`, :class:`ChickenPolicy`, :class:`RolloutPolicy`) ch
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 from typing import Any, Callable
 
@@ -38,6 +37,7 @@ from tests.reliability.api_support import (
     draw_call,
     int_arg,
     refused_fast,
+    refused_with_key,
 )
 
 P4 = ki.KamiParams()
@@ -117,11 +117,7 @@ def test_data_class_accepts_valid_and_refuses_everything_else(name: str, data: s
     (lambda: ki.reference_simulate(P4, 100_001), "n_games"),
 ])
 def test_examples_are_refused_naming_the_parameter(call: Callable[[], Any], key: str) -> None:
-    t0 = time.process_time()
-    with pytest.raises(ParamError) as info:
-        call()
-    assert time.process_time() - t0 < 5.0
-    assert info.value.key == key, str(info.value)
+    refused_with_key(call, key)
 
 
 def test_moves_accept_valid_input() -> None:
