@@ -19,17 +19,12 @@ import numpy as np
 from gamesim.core.lazy import lazy_module
 from gamesim.core.rng import RngLike
 
-from gamesim.core.registry import ParamError
 from gamesim.core.validate import Int, Optional, Rng, validate_params
 
 from .rules import (
-    BAG,
-    DOUBTFUL,
+    CONFIG,
     MAX_PLAYERS,
-    MAX_PTC_SESSIONS,
-    MAX_SESSION_PULLS,
-    N_CHARACTERS,
-    OVERDRIVE,
+    MAX_PULLS,
     SCHEDULE,
     SESSION_SIZE,
     SESSIONS,
@@ -37,6 +32,7 @@ from .rules import (
     Chip,
     DoubtfulConfig,
     _check_config,
+    _check_max_pulls,
     _check_schedule,
 )
 
@@ -119,13 +115,11 @@ class ReferenceGame:
                 self.pull(player, self.overdrive_pulls)  # Overdrive: immediately, depth-first
 
 
-#: The set-up the reference takes (the relations of check_config are checked in the bodies).
-_CONFIG = dict(bag=BAG, n_characters=N_CHARACTERS, doubtful=DOUBTFUL, overdrive_pulls=OVERDRIVE)
 #: Trials of the scalar reference.
 N_REFERENCE_TRIALS = Int(0, MAX_REFERENCE_TRIALS)
 
 
-@validate_params(schedule=SCHEDULE, n_players=Optional(Int(1, MAX_PLAYERS)), n_trials=N_REFERENCE_TRIALS, **_CONFIG,
+@validate_params(schedule=SCHEDULE, n_players=Optional(Int(1, MAX_PLAYERS)), n_trials=N_REFERENCE_TRIALS, **CONFIG,
                  rng=Rng())
 def reference_shared(
     schedule: Sequence[tuple[int, int]],
@@ -185,7 +179,7 @@ def reference_shared(
 _reference_shared = reference_shared.__wrapped__
 
 
-@validate_params(sessions=SESSIONS, n_trials=N_REFERENCE_TRIALS, **_CONFIG, rng=Rng())
+@validate_params(sessions=SESSIONS, n_trials=N_REFERENCE_TRIALS, **CONFIG, rng=Rng())
 def reference_schedule(
     sessions: Sequence[int],
     n_trials: int,
@@ -218,7 +212,7 @@ def reference_schedule(
 
 
 @validate_params(session_size=SESSION_SIZE, n_trials=N_REFERENCE_TRIALS,
-                 max_pulls=Int(0, MAX_PTC_SESSIONS * MAX_SESSION_PULLS), **_CONFIG, rng=Rng())
+                 max_pulls=MAX_PULLS, **CONFIG, rng=Rng())
 def reference_pulls_to_complete(
     session_size: int,
     n_trials: int,
@@ -243,8 +237,7 @@ def reference_pulls_to_complete(
         As :func:`~gamesim.games.gacha.sim.simulate_pulls_to_complete`; ``n_trials`` at
         most :data:`MAX_REFERENCE_TRIALS`.
     """
-    if max_pulls // session_size > MAX_PTC_SESSIONS:  # a relation with session_size: not declarable
-        raise ParamError("max_pulls", max_pulls, f"at most {MAX_PTC_SESSIONS} sessions of session_size")
+    _check_max_pulls(max_pulls, session_size)
     _check_config(bag, n_characters, doubtful, overdrive_pulls)
     gen = rng
     n_sessions = max_pulls // session_size if bag.n_god_chance > 0 else 0

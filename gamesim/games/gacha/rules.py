@@ -1054,3 +1054,15 @@ N_TRIALS = Int(0, MAX_TRIALS)
 SESSIONS = IntList(0, MAX_SESSION_PULLS, min_len=0, max_len=MAX_SESSIONS)
 #: Pulls per session.
 SESSION_SIZE = Int(1, MAX_SESSION_PULLS)
+#: The set-up every simulator and the reference take (the relations of check_config are checked in the bodies).
+CONFIG = dict(bag=BAG, n_characters=N_CHARACTERS, doubtful=DOUBTFUL, overdrive_pulls=OVERDRIVE)
+#: Scheduled pulls of a pulls-to-complete trial (at most MAX_PTC_SESSIONS sessions: :func:`_check_max_pulls`).
+MAX_PULLS = Int(0, MAX_PTC_SESSIONS * MAX_SESSION_PULLS)
+
+
+def _check_max_pulls(max_pulls: int, session_size: int) -> None:
+    """Refuse a pulls-to-complete cap of more than :data:`MAX_PTC_SESSIONS` sessions (a relation of two checked
+    arguments, which no declaration states)."""
+    if max_pulls // session_size > MAX_PTC_SESSIONS:
+        raise ParamError("max_pulls", max_pulls, f"at most {MAX_PTC_SESSIONS} sessions of session_size = "
+                         f"{session_size} (max_pulls <= {MAX_PTC_SESSIONS * session_size})")

@@ -58,7 +58,6 @@ from gamesim.core.batching import chunk_spans
 from gamesim.core.lazy import lazy_module
 from gamesim.core.rng import RngLike
 
-from gamesim.core.registry import ParamError
 from gamesim.core.validate import Bool, Instance, Int, Optional, Rng, validate_params
 
 from .kernels import (
@@ -71,15 +70,12 @@ from .kernels import (
     _play_session,
 )
 from .rules import (
-    BAG,
-    DOUBTFUL,
+    CONFIG,
     MAX_PLAYERS,
     MAX_PTC_SESSIONS,
-    MAX_SESSION_PULLS,
+    MAX_PULLS,
     MAX_TRIALS,
-    N_CHARACTERS,
     N_TRIALS,
-    OVERDRIVE,
     SCHEDULE,
     SESSION_SIZE,
     SESSIONS,
@@ -87,12 +83,11 @@ from .rules import (
     DoubtfulConfig,
     GachaParams,
     _check_config,
+    _check_max_pulls,
     _check_schedule,
     _owned_transition_matrix,
 )
 
-#: The set-up every simulator takes (the relations of check_config are checked in the bodies).
-_CONFIG = dict(bag=BAG, n_characters=N_CHARACTERS, doubtful=DOUBTFUL, overdrive_pulls=OVERDRIVE)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -113,7 +108,7 @@ __all__ = [
     "simulate",
 ]
 
-@validate_params(schedule=SCHEDULE, n_trials=N_TRIALS, n_players=Int(1, MAX_PLAYERS), **_CONFIG,
+@validate_params(schedule=SCHEDULE, n_trials=N_TRIALS, n_players=Int(1, MAX_PLAYERS), **CONFIG,
                  stop_at_completion=Bool(), rng=Rng())
 def run_shared(
     schedule: Sequence[tuple[int, int]],
@@ -665,7 +660,7 @@ def _schedule_cycles(sessions: list[int], n_trials: int, rng: np.random.Generato
             "sr_drawn": sr, "pulls": np.full(n_trials, total, dtype=_I64)}
 
 
-@validate_params(sessions=SESSIONS, n_trials=N_TRIALS, **_CONFIG, rng=Rng())
+@validate_params(sessions=SESSIONS, n_trials=N_TRIALS, **CONFIG, rng=Rng())
 def run_schedule(
     sessions: Sequence[int],
     n_trials: int,
@@ -764,7 +759,7 @@ def simulate(params: GachaParams, n_games: int, *, rng: RngLike = None,
                         doubtful=params.doubtful, overdrive_pulls=params.overdrive_pulls)
 
 
-@validate_params(sessions=SESSIONS, n_trials=N_TRIALS, **_CONFIG, rng=Rng())
+@validate_params(sessions=SESSIONS, n_trials=N_TRIALS, **CONFIG, rng=Rng())
 def simulate_schedule(
     sessions: Sequence[int],
     n_trials: int,
@@ -834,7 +829,7 @@ def simulate_schedule(
                                      doubtful=doubtful, overdrive_pulls=overdrive_pulls))
 
 
-@validate_params(schedule=SCHEDULE, n_trials=N_TRIALS, n_players=Optional(Int(1, MAX_PLAYERS)), **_CONFIG,
+@validate_params(schedule=SCHEDULE, n_trials=N_TRIALS, n_players=Optional(Int(1, MAX_PLAYERS)), **CONFIG,
                  stop_at_completion=Bool(), rng=Rng())
 def simulate_shared(
     schedule: Sequence[tuple[int, int]],
@@ -900,11 +895,7 @@ def simulate_shared(
     return pd.DataFrame(cols)
 
 
-#: Most pulls of a pulls-to-complete trial (and at most MAX_PTC_SESSIONS sessions: checked in the body).
-MAX_PULLS = Int(0, MAX_PTC_SESSIONS * MAX_SESSION_PULLS)
-
-
-@validate_params(session_size=SESSION_SIZE, n_trials=N_TRIALS, max_pulls=MAX_PULLS, **_CONFIG, rng=Rng())
+@validate_params(session_size=SESSION_SIZE, n_trials=N_TRIALS, max_pulls=MAX_PULLS, **CONFIG, rng=Rng())
 def run_pulls_to_complete(
     session_size: int,
     n_trials: int,
@@ -929,9 +920,7 @@ def run_pulls_to_complete(
     ParamTypeError, ParamError
         As :func:`simulate_pulls_to_complete`.
     """
-    if max_pulls // session_size > MAX_PTC_SESSIONS:  # a relation with session_size: not declarable
-        raise ParamError("max_pulls", max_pulls, f"at most {MAX_PTC_SESSIONS} sessions of session_size = "
-                         f"{session_size} (max_pulls <= {MAX_PTC_SESSIONS * session_size})")
+    _check_max_pulls(max_pulls, session_size)
     _check_config(bag, n_characters, doubtful, overdrive_pulls)
     gen = rng
     cfg = _Cfg.make(bag, n_characters, doubtful, overdrive_pulls)
@@ -974,7 +963,7 @@ def run_pulls_to_complete(
 _run_pulls_to_complete = run_pulls_to_complete.__wrapped__
 
 
-@validate_params(session_size=SESSION_SIZE, n_trials=N_TRIALS, max_pulls=MAX_PULLS, **_CONFIG, rng=Rng())
+@validate_params(session_size=SESSION_SIZE, n_trials=N_TRIALS, max_pulls=MAX_PULLS, **CONFIG, rng=Rng())
 def simulate_pulls_to_complete(
     session_size: int,
     n_trials: int,
