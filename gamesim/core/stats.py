@@ -313,12 +313,9 @@ def quantile_estimate_from_order_statistics(
     below = math.floor(index)
     k = max(0, int(below if index - below == 0 else below + 1))
     est = order_statistic(min(k, n - 1))
-    from scipy import stats as sps  # here, not at import (see _t_ppf)
-
-    bd = sps.binom(n, q)
     alpha = (1 - confidence) / 2
-    low_index = int(bd.ppf(alpha)) - 1
-    high_index = int(bd.isf(alpha))
+    low_index = int(_binom_ppf(alpha, n, q)) - 1
+    high_index = int(_binom_isf(alpha, n, q))
     low = order_statistic(low_index) if low_index >= 0 else math.nan
     high = order_statistic(high_index) if high_index < n else math.nan
     return Estimate(n, float(est), math.nan, float(low), float(high))
@@ -395,8 +392,9 @@ def difference_estimate(a: Estimate, b: Estimate) -> Estimate:
 # ---------------------------------------------------------------------------
 
 
-# The normal and Student-t quantiles and tails from scipy.special, the functions scipy.stats.norm and
-# scipy.stats.t call (bit-identical results): importing scipy.stats costs every process that starts
+# The normal and Student-t quantiles and tails, and the binomial quantiles of the order-statistic interval,
+# from scipy.special: the functions scipy.stats.norm, scipy.stats.t and scipy.stats.binom call (bit-identical
+# results): importing scipy.stats costs every process that starts
 # gamesim (the command, each report kernel, each worker) about half a second.
 
 
@@ -412,6 +410,28 @@ def _t_interval(confidence: float, df: float, loc: float, scale: float) -> tuple
         return math.nan, math.nan
     q1, q2 = (1.0 - confidence) / 2, (1.0 + confidence) / 2
     return (float(special.stdtrit(df, q1) * scale + loc), float(special.stdtrit(df, q2) * scale + loc))
+
+
+def _binom_ppf(p: float, n: int, q: float) -> float:
+    """``scipy.stats.binom(n, q).ppf(p)`` for ``0 < p < 1``: the function it calls (Boost's quantile)."""
+    try:
+        from scipy.special._ufuncs import _binom_ppf as ppf
+    except ImportError:  # a scipy that moved it: the public, slower-to-import way, same values
+        from scipy import stats as sps
+
+        return float(sps.binom(n, q).ppf(p))
+    return float(ppf(p, n, q))
+
+
+def _binom_isf(p: float, n: int, q: float) -> float:
+    """``scipy.stats.binom(n, q).isf(p)`` for ``0 < p < 1``: the function it calls (Boost's quantile)."""
+    try:
+        from scipy.special._ufuncs import _binom_isf as isf
+    except ImportError:
+        from scipy import stats as sps
+
+        return float(sps.binom(n, q).isf(p))
+    return float(isf(p, n, q))
 
 
 def _z(confidence: float) -> float:
