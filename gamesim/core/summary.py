@@ -152,7 +152,17 @@ def moments(x: npt.ArrayLike) -> Moments:
     f = a.astype(np.float64, copy=False)
     total = float(f.sum())
     dev = f - total / n
-    return Moments(n, None, None, total, float(np.dot(dev, dev)), vmin, vmax)
+    return Moments(n, None, None, total, _sum_of_products(dev, dev), vmin, vmax)
+
+
+def _sum_of_products(x: npt.NDArray[np.float64], y: npt.NDArray[np.float64]) -> float:
+    """``sum(x * y)`` by numpy's pairwise summation: the same bits whatever the thread count.
+
+    Not ``np.dot``: the BLAS splits a long dot product over its threads, and the rounding then depends on how
+    many it has (one in a loky worker, one per core in the command's process), so a chunk summarised in a
+    worker and the same chunk summarised in the main process would differ in the last bits.
+    """
+    return float(np.add.reduce(x * y))
 
 
 def merge_moments(a: Moments, b: Moments) -> Moments:
@@ -365,7 +375,7 @@ def pair_moments(x: npt.ArrayLike, y: npt.ArrayLike) -> PairMoments:
     mx, my = _as_float(mx, a), _as_float(my, b)
     fa, fb = a.astype(np.float64, copy=False), b.astype(np.float64, copy=False)
     n = fa.size
-    co = float(np.dot(fa - fa.mean(), fb - fb.mean())) if n else 0.0
+    co = _sum_of_products(fa - fa.mean(), fb - fb.mean()) if n else 0.0
     return PairMoments(mx, my, moments(fa - fb), co, table)
 
 
@@ -375,7 +385,7 @@ def _as_float(m: Moments, a: npt.NDArray[Any]) -> Moments:
         return m
     f = a.astype(np.float64)
     dev = f - float(f.sum()) / m.n
-    return Moments(m.n, None, None, float(f.sum()), float(np.dot(dev, dev)), m.vmin, m.vmax)
+    return Moments(m.n, None, None, float(f.sum()), _sum_of_products(dev, dev), m.vmin, m.vmax)
 
 
 def merge_pairs(a: PairMoments, b: PairMoments) -> PairMoments:
