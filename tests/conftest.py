@@ -239,6 +239,17 @@ def check_page(rendered: Rendered) -> None:
                 assert f"{m} (in {count} of {len(g)} settings" in clauses.get(word, ""), (metric, word, count, said[0])
 
 
+def quick_and_slow(values: list, quick: tuple[int, ...] = (0,)) -> list:
+    """Parameters of a simulator-against-reference comparison: ``values[i]`` for ``i`` in ``quick`` run in the
+    development loop (``pytest -m "not slow"``), every other one is marked ``slow`` (the README's test command
+    runs them all). A tuple value is spread over the parametrized names."""
+    out = []
+    for i, v in enumerate(values):
+        args = v if isinstance(v, tuple) else (v,)
+        out.append(pytest.param(*args) if i in quick else pytest.param(*args, marks=pytest.mark.slow))
+    return out
+
+
 def assert_same_mean(a, b, *, z: float = 4.5, label: str = "") -> None:  # type: ignore[no-untyped-def]
     """Assert two independent samples are consistent with one distribution (two-sided, ``z`` SD).
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import math
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +21,7 @@ from hypothesis import strategies as st
 from gamesim.cli import main
 from gamesim.core.registry import all_games, get_game
 from gamesim.core.scenario import MAX_TRIALS, Scenario, ScenarioError, load_scenario
+from tests.conftest import quick_and_slow
 from tests.reliability.api_support import FAST_S
 
 #: Every registered game: the loader and the CLI are exercised with each game's own tasks.
@@ -211,7 +211,8 @@ def test_loader_refuses_binary_deep_and_missing_files(tmp_path):
         load_scenario(tmp_path / "missing.toml")
 
 
-@pytest.mark.parametrize("game", GAMES)
+# the quick loop draws scenarios of three games (each example runs a sweep); the whole suite, of every game
+@pytest.mark.parametrize("game", quick_and_slow(GAMES, quick=tuple(GAMES.index(g) for g in ("dqz", "gacha", "godtear"))))
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
 @given(data=st.data())

@@ -242,6 +242,7 @@ def attacked(tmp_path_factory):
             "html": (d / "out" / "attack.html"), "pdf": (d / "out" / "attack.pdf")}
 
 
+@pytest.mark.slow  # renders a report (the attacked fixture)
 def test_scenario_notebook_refused_until_named_at_the_keyboard(attacked):
     refused, proc = attacked["refused"], attacked["proc"]
     assert refused.returncode == 2, refused.stderr
@@ -251,6 +252,7 @@ def test_scenario_notebook_refused_until_named_at_the_keyboard(attacked):
     assert not attacked["evil"].exists()  # the one the file named never did
 
 
+@pytest.mark.slow  # renders a report (the attacked fixture)
 def test_report_html_has_no_strangers_markup(attacked):
     html = attacked["html"].read_text(encoding="utf-8")
     # the page's own script (vega-embed bundled by vl-convert, and gamesim's page code) is no scenario text
@@ -286,6 +288,7 @@ def _pdf_bytes(pdf: Path) -> bytes:
     return b"\n".join(parts)
 
 
+@pytest.mark.slow  # renders a report (the attacked fixture)
 def test_report_pdf_has_no_attachment_and_no_local_file(attacked):
     pdf = attacked["pdf"].read_bytes()
     assert pdf.startswith(b"%PDF") and pdf.rstrip().endswith(b"%%EOF")

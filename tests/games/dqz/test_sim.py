@@ -24,7 +24,7 @@ from gamesim.games.dqz import (
     simulate_run,
     value_table,
 )
-from tests.conftest import assert_same_mean
+from tests.conftest import assert_same_mean, quick_and_slow
 
 Z = 4.5
 
@@ -58,13 +58,13 @@ def _two_sample(a: pd.Series, b: pd.Series) -> None:
     assert_same_mean(a, b, z=Z, label=str(a.name))
 
 
-@pytest.mark.parametrize("monster,policy", [
+@pytest.mark.parametrize("monster,policy", quick_and_slow([
     ("ドラゴン", "max_damage"),
     ("くさったしたい", "exact_kill"),
     ("ばくだんいわ", "avoid_trigger"),
     ("がいこつけんし", "max_damage"),
     ("スライム", "random"),
-])
+], quick=(4,)))
 def test_simulator_agrees_with_reference(monster: str, policy: str, seed: int) -> None:
     ss = np.random.SeedSequence(seed)
     a, b = ss.spawn(2)
@@ -118,12 +118,12 @@ def test_dead_hero_lowers_the_clear_rate(seed: int) -> None:
     assert passes.mean() - dead.mean() > Z * se
 
 
-@pytest.mark.parametrize("monster,kw", [
+@pytest.mark.parametrize("monster,kw", quick_and_slow([
     ("くさったしたい", {"hero_passes": True}),
     ("まほうつかい", {"resist_rounding": "value_first"}),
     ("ホイミスライム", {"heal_cap": False}),
     ("ドラゴン", {"multiple_nonpositive": True, "policy": "avoid_trigger"}),
-])
+], quick=(2,)))
 def test_simulator_agrees_with_reference_readings(monster: str, kw: dict, seed: int) -> None:
     ss = np.random.SeedSequence(seed)
     a, b = ss.spawn(2)
@@ -133,6 +133,7 @@ def test_simulator_agrees_with_reference_readings(monster: str, kw: dict, seed: 
         _two_sample(vec[col], ref[col])
 
 
+@pytest.mark.slow  # the quick loop compares whole runs in test_run_agrees_with_reference
 def test_run_agrees_with_reference_dead_hero(seed: int) -> None:
     ss = np.random.SeedSequence(seed)
     a, b = ss.spawn(2)

@@ -58,6 +58,7 @@ def test_registered_tasks_and_checks() -> None:
     assert all(v.shape == (200,) for v in ro.values())
 
 
+@pytest.mark.slow  # the benchmark script run end to end
 def test_benchmark_quick() -> None:
     r = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_dqz.py"), "--quick"],
                        capture_output=True, text=True, timeout=120)

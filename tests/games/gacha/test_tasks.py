@@ -89,6 +89,7 @@ def test_task_bag_total_ok() -> None:
     t.check(t.defaults(bag_total=50))
 
 
+@pytest.mark.slow  # the benchmark script run end to end
 def test_benchmark_quick() -> None:
     r = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_gacha.py"), "--quick",
                         "--trials", "5000", "--ref-trials", "50"],

@@ -19,7 +19,7 @@ from gamesim.games.gacha_game import (
 )
 from gamesim.games.gacha_game.data import DATA_DIR
 from gamesim.games.gacha_game.sim import SOURCES
-from tests.conftest import assert_same_mean
+from tests.conftest import assert_same_mean, quick_and_slow
 from tests.games.gacha_game.helpers import _check_invariants, _deterministic_data, _write
 
 ILLU = DATA_DIR / "illustrative.toml"
@@ -405,11 +405,11 @@ def _round_heavy_data():
     return parse_data(raw, "round_heavy.toml")
 
 
-@pytest.mark.parametrize("kw", [
+@pytest.mark.parametrize("kw", quick_and_slow([
     dict(n_players=4),
     dict(n_players=3, policy="paid_plan", policy_seat1="lookahead", doubtful=True),
     dict(n_players=2, policy="boss_hunter", policy_seat1="money_then_paid", boss_use="once"),
-])
+], quick=(2,)))
 def test_simulator_agrees_with_reference_on_round_effects(kw):
     cfg = make_config(data=_round_heavy_data(), **kw)
     s = simulate_games(cfg, 6000, rng=np.random.default_rng())

@@ -12,7 +12,7 @@ from gamesim.core.registry import ParamError, get_game
 from gamesim.games.gacha_game import load_data, make_config, quest_move, reference_games, simulate_games
 from gamesim.games.gacha_game.data import DATA_DIR
 from gamesim.games.gacha_game.sim import SOURCES
-from tests.conftest import assert_same_mean
+from tests.conftest import assert_same_mean, quick_and_slow
 from tests.games.gacha_game.helpers import _check_invariants, _deterministic_data
 
 ILLU = DATA_DIR / "illustrative.toml"
@@ -45,7 +45,7 @@ CONFIGS = [
 ]
 
 
-@pytest.mark.parametrize("kw", CONFIGS)
+@pytest.mark.parametrize("kw", quick_and_slow(CONFIGS, quick=(1,)))  # the quick loop: two players, random
 def test_simulator_agrees_with_reference(kw):
     cfg = make_config(**kw)
     s = simulate_games(cfg, 6000, rng=np.random.default_rng())
@@ -148,6 +148,7 @@ def _small_deck():
     return parse_data(raw, "small.toml")
 
 
+@pytest.mark.slow  # the benchmark script run end to end
 def test_benchmark_smoke(capsys):
     import importlib.util
 

@@ -83,6 +83,7 @@ def test_scenarios_load(path: str) -> None:
     assert sum(len(p.cells()) for p in sc.parts) > 0
 
 
+@pytest.mark.slow  # the benchmark script run end to end
 def test_benchmark_quick() -> None:
     r = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_godtear.py"), "--quick"],
                        capture_output=True, text=True, timeout=120)

@@ -82,6 +82,7 @@ def test_tasks_registered_and_checked() -> None:
     assert (out["score"] >= 0).all()
 
 
+@pytest.mark.slow  # the benchmark script run end to end
 def test_benchmark_quick_runs() -> None:
     proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_ice_cream_turret.py"), "--quick"],
                           capture_output=True, text=True, timeout=300, cwd=ROOT)

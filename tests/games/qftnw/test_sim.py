@@ -27,7 +27,7 @@ from gamesim.games.qftnw import (
     simulate,
     win_condition,
 )
-from tests.conftest import assert_same_mean
+from tests.conftest import assert_same_mean, quick_and_slow
 from tests.games.qftnw.helpers import ORIG, SPA, V2
 
 Z = 4.5
@@ -213,13 +213,13 @@ def test_exact_refuses_too_many_rounds() -> None:
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kw, pols", [
+@pytest.mark.parametrize("kw, pols", quick_and_slow([
     (dict(edition="original"), ("uniform", "uniform")),
     (dict(edition="spa", advanced=True), ("greedy", "cautious")),
     (dict(edition="v2"), ("equilibrium", "mixed:0.3,0.1,0.1,0.2,0.3")),
     (dict(edition="spa", tie_floor="both", start_funds=3, gain=1, n_copies=4), ("uniform", "greedy")),
     (dict(edition="spa", start_funds=2), ("uniform@spoil", "greedy@take")),
-])
+], quick=(0, 1)))
 def test_vectorized_matches_reference(kw: dict, pols: tuple, seed: int) -> None:
     n_vec, n_ref = 30_000, 1_500
     v = simulate(n_vec, policies=pols, rng=seed, **kw)

@@ -66,6 +66,7 @@ def test_task_check_errors(overrides: dict, key: str) -> None:
     assert err.value.key == key
 
 
+@pytest.mark.slow  # the benchmark script run end to end
 def test_benchmark_quick() -> None:
     r = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_qftnw.py"), "--quick"],
                        capture_output=True, text=True, timeout=120)
