@@ -137,7 +137,10 @@ class Board:
 
 
 def _bad_board(source: str, detail: str) -> ParamError:
-    return ParamError("board", source, f"a valid board file ({source}: {detail})")
+    label = str(source)
+    if not label.isprintable():  # a label with a newline or a tab: quoted, so the message stays one line
+        label = repr(label)
+    return ParamError("board", source, f"a valid board file ({label}: {detail})")
 
 
 @validate_params(raw=Unchecked("a parsed board file: every problem is a ParamError naming board and the key"),
