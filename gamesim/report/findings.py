@@ -176,9 +176,10 @@ def findings_markdown(results: Any, *, heading: str = "##", part_headings: dict[
     Returns
     -------
     str
-        The section: per part, one bullet per metric (at most :data:`MAX_METRICS`
-        metrics, :data:`FEW_METRICS` in a study of more than :data:`MANY_PARTS` parts; the rest
-        counted, and named when they are few), one per comparison sentence, and the
+        The section: per part, one bullet per metric (the part's ``findings`` metrics, in their
+        order, where the scenario names them; else the first :data:`MAX_METRICS` metrics,
+        :data:`FEW_METRICS` in a study of more than :data:`MANY_PARTS` parts; the rest counted, and
+        named when they are few), one per comparison sentence, and the
         agreement with exact values.
     """
     sc = results.scenario
@@ -197,10 +198,13 @@ def findings_markdown(results: Any, *, heading: str = "##", part_headings: dict[
         lines.append(f"**{title}**" + (f": {safe_markdown(question)}" if question else ""))
         lines.append("")
         metrics = results.metrics(part)
-        for metric in metrics[:per_part]:
+        chosen = [m for m in (next((p.findings for p in sc.parts if p.name == part), ()) if sc is not None else ())
+                  if m in metrics]  # the part's findings key: the metrics its question is about
+        shown = chosen or metrics[:per_part]
+        for metric in shown:
             lines.append("- " + _headline(results, part, metric, dims))
-        if len(metrics) > per_part:
-            more = metrics[per_part:]
+        if len(metrics) > len(shown):
+            more = [m for m in metrics if m not in shown]
             lines.append(f"- {len(more)} more metrics" + (": " + ", ".join(safe_markdown(m) for m in more)
                                                           if len(more) <= MAX_METRICS else "")
                          + " (in this part's section).")

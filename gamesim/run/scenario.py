@@ -18,6 +18,7 @@ A scenario is a TOML file under ``scenarios/``::
     [[parts]]                          # one sweep: a task over a Cartesian grid
     name = "completion"
     task = "schedule"
+    findings = ["complete"]            # optional: the metrics the report's Findings lead with
     params = { doubtful = false }
     grid = { session_size = [1, 10, 50], total_pulls = [50, 100, 200] }
 
@@ -96,7 +97,7 @@ _TOP_KEYS = {
     "target": "a table of design targets (read by `gamesim search`, see docs/targets.md; ignored by run and report)",
     "sensitivity": "a table of sensitivity settings (read by `gamesim search`, see docs/targets.md)",
 }
-_PART_KEYS = {"name", "task", "params", "grid", "cases", "n_trials", "title", "question"}
+_PART_KEYS = {"name", "task", "params", "grid", "cases", "n_trials", "title", "question", "findings"}
 _COMPARE_KEYS = {"baseline", "metrics", "crn", "pairs", "better"}
 #: Column name of the case dimension in results (a part with ``cases``).
 CASE = "case"
@@ -207,6 +208,9 @@ class Part:
         Cells are ``cases x grid`` (the case varies slowest).
     question : str
         Optional question this part answers (shown in the report).
+    findings : tuple of str
+        Metrics the report's Findings section shows first for this part, in this order (the metrics the
+        question is about); empty: the task's first metrics.
     """
 
     name: str
@@ -217,6 +221,7 @@ class Part:
     title: str = ""
     cases: tuple[Case, ...] = ()
     question: str = ""
+    findings: tuple[str, ...] = ()
 
     @property
     def dims(self) -> list[str]:
@@ -728,6 +733,11 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
             )
 
     parts = _with_events(where, raw, parts)
+    for i, part in enumerate(parts):
+        names = _metric_names([part])
+        if any(m not in names for m in part.findings):
+            raise ScenarioError(f"{where}: parts[{i}].findings = {list(part.findings)!r}, must be a list of metrics "
+                                f"of task {part.task.name!r}: {', '.join(names)}")
 
     precision = _parse_precision(where, raw, parts, n_trials)
     compare = _parse_compare(where, raw.get("compare"), parts)
@@ -831,7 +841,13 @@ def _parse_part(where: str, at: str, rp: dict[str, Any], game: Game, fixed_all: 
     pquestion = rp.get("question", "")
     if not isinstance(pquestion, str):
         raise fail(f"{at}.question", pquestion, "a string")
-    part = Part(pname, task, fixed, grid, part_trials, title, tuple(cases), pquestion)
+    findings = rp.get("findings", [])
+    if isinstance(findings, str):
+        findings = [findings]
+    if (not isinstance(findings, list) or not all(isinstance(m, str) and m for m in findings)
+            or len(set(findings)) != len(findings)):
+        raise fail(f"{at}.findings", rp.get("findings"), "a list of different metric names of the part's task")
+    part = Part(pname, task, fixed, grid, part_trials, title, tuple(cases), pquestion, tuple(findings))
     if task.check is not None:
         for cell in part.cells():
             try:

@@ -92,6 +92,19 @@ def test_unknown_game_and_task(write_scenario):
     expect_error(write_scenario, GOOD.replace('task = "schedule"', 'task = "nope"'), "parts[0].task = 'nope'", "schedule")
 
 
+def test_part_findings_name_metrics_of_its_task(write_scenario):
+    """A part's findings key (the metrics its Findings lead with) names metrics its task reports, each once."""
+    part = 'task = "schedule"\n'
+    ok = write_scenario(GOOD.replace(part, part + 'findings = ["god_chances", "complete"]\n'))
+    assert load_scenario(ok).parts[0].findings == ("god_chances", "complete")
+    assert load_scenario(write_scenario(GOOD, name="plain.toml")).parts[0].findings == ()
+    expect_error(write_scenario, GOOD.replace(part, part + 'findings = ["wins"]\n'),
+                 "parts[0].findings = ['wins']", "metrics of task 'schedule'", "complete")
+    for bad in ('[1]', '["complete", "complete"]', '[""]', '{ a = 1 }'):
+        expect_error(write_scenario, GOOD.replace(part, part + f"findings = {bad}\n"), "parts[0].findings = ",
+                     "a list of different metric names")
+
+
 def test_precision_metric_must_exist(write_scenario):
     body = GOOD + "\n[precision]\nmetric = 'wins'\nhalf_width = 0.01\n"
     expect_error(write_scenario, body, "precision.metric = 'wins'", "complete")

@@ -72,7 +72,7 @@ def test_scenario_tables_keep_their_messages() -> None:
     raw["parts"][0]["colour"] = 1
     assert _message(lambda: load_scenario(raw)) == (
         "<scenario dict>: unknown key parts[0].colour; allowed keys: "
-        "cases, grid, n_trials, name, params, question, task, title")
+        "cases, findings, grid, n_trials, name, params, question, task, title")
     assert _message(lambda: load_scenario(_raw(precision={"metric": "knockout", "width": 1}))) == (
         "<scenario dict>: unknown key precision.width; allowed keys: half_width, max_trials, metric")
     assert _message(lambda: load_scenario(_raw(compare={"base": 1}))) == (

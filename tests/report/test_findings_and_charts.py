@@ -55,6 +55,23 @@ def test_findings_state_every_comparison_as_the_intervals_say(res):
     assert "lowest" in text and "highest" in text and "Exact values:" in text
 
 
+def test_findings_lead_with_the_metrics_a_part_names(tmp_path):
+    """A part's findings key: Findings show those metrics first, in that order, and count the rest."""
+    scenario = {"name": "chosen", "game": "qftnw", "seed": 3, "n_trials": 200, "chunk_size": 200,
+                "parts": [{"name": "p", "task": "game", "grid": {"advanced": [False, True]}}]}
+    plain = gamesim.sweep(scenario, progress=False, cache_root=tmp_path / "a")
+    metrics = plain.metrics("p")
+    assert len(metrics) > 3
+    chosen = [metrics[-1], metrics[-3]]  # the last ones, which the default (first metrics) would not show
+    scenario["parts"][0]["findings"] = chosen
+    res = gamesim.sweep(scenario, progress=False, cache_root=tmp_path / "b")
+    bullets = [ln for ln in findings_markdown(res).splitlines() if ln.startswith("- ")]
+    assert [b.split("**")[1] for b in bullets[:2]] == chosen, bullets[:3]
+    assert bullets[2].startswith(f"- {len(metrics) - 2} more metrics")
+    default = [ln for ln in findings_markdown(plain).splitlines() if ln.startswith("- ")]
+    assert [b.split("**")[1] for b in default[:2]] == metrics[:2]
+
+
 def test_charts_are_one_figure_per_part_with_every_metric_and_no_infinite_numbers(res):
     spec = estimates_chart(res, "p").to_dict()
     data = next(iter(spec["datasets"].values()))
