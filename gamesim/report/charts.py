@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gamesim.report.present import format_interval, show_value
+from gamesim.report.present import format_interval, lead_metrics, show_value
 
 __all__ = ["metric_groups", "estimates_chart", "compare_chart", "distribution_chart", "chart_html", "chart_picture",
            "x_and_series"]
@@ -117,10 +117,12 @@ MAX_PANELS = 12
 
 def metric_groups(results: Any, part: str, *, max_panels: int = MAX_PANELS) -> list[list[tuple[str, str]]]:
     """A part's metrics grouped for figures: by primary statistic (proportions share a 0-1 scale), in
-    declared order, each group cut into as few runs of at most ``max_panels`` as it needs, of even
-    length (26 metrics: 13 + 13, not 24 + 2); items are ``(metric, statistic)``."""
+    declared order (the metrics the part's ``findings`` key names first), each group cut into as few runs
+    of at most ``max_panels`` as it needs, of even length (26 metrics: 13 + 13, not 24 + 2); items are
+    ``(metric, statistic)``."""
     by_stat: dict[str, list[tuple[str, str]]] = {}
-    for m in results.metrics(part):
+    lead, others = lead_metrics(results, part)
+    for m in lead + others:
         st = results.primary_statistic(m, part=part)
         by_stat.setdefault(st, []).append((m, st))
     groups = []

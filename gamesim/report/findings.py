@@ -25,7 +25,7 @@ from typing import Any
 import pandas as pd
 
 from gamesim.core.sanitize import safe_markdown
-from gamesim.report.present import format_interval, show_value
+from gamesim.report.present import format_interval, lead_metrics, show_value
 
 __all__ = ["findings_markdown", "comparison_sentences", "MAX_METRICS"]
 
@@ -197,10 +197,9 @@ def findings_markdown(results: Any, *, heading: str = "##", part_headings: dict[
         question = next((p.question for p in sc.parts if p.name == part), None) if sc is not None else None
         lines.append(f"**{title}**" + (f": {safe_markdown(question)}" if question else ""))
         lines.append("")
-        metrics = results.metrics(part)
-        chosen = [m for m in (next((p.findings for p in sc.parts if p.name == part), ()) if sc is not None else ())
-                  if m in metrics]  # the part's findings key: the metrics its question is about
-        shown = chosen or metrics[:per_part]
+        lead, others = lead_metrics(results, part)  # lead: the part's findings key, the metrics its question is about
+        metrics = lead + others
+        shown = lead or metrics[:per_part]
         for metric in shown:
             lines.append("- " + _headline(results, part, metric, dims))
         if len(metrics) > len(shown):

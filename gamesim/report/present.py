@@ -22,6 +22,7 @@ __all__ = [
     "show_value",
     "select",
     "has_parts",
+    "lead_metrics",
     "estimate_of",
     "interval_table",
     "plot_estimates",
@@ -148,6 +149,30 @@ def select(results: pd.DataFrame, *, part: str, metric: str, statistic: str | No
             f"parts: {sorted(results['part'].unique())}, metrics: {sorted(results['metric'].unique())}"
         )
     return out
+
+
+def lead_metrics(results: Any, part: str) -> tuple[list[str], list[str]]:
+    """A part's metrics split into the ones its scenario's ``findings`` key names and the others.
+
+    Parameters
+    ----------
+    results : gamesim.core.api.Results
+        The results, with their scenario (without one, nothing is named).
+    part : str
+        A part of ``results``.
+
+    Returns
+    -------
+    (list of str, list of str)
+        The named metrics the part reports, in the key's order, and every other metric of the part in
+        declared order. The report's Findings show the first list (else the first metrics) and its
+        figures put them first.
+    """
+    metrics = results.metrics(part)
+    sc = getattr(results, "scenario", None)
+    named = next((p.findings for p in sc.parts if p.name == part), ()) if sc is not None else ()
+    lead = [m for m in named if m in metrics]
+    return lead, [m for m in metrics if m not in lead]
 
 
 def has_parts(results: pd.DataFrame, *parts: str) -> bool:

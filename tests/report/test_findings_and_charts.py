@@ -70,6 +70,15 @@ def test_findings_lead_with_the_metrics_a_part_names(tmp_path):
     assert bullets[2].startswith(f"- {len(metrics) - 2} more metrics")
     default = [ln for ln in findings_markdown(plain).splitlines() if ln.startswith("- ")]
     assert [b.split("**")[1] for b in default[:2]] == metrics[:2]
+    # the figures put them first too: the first panel is the first named metric, and within each figure's
+    # statistic group the named ones come before the others, in the key's order
+    groups = [[m for m, _ in g] for g in metric_groups(res, "p")]
+    assert groups[0][0] == chosen[0]
+    for g in groups:
+        named = [m for m in g if m in chosen]
+        assert g[:len(named)] == [m for m in chosen if m in g]
+    assert sorted(m for g in groups for m in g) == sorted(metrics)
+    assert [m for g in metric_groups(plain, "p") for m, _ in g][0] == metrics[0]
 
 
 def test_charts_are_one_figure_per_part_with_every_metric_and_no_infinite_numbers(res):
