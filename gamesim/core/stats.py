@@ -314,8 +314,8 @@ def quantile_estimate_from_order_statistics(
     k = max(0, int(below if index - below == 0 else below + 1))
     est = order_statistic(min(k, n - 1))
     alpha = (1 - confidence) / 2
-    low_index = int(_binom_ppf(alpha, n, q)) - 1
-    high_index = int(_binom_isf(alpha, n, q))
+    ppf, isf = _binom_quantiles(alpha, n, q)
+    low_index, high_index = int(ppf) - 1, int(isf)
     low = order_statistic(low_index) if low_index >= 0 else math.nan
     high = order_statistic(high_index) if high_index < n else math.nan
     return Estimate(n, float(est), math.nan, float(low), float(high))
@@ -394,8 +394,13 @@ def difference_estimate(a: Estimate, b: Estimate) -> Estimate:
 
 # The normal and Student-t quantiles and tails, and the binomial quantiles of the order-statistic interval,
 # from scipy.special: the functions scipy.stats.norm, scipy.stats.t and scipy.stats.binom call (bit-identical
-# results): importing scipy.stats costs every process that starts
-# gamesim (the command, each report kernel, each worker) about half a second.
+# results). Importing scipy.stats costs every process that starts gamesim (the command, each report kernel,
+# each worker) about half a second.
+
+try:  # private names of scipy.special, loaded with it; None where a scipy has moved them
+    from scipy.special._ufuncs import _binom_isf as _BINOM_ISF, _binom_ppf as _BINOM_PPF
+except ImportError:  # pragma: no cover - depends on the scipy version
+    _BINOM_ISF = _BINOM_PPF = None
 
 
 def _t_ppf(q: float, df: float) -> float:
@@ -412,26 +417,15 @@ def _t_interval(confidence: float, df: float, loc: float, scale: float) -> tuple
     return (float(special.stdtrit(df, q1) * scale + loc), float(special.stdtrit(df, q2) * scale + loc))
 
 
-def _binom_ppf(p: float, n: int, q: float) -> float:
-    """``scipy.stats.binom(n, q).ppf(p)`` for ``0 < p < 1``: the function it calls (Boost's quantile)."""
-    try:
-        from scipy.special._ufuncs import _binom_ppf as ppf
-    except ImportError:  # a scipy that moved it: the public, slower-to-import way, same values
+def _binom_quantiles(p: float, n: int, q: float) -> tuple[float, float]:
+    """``scipy.stats.binom(n, q).ppf(p)`` and ``.isf(p)`` for ``0 < p < 1``, by the functions they call
+    (Boost's quantiles, loaded with scipy.special); through scipy.stats where a scipy has moved them."""
+    if _BINOM_PPF is None or _BINOM_ISF is None:
         from scipy import stats as sps
 
-        return float(sps.binom(n, q).ppf(p))
-    return float(ppf(p, n, q))
-
-
-def _binom_isf(p: float, n: int, q: float) -> float:
-    """``scipy.stats.binom(n, q).isf(p)`` for ``0 < p < 1``: the function it calls (Boost's quantile)."""
-    try:
-        from scipy.special._ufuncs import _binom_isf as isf
-    except ImportError:
-        from scipy import stats as sps
-
-        return float(sps.binom(n, q).isf(p))
-    return float(isf(p, n, q))
+        bd = sps.binom(n, q)
+        return float(bd.ppf(p)), float(bd.isf(p))
+    return float(_BINOM_PPF(p, n, q)), float(_BINOM_ISF(p, n, q))
 
 
 def _z(confidence: float) -> float:
