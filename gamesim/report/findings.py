@@ -25,7 +25,7 @@ from typing import Any
 import pandas as pd
 
 from gamesim.core.sanitize import safe_markdown
-from gamesim.report.present import format_interval, lead_metrics, show_value
+from gamesim.report.present import format_interval, lead_metrics, scenario_part, show_value
 
 __all__ = ["findings_markdown", "comparison_sentences", "MAX_METRICS"]
 
@@ -194,7 +194,8 @@ def findings_markdown(results: Any, *, heading: str = "##", part_headings: dict[
     for part in results.parts:
         dims = results.dims(part)
         title = safe_markdown(str(titles.get(part, part)))
-        question = next((p.question for p in sc.parts if p.name == part), None) if sc is not None else None
+        spec = scenario_part(results, part)
+        question = spec.question if spec is not None else None
         lines.append(f"**{title}**" + (f": {safe_markdown(question)}" if question else ""))
         lines.append("")
         lead, others = lead_metrics(results, part)  # lead: the part's findings key, the metrics its question is about
@@ -202,8 +203,8 @@ def findings_markdown(results: Any, *, heading: str = "##", part_headings: dict[
         shown = lead or metrics[:per_part]
         for metric in shown:
             lines.append("- " + _headline(results, part, metric, dims))
-        if len(metrics) > len(shown):
-            more = [m for m in metrics if m not in shown]
+        more = metrics[len(shown):]  # shown is a prefix of metrics (the named ones lead)
+        if more:
             lines.append(f"- {len(more)} more metrics" + (": " + ", ".join(safe_markdown(m) for m in more)
                                                           if len(more) <= MAX_METRICS else "")
                          + " (in this part's section).")

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from gamesim.report.present import run_summary, show_value
+from gamesim.report.present import run_summary, scenario_part, show_value
 from gamesim.core.sanitize import safe_markdown
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -272,8 +272,7 @@ def _rules_section(sc: Any, h: list[str]) -> None:
 def _part_section(results: Results, part: str, h: list[str]) -> None:
     from gamesim.report.charts import compare_chart, distribution_chart, estimates_chart, metric_groups, x_and_series
 
-    sc = results.scenario
-    spec = next((p for p in sc.parts if p.name == part), None) if sc is not None else None
+    spec = scenario_part(results, part)
     task_name = results.part_frame(part)["task"].iloc[0]
     heading = spec.title if spec is not None and spec.title else part
     _md(f"{h[1]} {safe_markdown(heading)}" + (f" (part `{safe_markdown(part)}`)" if heading != part else "")

@@ -23,6 +23,7 @@ __all__ = [
     "select",
     "has_parts",
     "lead_metrics",
+    "scenario_part",
     "estimate_of",
     "interval_table",
     "plot_estimates",
@@ -169,10 +170,16 @@ def lead_metrics(results: Any, part: str) -> tuple[list[str], list[str]]:
         figures put them first.
     """
     metrics = results.metrics(part)
-    sc = getattr(results, "scenario", None)
-    named = next((p.findings for p in sc.parts if p.name == part), ()) if sc is not None else ()
-    lead = [m for m in named if m in metrics]
+    spec = scenario_part(results, part)
+    lead = [m for m in (spec.findings if spec is not None else ()) if m in metrics]
     return lead, [m for m in metrics if m not in lead]
+
+
+def scenario_part(results: Any, part: str) -> Any:
+    """The scenario's :class:`~gamesim.run.scenario.Part` named ``part`` (its title, question, findings), or
+    ``None`` for results without a scenario or a part the scenario does not have."""
+    sc = getattr(results, "scenario", None)
+    return next((p for p in sc.parts if p.name == part), None) if sc is not None else None
 
 
 def has_parts(results: pd.DataFrame, *parts: str) -> bool:

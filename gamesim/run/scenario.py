@@ -733,11 +733,10 @@ def load_scenario(source: str | Path | Mapping[str, Any], *, base_dir: str | Pat
             )
 
     parts = _with_events(where, raw, parts)
-    for i, part in enumerate(parts):
-        names = _metric_names([part])
-        if any(m not in names for m in part.findings):
-            raise ScenarioError(f"{where}: parts[{i}].findings = {list(part.findings)!r}, must be a list of metrics "
-                                f"of task {part.task.name!r}: {', '.join(names)}")
+    for i, part in enumerate(parts):  # after the events: a findings key may name an event metric
+        if part.findings and not set(part.findings) <= set(names := _metric_names([part])):
+            raise fail(f"parts[{i}].findings", list(part.findings),
+                       f"a list of metrics of task {part.task.name!r}: {', '.join(names)}")
 
     precision = _parse_precision(where, raw, parts, n_trials)
     compare = _parse_compare(where, raw.get("compare"), parts)
