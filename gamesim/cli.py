@@ -22,6 +22,7 @@ import errno
 import os
 import signal
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -67,13 +68,35 @@ def _shutdown_workers() -> None:
 
 def _quiet_interrupt_hooks() -> None:
     """After Ctrl-C/SIGTERM, nothing but our one line: silence late tracebacks of
-    background threads (e.g. a notebook kernel's ZMQ channels) and of interpreter exit."""
+    background threads (e.g. a notebook kernel's ZMQ channels) and of interpreter exit, and
+    warnings about the work abandoned (joblib's "tasks have been successfully executed but not
+    used": chunks done but not yet saved, which the next run computes again)."""
     import logging
     import threading
+    import warnings
 
     threading.excepthook = lambda args: None
     sys.unraisablehook = lambda unraisable: None
     logging.disable(logging.CRITICAL)
+    warnings.simplefilter("ignore")
+
+
+#: Warning filters for the resource trackers of loky and multiprocessing: processes of their own, started with
+#: the first pool, that warn on the console about semaphores of an interrupted or killed process which they
+#: then remove themselves ("There appear to be 1 leaked semlock objects ..."). The command's one line says what
+#: happened; these lines are kept off the console.
+_TRACKER_WARNINGS = ("ignore::UserWarning:joblib.externals.loky.backend.resource_tracker",
+                     "ignore::UserWarning:multiprocessing.resource_tracker")
+
+
+def _quiet_resource_trackers() -> None:
+    """Start the resource trackers (when a pool first needs one) with :data:`_TRACKER_WARNINGS`.
+
+    A tracker's interpreter options are copied from this process's ``sys.warnoptions`` when it starts,
+    so the filters are added there (this process's own warning filters stay as they are)."""
+    for option in _TRACKER_WARNINGS:
+        if option not in sys.warnoptions:
+            sys.warnoptions.append(option)
 
 
 def _repo_root() -> Path:
@@ -378,6 +401,7 @@ def _run_one(
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gamesim`` command; returns the exit status."""
     args = _parser().parse_args(argv)
+    _quiet_resource_trackers()
     from gamesim.report.render import ReportError
     from gamesim.run.results import ResultsError
     from gamesim.run.scenario import NOTEBOOK_ENV, ScenarioError
@@ -544,22 +568,37 @@ def _render_worker_init(owner: int) -> None:
     _watch_parent(owner)
 
 
+#: The signal that stopped this report worker's render (empty while none did).
+_RENDER_STOPPED: list[int] = []
+
+#: Seconds an interrupted command waits for its report workers to clean up before it kills them.
+RENDER_STOP_WAIT_S = 60.0
+
+
 def _render_stop(signum: int, frame: Any) -> None:
     """A report worker's Ctrl-C/SIGTERM while it renders: stop once (later signals are ignored,
     so the report's own clean-up of its temporary files runs to the end)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     _quiet_interrupt_hooks()
+    _RENDER_STOPPED.append(signum)
     raise _Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
 
 
 def _render_task(fn: Any, fargs: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """Run one report in a worker, stopping on Ctrl-C or SIGTERM as the command does."""
+    """Run one report in a worker, stopping on Ctrl-C or SIGTERM as the command does.
+
+    A worker stopped by a signal exits once the report has cleaned up, instead of waiting for the
+    next report: an idle worker that got the same signal exited at once, possibly holding the
+    pool's queue lock, so waiting would hang this worker and the command that joins it."""
     previous = {signal.SIGINT: signal.signal(signal.SIGINT, _render_stop),
                 signal.SIGTERM: signal.signal(signal.SIGTERM, _render_stop)}
     try:
         return fn(*fargs, **kwargs)
     finally:
+        if _RENDER_STOPPED:
+            sys.stderr.flush()
+            os._exit(EXIT_TERMINATED if _RENDER_STOPPED[0] == signal.SIGTERM else EXIT_INTERRUPTED)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
 
@@ -588,7 +627,11 @@ class _Renderers:
             # spawn: the command's process has worker and progress threads that fork would copy half-way
             self.pool = ProcessPoolExecutor(self.n, mp_context=multiprocessing.get_context("spawn"),
                                             initializer=_render_worker_init, initargs=(os.getpid(),))
-        self.pending.append((tag, self.pool.submit(_render_task, fn, fargs, kwargs)))
+        from gamesim.core.signals import signals_held
+
+        with signals_held():  # the pool may start a worker now: cut off, its start-up prints a traceback
+            job = self.pool.submit(_render_task, fn, fargs, kwargs)
+        self.pending.append((tag, job))
 
     def finished(self, wait: bool = False) -> Iterator[tuple[Any, Any]]:
         while self.pending:
@@ -606,9 +649,22 @@ class _Renderers:
         if exc[0] is not None:  # interrupted or failed: stop the reports still running (they clean up)
             for _, job in self.pending:
                 job.cancel()
-            for proc in list(getattr(self.pool, "_processes", {}).values()):
+            procs = list(getattr(self.pool, "_processes", {}).values())
+            for proc in procs:
                 with contextlib.suppress(OSError):
                     proc.terminate()
+            # a worker that cannot finish its clean-up is not waited for forever (its exit is seen on its
+            # sentinel: the pool's own thread reaps it)
+            from multiprocessing.connection import wait
+
+            running = {proc.sentinel: proc for proc in procs if proc.exitcode is None}
+            deadline = time.monotonic() + RENDER_STOP_WAIT_S
+            while running and (left := deadline - time.monotonic()) > 0:
+                for sentinel in wait(list(running), left):
+                    running.pop(sentinel)  # type: ignore[call-overload]
+            for proc in running.values():
+                with contextlib.suppress(OSError):
+                    proc.kill()
         self.pool.shutdown(wait=True, cancel_futures=True)
 
 

@@ -35,6 +35,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from gamesim.core.signals import signals_held
+
 __all__ = ["GENERIC_NOTEBOOK", "MAX_HTML_BYTES", "PDF_TIMEOUT_S", "ReportError", "execute_notebook",
            "notebook_to_html", "html_to_pdf", "render_report"]
 
@@ -309,30 +311,6 @@ def _tmp_name(final: Path) -> Path:
     return final.with_name(f".{final.stem}.{os.getpid()}-{secrets.token_hex(4)}.tmp{final.suffix}")
 
 
-@contextmanager
-def _signals_held() -> Iterator[None]:
-    """Hold back SIGINT and SIGTERM for the few renames that publish a report, then deliver them.
-
-    The signals' handlers are swapped for one that only records them (blocking the signal in
-    this thread would not do: another thread of the process may take it, and Python still runs
-    its handler in the main thread at once). Main thread only, where handlers can be set.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    pending: list[int] = []
-    previous = {}
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        previous[sig] = signal.signal(sig, lambda signum, frame: pending.append(signum))
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-        for sig in dict.fromkeys(pending):
-            signal.raise_signal(sig)  # now, to the handler that was in place
-
-
 def render_report(
     notebook: Path, results_path: Path, scenario_path: Path, out_dir: Path, name: str, *, title: str | None = None
 ) -> tuple[Path, Path]:
@@ -386,7 +364,7 @@ def render_report(
         html_to_pdf(tmp["html"], tmp["pdf"], layout_path=tmp["layout"])
         if not tmp["pdf"].read_bytes()[-1024:].rstrip().endswith(b"%%EOF"):
             raise ReportError(f"{tmp['pdf']}: the PDF printer wrote an incomplete file")
-        with _signals_held():  # publish the set: PDF, then notebook, then HTML (the page a designer opens)
+        with signals_held():  # publish the set: PDF, then notebook, then HTML (the page a designer opens)
             for key in ("layout", "pdf", "ipynb", "html"):
                 os.replace(tmp[key], final[key])
     finally:

@@ -25,7 +25,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     # 0. errors, version and the helpers that import nothing from gamesim
     "base": ("gamesim.core.errors", "gamesim.core.version", "gamesim.core.lazy", "gamesim.core.sanitize",
              "gamesim.core.fingerprint", "gamesim.core.tablecheck", "gamesim.core.datafile",
-             "gamesim.core.machine"),
+             "gamesim.core.machine", "gamesim.core.signals"),
     # 1. validation, seeding, estimates (analysis.py holds the comparison and distribution estimators,
     #    which the sweep computes from chunk moments: it imports stats and summary only)
     "primitives": ("gamesim.core.validate", "gamesim.core.rng", "gamesim.core.stats", "gamesim.core.summary",
