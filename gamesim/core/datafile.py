@@ -17,7 +17,25 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
-__all__ = ["FieldChecks"]
+__all__ = ["FieldChecks", "source_label"]
+
+
+def source_label(source: Any) -> str:
+    """A data file's label (the ``source`` of a parse function: its file name) as shown at the start of a message.
+
+    Parameters
+    ----------
+    source : any
+        The label a caller gave, used only in messages (usually a file name, a ``str``).
+
+    Returns
+    -------
+    str
+        ``str(source)``, or its ``repr`` when it holds a character that is not printable (a newline, a
+        tab), so that a message starting with it stays one line.
+    """
+    label = str(source)
+    return label if label.isprintable() else repr(label)
 
 
 class FieldChecks:

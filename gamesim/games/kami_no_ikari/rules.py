@@ -34,6 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
+from gamesim.core.datafile import source_label
 from gamesim.core.registry import ParamError
 from gamesim.core.validate import (
     Bool,
@@ -137,10 +138,7 @@ class Board:
 
 
 def _bad_board(source: str, detail: str) -> ParamError:
-    label = str(source)
-    if not label.isprintable():  # a label with a newline or a tab: quoted, so the message stays one line
-        label = repr(label)
-    return ParamError("board", source, f"a valid board file ({label}: {detail})")
+    return ParamError("board", source, f"a valid board file ({source_label(source)}: {detail})")
 
 
 @validate_params(raw=Unchecked("a parsed board file: every problem is a ParamError naming board and the key"),

@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from gamesim.core.datafile import FieldChecks
+from gamesim.core.datafile import FieldChecks, source_label
 from gamesim.core.validate import Instance, Unchecked, validate_params
 
 __all__ = [
@@ -358,6 +358,7 @@ def parse_weapons(raw: Any, source: str = "<data>") -> WeaponSet:
         mech without that weapon (or itself a ``same_as``), a ``combo_after`` naming no weapon
         of the same mech, duplicate mech keys, too many weapons.
     """
+    source = source_label(source)  # it starts every message: one line whatever it holds
     if not isinstance(raw, dict):
         raise _err(source, f"the data must be a table of tables, got {type(raw).__name__}")
     _keys(source, raw, _TOP_KEYS)

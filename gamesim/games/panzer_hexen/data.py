@@ -32,7 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from gamesim.core.datafile import FieldChecks
+from gamesim.core.datafile import FieldChecks, source_label
 from gamesim.core.validate import Instance, ParamTypeError, Unchecked, validate_params
 
 __all__ = [
@@ -207,6 +207,7 @@ def parse_cards(raw: Any, *, source: str = "<data>") -> CardSet:
         missing field, a value of the wrong type or out of range, duplicate names or 優先順値, or
         a card list of the wrong size (witches 2..64, the others 1..64).
     """
+    source = source_label(source)  # it starts every message: one line whatever it holds
     if not isinstance(raw, dict):
         raise DataError(f"{source}: not a table of card lists")
     for k in raw:
