@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from gamesim.core.machine import available_cores
+from gamesim.core.signals import signals_held
 from gamesim.core.version import __version__
 
 __all__ = ["main", "builtin_scenarios"]
@@ -627,8 +628,6 @@ class _Renderers:
             # spawn: the command's process has worker and progress threads that fork would copy half-way
             self.pool = ProcessPoolExecutor(self.n, mp_context=multiprocessing.get_context("spawn"),
                                             initializer=_render_worker_init, initargs=(os.getpid(),))
-        from gamesim.core.signals import signals_held
-
         with signals_held():  # the pool may start a worker now: cut off, its start-up prints a traceback
             job = self.pool.submit(_render_task, fn, fargs, kwargs)
         self.pending.append((tag, job))
@@ -657,7 +656,7 @@ class _Renderers:
             # sentinel: the pool's own thread reaps it)
             from multiprocessing.connection import wait
 
-            running = {proc.sentinel: proc for proc in procs if proc.exitcode is None}
+            running = {proc.sentinel: proc for proc in procs}  # an exited worker's sentinel is ready at once
             deadline = time.monotonic() + RENDER_STOP_WAIT_S
             while running and (left := deadline - time.monotonic()) > 0:
                 for sentinel in wait(list(running), left):
