@@ -2,7 +2,7 @@
 
 Run ``python benchmarks/bench_ice_cream_turret.py [--quick]`` (numba comes with the benchmark
 extra: ``pip install -e ".[test,bench]"``; without it the numba row says so and the rest runs).
-For each policy it times
+For each policy (greedy, random and the study's one-card lookahead player) it times
 
 (a) the vectorized lockstep simulator :func:`gamesim.games.ice_cream_turret.sim.run_games`
     (finished games leave the batch) at the study's chunk size (``chunk_size = 2000`` in
@@ -302,8 +302,10 @@ def _z(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small workload (a few seconds)")
-    ap.add_argument("--games", type=int, default=None, help="vectorized and numba games (greedy; x4 for random)")
-    ap.add_argument("--ref-games", type=int, default=None, help="plain-Python games (greedy; x4 for random)")
+    ap.add_argument("--games", type=int, default=None, help="vectorized and numba games (greedy; x4 for random, x0.05 for lookahead)")
+    ap.add_argument("--ref-games", type=int, default=None, help="plain-Python games (greedy; x4 for random, x0.05 for lookahead)")
+    ap.add_argument("--policy", choices=("greedy", "random", "lookahead"), action="append",
+                    help="time this policy only (repeatable; default all three)")
     args = ap.parse_args(argv)
     n_vec = args.games or (2_000 if args.quick else 40_000)
     n_ref = args.ref_games or (20 if args.quick else 400)
@@ -319,9 +321,11 @@ def main(argv: list[str] | None = None) -> None:
     print(f"ice_cream_turret benchmark: whole normal games, default deck; "
           f"{platform.python_implementation()} {platform.python_version()}, numpy {np.__version__}, "
           f"numba {nb_version}; CPU time, best of {repeat}")
-    for policy, scale in (("greedy", 1), ("random", 4)):
+    for policy, scale in (("greedy", 1), ("random", 4), ("lookahead", 0.05)):
+        if args.policy and policy not in args.policy:
+            continue
         run_games(p, policy, 200, rng=rng)  # warm caches (kernel tables) outside the timing
-        nv, nr = n_vec * scale, n_ref * scale
+        nv, nr = max(1, int(n_vec * scale)), max(1, int(n_ref * scale))
         rows: list[tuple[str, int, float]] = []
         vec_out: dict[int, dict] = {}
         for chunk in (STUDY_CHUNK, CHUNK_SIZE):

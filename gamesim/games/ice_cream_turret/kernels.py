@@ -81,6 +81,7 @@ class Tables:
     strip_crush: np.ndarray  # (MAX_CYCLES + 3,) bool: crush removed from discards at rebuild
     thru: np.ndarray         # (15, 14) cells of the lines through each cell: column, row, 2 diagonals
     thru_diag: np.ndarray    # (15, 2) int32 1 where that diagonal exists (its cells in thru are padding else)
+    thru_w: np.ndarray       # (15, 4) int32 weight of the cell itself in the codes of its column, row, diagonals
 
 
 def _digits(L: int) -> np.ndarray:
@@ -136,17 +137,20 @@ def tables(p: IceCreamParams) -> Tables:
     strip = np.array([p.mode == "normal" and c > p.n_cycles for c in range(n_rows)])
     thru = np.zeros((N_CELLS, 14), np.intp)
     thru_diag = np.zeros((N_CELLS, 2), np.int32)
+    thru_w = np.zeros((N_CELLS, 4), np.int32)
     for i in range(N_CELLS):
         r, c = divmod(i, COLS)
         thru[i, :5] = [k * COLS + c for k in range(ROWS)]
         thru[i, 5:8] = [r * COLS + k for k in range(COLS)]
+        thru_w[i, :2] = N_VALUES ** r, N_VALUES ** c
         for j, dj in enumerate(cell_diag[i]):
             if dj < len(diag):
                 thru[i, 8 + 3 * j:11 + 3 * j] = diag[dj]
                 thru_diag[i, j] = 1
-    for a in (col, tri, diag, cell_diag, lb, rb, add, strip, thru, thru_diag):
+                thru_w[i, 2 + j] = N_VALUES ** list(diag[dj]).index(i)
+    for a in (col, tri, diag, cell_diag, lb, rb, add, strip, thru, thru_diag, thru_w):
         a.setflags(write=False)
-    return Tables(col, tri, diag, cell_diag, lb, rb, add, strip, thru, thru_diag)
+    return Tables(col, tri, diag, cell_diag, lb, rb, add, strip, thru, thru_diag, thru_w)
 
 
 def rowsum(a: np.ndarray) -> np.ndarray:

@@ -36,7 +36,7 @@ import numpy as np
 from gamesim.core.registry import ParamError
 from gamesim.core.validate import Bool, Instance, Rng, Unchecked, check_choice, check_int, validate_params
 
-from .rules import COLS, CRUSH, N_VALUES, PARAMS, ROWS, IceCreamParams
+from .rules import COLS, CRUSH, N_CELLS, N_VALUES, PARAMS, ROWS, IceCreamParams
 from .kernels import BOARD_BATCH, GameBatch, IntArray, _advance, _resolve_batch, heights, rowsum, tables
 
 __all__ = ["POLICY_NAMES", "OVER", "WIN", "Policy", "RandomPolicy", "GreedyPolicy", "LookaheadPolicy",
@@ -124,6 +124,54 @@ def greedy_keys_batch(board: np.ndarray, card: np.ndarray, p: IceCreamParams,
 #: Unchecked body of :func:`greedy_keys_batch` (the policies' inner loops).
 _greedy_keys_batch = greedy_keys_batch.__wrapped__
 
+#: The card values 1..10, as the last axis of :func:`_best_greedy_keys`.
+_VALUES = np.arange(1, N_VALUES, dtype=np.int32)
+
+
+def _best_greedy_keys(board: np.ndarray, want: np.ndarray, p: IceCreamParams, t: Any) -> np.ndarray:
+    """Best greedy key of every next card: ``max`` over columns of :func:`greedy_keys_batch`.
+
+    ``board`` (n, 15): stable boards of running games (no card in row 5); ``want`` (n, 11)
+    bool: the card values asked for (column 0 unused). Returns (n, 11) float, column ``v``
+    the value of card ``v`` where asked for (``-inf`` elsewhere). The same keys as
+    :func:`greedy_keys_batch` called once per value, found faster: a placement that clears
+    nothing has the key ``-10 × tallest column − landing row`` (``OVER`` in row 5), known
+    from the heights; whether a card clears is looked up on the lines through its cell for
+    all ten values at once (the cell is empty before, so its value adds ``v × 11**k`` to a
+    line's code); only the placements that clear are resolved.
+    """
+    n = board.shape[0]
+    h = heights(board)  # (n, 3)
+    legal = h < ROWS
+    cols = np.arange(COLS)
+    pos = np.where(legal, h * COLS + cols, 0)  # (n, 3) the landing cell of each column
+    x = board.reshape(-1)[(np.arange(n) * N_CELLS)[:, None, None] + t.thru[pos]].astype(np.int32)  # (n, 3, 14)
+    w = t.thru_w[pos][..., None] * _VALUES  # (n, 3, 4, 10) what each value adds to the 4 codes
+    has = t.thru_diag[pos][..., None]  # (n, 3, 2, 1)
+    cc = x[..., 0] + 11 * x[..., 1] + 121 * x[..., 2] + 1331 * x[..., 3] + 14641 * x[..., 4]
+    hit = (t.col[cc[..., None] + w[:, :, 0]] & 31) != 0  # (n, 3, 10)
+    hit |= t.tri[(x[..., 5] + 11 * x[..., 6] + 121 * x[..., 7])[..., None] + w[:, :, 1]] != 0
+    d = (x[..., 8] + 11 * x[..., 9] + 121 * x[..., 10])[..., None]
+    hit |= t.tri[(d + w[:, :, 2]) * has[:, :, 0]] != 0
+    d = (x[..., 11] + 11 * x[..., 12] + 121 * x[..., 13])[..., None]
+    hit |= t.tri[(d + w[:, :, 3]) * has[:, :, 1]] != 0
+    hit &= legal[..., None] & want[:, None, 1:]
+    # no clear: the card lands on row h and the tallest column is max(h + 1, the others)
+    top = np.maximum(h + 1, h.max(axis=1, keepdims=True))
+    k0 = np.where(legal, np.where(h == ROWS - 1, OVER, -10.0 * top - h), -np.inf)  # (n, 3)
+    keys = np.repeat(k0[..., None], N_VALUES - 1, axis=2)  # (n, 3, 10)
+    i, c, v = np.nonzero(hit)
+    if i.size:
+        pb = board[i]
+        cell = pos[i, c]
+        pb[np.arange(i.size), cell] = v + 1
+        res = _resolve_batch(pb, p, t)  # the boards were stable: only runs through the new card clear
+        k = 100.0 * res["n_removed"] - 10.0 * heights(res["board"]).max(axis=1) - cell // COLS
+        keys[i, c, v] = np.where(_over(res), OVER, k)
+    out = np.full((n, N_VALUES), -np.inf)
+    out[:, 1:] = np.where(want[:, 1:], keys.max(axis=1), -np.inf)
+    return out
+
 
 def _check_name(name: object) -> None:
     if not isinstance(name, str) or not name or len(name) > 100 or not name.isprintable():
@@ -197,13 +245,12 @@ def lookahead_values_batch(g: GameBatch, p: IceCreamParams, rng: np.random.Gener
     if live.size:
         deck = h.deck[live].astype(float)
         prob = deck / deck.sum(axis=1, keepdims=True)
+        best = _best_greedy_keys(h.board[live], prob > 0, p, t)
         exp = np.zeros(live.size)
         for val in range(1, N_VALUES):
             s = np.flatnonzero(prob[:, val] > 0)
-            if not s.size:
-                continue
-            k = _greedy_keys_batch(h.board[live[s]], np.full(s.size, val, np.int8), p)
-            exp[s] += prob[s, val] * k.max(axis=1)
+            if s.size:
+                exp[s] += prob[s, val] * best[s, val]
         v[live] = v[live] + exp
     vals[rows, cols] = v
     return vals

@@ -29,6 +29,8 @@ from gamesim.games.ice_cream_turret import (
     run_games,
 )
 from gamesim.games.ice_cream_turret.rules import N_VALUES
+from gamesim.games.ice_cream_turret.kernels import tables
+from gamesim.games.ice_cream_turret.policies import _best_greedy_keys
 from gamesim.games.ice_cream_turret.sim import advance
 from tests.conftest import assert_same_mean
 from tests.games.ice_cream_turret.helpers import _batch, _random_board, _random_states
@@ -78,6 +80,25 @@ def test_greedy_and_lookahead_values_equal_scalar(seed: int) -> None:
     assert np.isinf(kb).any()
     for i in range(300):
         np.testing.assert_allclose(kb[i], greedy_keys(tuple(boards[i].tolist()), int(cards[i]), P))
+
+
+@pytest.mark.parametrize("p", [P, SA, IceCreamParams(crush_cascade=True, mode="score_attack", line_bonus="double",
+                                                     equal_runs_score=True)])
+def test_best_next_card_keys_equal_greedy_keys_per_value(p: IceCreamParams, seed: int) -> None:
+    """The lookahead's batched next-card evaluation (clears looked up for ten values at once,
+    only clearing placements resolved) gives exactly the greedy keys' maximum, value by value."""
+    rng = np.random.default_rng(seed)
+    for high in (6, 9):
+        boards = _random_board(rng, 1500, high)
+        boards[:, 12:] = 0  # stable boards of running games: row 5 empty
+        boards = resolve_batch(boards, p)["board"]
+        want = rng.random((1500, N_VALUES)) < 0.8
+        best = _best_greedy_keys(boards, want, p, tables(p))
+        assert best.shape == (1500, N_VALUES) and np.isinf(best[:, 0]).all()
+        for v in range(1, N_VALUES):
+            ref = greedy_keys_batch(boards, np.full(1500, v, np.int8), p).max(axis=1)
+            np.testing.assert_array_equal(best[:, v], np.where(want[:, v], ref, -np.inf))
+        assert (best[want] >= 300 - 10 * 5).any() and (best[want] < 0).any()  # clearing and plain placements
 
 
 def test_card_conservation_over_whole_games(seed: int) -> None:

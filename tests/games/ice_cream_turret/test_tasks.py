@@ -88,6 +88,7 @@ def test_benchmark_quick_runs() -> None:
                           capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     assert "random module" in proc.stdout and "numpy-scalar reference" in proc.stdout
+    assert "[lookahead]" in proc.stdout
 
 
 def test_rules_functions_validate() -> None:
