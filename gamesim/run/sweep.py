@@ -895,6 +895,7 @@ def _tidy(
     """The tidy results, comparisons and distributions of a finished sweep."""
     rows: list[dict[str, Any]] = []
     dists: list[pd.DataFrame] = []
+    dist_keys: list[dict[str, Any]] = []  # each table's part, cell, metric, case and parameters
     crn = crn_dimension(scenario)
     for p, part in enumerate(scenario.parts):
         labels = part.labels()
@@ -930,10 +931,10 @@ def _tidy(
                     dist = distribution_table_from_counts(col.values, col.counts, col.n,
                                                           support=_support(metric, exact))
                     if dist is not None:  # with the cell's case and parameters, and the exact curve where known
-                        dist = with_exact_columns(dist, exact_pmf(exact, metric.name))
-                        dists.append(dist.assign(part=part.name, cell=c, metric=metric.name,
-                                                 **{k: [v] * len(dist) for k, v in base.items()
-                                                    if k not in ("scenario", "part", "task", "cell")}))
+                        dists.append(with_exact_columns(dist, exact_pmf(exact, metric.name)))
+                        dist_keys.append({"part": part.name, "cell": c, "metric": metric.name,
+                                          **{k: v for k, v in base.items()
+                                             if k not in ("scenario", "part", "task", "cell")}})
     df = pd.DataFrame(rows)
     if "case" in df.columns:  # right after the part and cell columns
         df.insert(df.columns.get_loc("cell") + 1, "case", df.pop("case"))
@@ -945,13 +946,36 @@ def _tidy(
     df["seed_entropy"] = str(entropy)
     df["scenario_hash"] = digest
     df["gamesim_version"] = __version__
-    dist_df = pd.concat(dists, ignore_index=True) if dists else pd.DataFrame()
+    dist_df = _with_keys(dists, dist_keys)
     if not dist_df.empty:
         dist_df.insert(0, "scenario", scenario.name)
         keys = [k for k in df.columns if k in dist_df.columns and (k == "case" or k not in _FIXED_COLUMNS)]
         lead = ["scenario", "part", "cell", *keys, "metric"]
         dist_df = dist_df[lead + [c for c in dist_df.columns if c not in lead]]
     return df, comparison_table(scenario, cells, planned, store, df), dist_df
+
+
+def _with_keys(tables: list[pd.DataFrame], keys: list[dict[str, Any]]) -> pd.DataFrame:
+    """The distribution tables stacked, each row with its table's keys as columns after its own
+    (a key replaces a table's column of the same name, as ``DataFrame.assign`` would).
+
+    The tables of one part share their key names: each part's tables are stacked and its keys
+    added as columns built from one value per table (pandas infers each column's dtype over the
+    part's values), then the parts are stacked as before (a key a part lacks is missing there).
+    Adding the keys table by table cost seconds in the main process for hundreds of tables.
+    """
+    if not tables:
+        return pd.DataFrame()
+    parts: dict[str, list[int]] = {}
+    for i, rec in enumerate(keys):
+        parts.setdefault(rec["part"], []).append(i)
+    out = []
+    for idx in parts.values():
+        stacked = pd.concat([tables[i] for i in idx], ignore_index=True)
+        rep = np.repeat(np.arange(len(idx)), [len(tables[i]) for i in idx])
+        extra = pd.DataFrame({k: [keys[i][k] for i in idx] for k in keys[idx[0]]}).iloc[rep].reset_index(drop=True)
+        out.append(pd.concat([stacked.drop(columns=[c for c in stacked.columns if c in extra.columns]), extra], axis=1))
+    return pd.concat(out, ignore_index=True)
 
 
 def comparison_table(

@@ -62,3 +62,36 @@ def test_the_sweep_and_the_api_share_the_one_list():
     import gamesim.run.sweep as sweep
 
     assert sweep._FIXED_COLUMNS is TIDY_COLUMNS
+
+
+def test_distribution_keys_are_typed_as_if_added_table_by_table() -> None:
+    """``sweep._with_keys`` adds each part's keys once; the stacked table (values, dtypes, column
+    order) is the one that adding them to each table with ``DataFrame.assign`` gives."""
+    import numpy as np
+    import pandas as pd
+
+    from gamesim.run.sweep import _with_keys
+
+    rng = np.random.default_rng()  # fresh tables each run: the property holds for any
+    kinds = [lambda: int(rng.integers(0, 9)), lambda: float(rng.random()), lambda: None, lambda: bool(rng.random() < .5),
+             lambda: str(rng.integers(0, 3)), lambda: (1, int(rng.integers(0, 3)))]
+    for _ in range(30):
+        tables, keys = [], []
+        for part in range(int(rng.integers(1, 4))):
+            names = [f"k{j}" for j in rng.choice(6, size=int(rng.integers(0, 4)), replace=False)]
+            make = {k: kinds[int(k[1])] for k in names}  # one type per key, as a part's parameter
+            if rng.random() < 0.3:
+                names.append("value")  # a key named like a table column replaces it
+                make["value"] = kinds[0]
+            for cell in range(int(rng.integers(1, 4))):
+                n = int(rng.integers(1, 5))
+                t = pd.DataFrame({"value": np.arange(n), "probability": rng.random(n)})
+                if rng.random() < 0.5:
+                    t["exact"] = rng.random(n)
+                tables.append(t)
+                keys.append({"part": f"p{part}", "cell": cell, "metric": "m", **{k: make[k]() for k in names}})
+        expected = pd.concat([t.assign(**{k: [v] * len(t) for k, v in rec.items()}) for t, rec in zip(tables, keys)],
+                             ignore_index=True)
+        got = _with_keys(tables, keys)
+        assert sorted(got.columns) == sorted(expected.columns)
+        pd.testing.assert_frame_equal(got[expected.columns], expected)

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -93,6 +94,18 @@ class _Reduced:
     p2: npt.NDArray[np.int64]
     values: npt.NDArray[np.int32]
     cost: npt.NDArray[np.int64]
+    seg_kinds: npt.NDArray[np.int64]  # (S,) the kinds with variants, in variant order
+    seg_starts: npt.NDArray[np.int64]  # (S,) their first variant (the slices are adjacent)
+    seg_of: npt.NDArray[np.int64]  # (V,) the segment of each variant
+
+
+@lru_cache(maxsize=1024)
+def _digits(sizes: tuple[int, ...]) -> npt.NDArray[np.int64]:
+    """Every choice of one card per slot, as positions within the slots (m, n): slot ``i`` has
+    ``sizes[i]`` playable values (1..5); rows in ``itertools.product`` order (cached, read-only)."""
+    d = np.array(list(itertools.product(*(range(s) for s in sizes))), dtype=_I64).reshape(-1, len(sizes))
+    d.setflags(write=False)
+    return d
 
 
 class PlaySolver:
@@ -120,8 +133,8 @@ class PlaySolver:
         self.ops = ops
         self._red: dict[tuple[int, int, int, int], _Reduced] = {}
         self._index: dict[int, int] = {}
-        self._rows: list[npt.NDArray[np.int64]] = []
-        self._table: npt.NDArray[np.int64] = np.zeros((0, N_KINDS, 8), dtype=_I64)
+        self._n = 0  # rows of _table in use (it grows geometrically: solved situations only accumulate)
+        self._table: npt.NDArray[np.int64] = np.zeros((64, N_KINDS, 8), dtype=_I64)
 
     def reduced(self, n: int, poison: int, para: int, sleep: int) -> _Reduced:
         """Per (variant, card tuple): best damage over operator assignments (cached)."""
@@ -146,7 +159,12 @@ class PlaySolver:
         for k in range(N_KINDS):
             w = np.flatnonzero(vk == k)
             slices.append((int(w[0]), int(w[-1]) + 1) if w.size else (0, 0))
-        r = _Reduced(vk, slices, e1, p1, np.where(ok1, d1 - DMG_OFFSET, 0), e2, p2, tab.values, tab.cost)
+        segs = [(k, a, b) for k, (a, b) in enumerate(slices) if b > a]
+        if [a for _, a, _ in segs] + [vk.size] != [a for _, a, _ in segs[:1]] + [b for _, _, b in segs] or segs[0][1]:
+            raise AssertionError(f"variants not grouped by kind: {slices}")  # value_table orders them by kind
+        seg_of = np.repeat(np.arange(len(segs), dtype=_I64), [b - a for _, a, b in segs])
+        r = _Reduced(vk, slices, e1, p1, np.where(ok1, d1 - DMG_OFFSET, 0), e2, p2, tab.values, tab.cost,
+                     np.array([k for k, _, _ in segs], _I64), np.array([a for _, a, _ in segs], _I64), seg_of)
         self._red[key] = r
         return r
 
@@ -165,7 +183,7 @@ class PlaySolver:
         bits = ((masks[:, :, None] >> np.arange(5)) & 1).astype(bool)  # (k, n, 5)
         sizes = bits.sum(axis=2)[0]
         vals = np.argsort(~bits, axis=2, kind="stable")  # set values first, ascending
-        digits = np.array(list(itertools.product(*(range(s) for s in sizes))), dtype=_I64).reshape(-1, n)
+        digits = _digits(tuple(sizes.tolist()))
         m = digits.shape[0]
         tidx = np.zeros((k, m), dtype=_I64)
         for i in range(n):
@@ -208,8 +226,13 @@ class PlaySolver:
         miss = np.flatnonzero(rows < 0)
         if miss.size:
             new = self._compute(n, poison, para, sleep, masks[first[miss]])
-            base = self._table.shape[0]
-            self._table = np.concatenate([self._table, new], axis=0)
+            base = self._n
+            if base + miss.size > self._table.shape[0]:
+                grown = np.zeros((max(2 * self._table.shape[0], base + miss.size), N_KINDS, 8), dtype=_I64)
+                grown[:base] = self._table[:base]
+                self._table = grown
+            self._table[base:base + miss.size] = new
+            self._n = base + miss.size
             for j, x in enumerate(uk[miss]):
                 self._index[int(x)] = base + j
             rows[miss] = base + np.arange(miss.size)
@@ -218,24 +241,26 @@ class PlaySolver:
     def _compute(self, n: int, poison: int, para: int, sleep: int, masks: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         red = self.reduced(n, poison, para, sleep)
         out = np.full((masks.shape[0], N_KINDS, 8), -1, dtype=_I64)
+        kinds = red.seg_kinds[None, :]
+        vidx = np.arange(red.seg_of.size, dtype=_I64)[:, None]
         for g in self._groups(masks):
             tidx, _ = self._tuples(masks[g], n)
-            m = tidx.shape[1]
+            rows = np.arange(g.size)[None, :]
+            gg = g[:, None]
             for which, (e, p) in enumerate(((red.e1, red.p1), (red.e2, red.p2))):
+                # for each kind, the first best (variant, tuple) in variant-major order: per variant the
+                # first best tuple, then the first variant of the kind with the kind's best score
                 eg = e[:, tidx]  # (V, k, m)
-                for kind, (a, b) in enumerate(red.kind_slices):
-                    if b <= a:
-                        continue
-                    sub = np.moveaxis(eg[a:b], 0, 1).reshape(g.size, (b - a) * m)
-                    am = sub.argmax(axis=1)
-                    best = sub[np.arange(g.size), am]
-                    v = a + am // m
-                    t = tidx[np.arange(g.size), am % m]
-                    col = 4 * which
-                    out[g, kind, col] = best
-                    out[g, kind, col + 1] = v
-                    out[g, kind, col + 2] = t
-                    out[g, kind, col + 3] = p[v, t]
+                at = eg.argmax(axis=2)  # (V, k)
+                mx = np.take_along_axis(eg, at[..., None], axis=2)[..., 0]
+                best = np.maximum.reduceat(mx, red.seg_starts, axis=0)  # (S, k)
+                v = np.minimum.reduceat(np.where(mx == best[red.seg_of], vidx, vidx.size), red.seg_starts, axis=0)
+                t = tidx[rows, at[v, rows]]
+                col = 4 * which
+                out[gg, kinds, col] = best.T
+                out[gg, kinds, col + 1] = v.T
+                out[gg, kinds, col + 2] = t.T
+                out[gg, kinds, col + 3] = p[v, t].T
         return out
 
     def kill_plays(self, n: int, poison: int, para: int, sleep: int, masks: npt.NDArray[np.int64],

@@ -110,6 +110,23 @@ def test_hand_distribution_sums_to_one() -> None:
 # ---------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("rule", [DamageRule(), DamageRule(False, True, True, (4, 5))])
+def test_play_solver_batch_equals_one_situation_at_a_time(rule: DamageRule, seed: int) -> None:
+    """Many situations solved in one call (grouped by slot sizes, every kind at once) give each
+    row what a fresh solver gives that row alone (checked against brute force below)."""
+    rng = np.random.default_rng(seed)
+    for n in (2, 4, 5):
+        masks = rng.integers(1, 32, size=(60, n))
+        masks[rng.random((60, n)) < 0.3] = 1 << int(rng.integers(0, 5))  # repeated slots and situations
+        poison, para, sleep = int(rng.integers(0, 4)), int(rng.integers(-1, n)), int(rng.integers(-1, n))
+        batch = PlaySolver(rule).solve(n, poison, para, sleep, masks)
+        assert batch.shape == (60, 6, 8) and (batch[:, :, 0] >= 0).any()
+        for i in range(60):
+            one = PlaySolver(rule).solve(n, poison, para, sleep, masks[i:i + 1])[0]
+            np.testing.assert_array_equal(batch[i], one)
+
+
+
 @pytest.mark.parametrize("rule", [DamageRule(), DamageRule(True, False, False, (3,)), DamageRule(False, True, True, (4, 5))])
 def test_play_solver_matches_brute_force(rule: DamageRule, seed: int) -> None:
     rng = np.random.default_rng(seed)
