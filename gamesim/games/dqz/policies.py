@@ -159,12 +159,13 @@ class PlaySolver:
         for k in range(N_KINDS):
             w = np.flatnonzero(vk == k)
             slices.append((int(w[0]), int(w[-1]) + 1) if w.size else (0, 0))
-        segs = [(k, a, b) for k, (a, b) in enumerate(slices) if b > a]
-        if [a for _, a, _ in segs] + [vk.size] != [a for _, a, _ in segs[:1]] + [b for _, _, b in segs] or segs[0][1]:
-            raise AssertionError(f"variants not grouped by kind: {slices}")  # value_table orders them by kind
-        seg_of = np.repeat(np.arange(len(segs), dtype=_I64), [b - a for _, a, b in segs])
+        segs = [(k, a, b) for k, (a, b) in enumerate(slices) if b > a]  # the kinds with variants
+        starts, ends = [a for _, a, _ in segs], [b for _, _, b in segs]
+        if starts[0] != 0 or starts[1:] != ends[:-1] or ends[-1] != vk.size:  # value_table orders them by kind
+            raise AssertionError(f"variants not grouped by kind: {slices}")
+        seg_of = np.repeat(np.arange(len(segs), dtype=_I64), [b - a for a, b in zip(starts, ends)])
         r = _Reduced(vk, slices, e1, p1, np.where(ok1, d1 - DMG_OFFSET, 0), e2, p2, tab.values, tab.cost,
-                     np.array([k for k, _, _ in segs], _I64), np.array([a for _, a, _ in segs], _I64), seg_of)
+                     np.array([k for k, _, _ in segs], _I64), np.array(starts, _I64), seg_of)
         self._red[key] = r
         return r
 
