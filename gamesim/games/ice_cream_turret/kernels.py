@@ -81,7 +81,7 @@ class Tables:
     strip_crush: np.ndarray  # (MAX_CYCLES + 3,) bool: crush removed from discards at rebuild
     thru: np.ndarray         # (15, 14) cells of the lines through each cell: column, row, 2 diagonals
     thru_diag: np.ndarray    # (15, 2) int32 1 where that diagonal exists (its cells in thru are padding else)
-    thru_w: np.ndarray       # (15, 4) int32 weight of the cell itself in the codes of its column, row, diagonals
+    thru_w: np.ndarray       # (15, 4) int32 weight of the cell itself in the codes of its column, row, diagonals (0: none)
 
 
 def _digits(L: int) -> np.ndarray:
@@ -195,16 +195,34 @@ def _line_codes(b: np.ndarray, t: Tables) -> tuple[np.ndarray, np.ndarray, np.nd
     return t.col[cc].astype(np.int32), t.tri[rr], t.tri[dd]
 
 
+def _through_codes(b: np.ndarray, pos: np.ndarray, t: Tables) -> tuple[np.ndarray, ...]:
+    """Base-11 codes of the lines through cell ``pos`` of boards ``b`` (m, 15); ``pos`` (m,) or (m, k).
+
+    Returns four int32 arrays of ``pos``'s shape: the column's code (5 cells), the row's and the two
+    diagonals' (3 cells; 0, no clear, for a diagonal the cell is not on).
+    """
+    # the 14 cells of the lines through pos, gathered from the flat boards
+    rows = (np.arange(b.shape[0]) * N_CELLS).reshape((-1,) + (1,) * pos.ndim)
+    x = b.reshape(-1)[rows + t.thru[pos]].astype(np.int32)
+    has = t.thru_diag[pos]  # a missing diagonal's cells in thru are padding: its code is set to 0
+    return (x[..., 0] + 11 * x[..., 1] + 121 * x[..., 2] + 1331 * x[..., 3] + 14641 * x[..., 4],
+            x[..., 5] + 11 * x[..., 6] + 121 * x[..., 7],
+            (x[..., 8] + 11 * x[..., 9] + 121 * x[..., 10]) * has[..., 0],
+            (x[..., 11] + 11 * x[..., 12] + 121 * x[..., 13]) * has[..., 1])
+
+
+def _any_clear(col: np.ndarray, row: np.ndarray, diag0: np.ndarray, diag1: np.ndarray, t: Tables) -> np.ndarray:
+    """Whether any of the lines with these codes (same shapes, see :func:`_through_codes`) has a clearing run."""
+    hit = (t.col[col] & 31) != 0
+    hit |= t.tri[row] != 0
+    hit |= t.tri[diag0] != 0
+    hit |= t.tri[diag1] != 0
+    return hit
+
+
 def _clears_through(b: np.ndarray, pos: np.ndarray, t: Tables) -> np.ndarray:
     """Whether boards ``b`` (m, 15) have a clearing run through cell ``pos`` (m,) (the lines through it only)."""
-    # the 14 cells of the lines through pos, gathered from the flat boards
-    x = b.reshape(-1)[(np.arange(b.shape[0]) * N_CELLS)[:, None] + t.thru[pos]].astype(np.int32)
-    hit = (t.col[x[:, 0] + 11 * x[:, 1] + 121 * x[:, 2] + 1331 * x[:, 3] + 14641 * x[:, 4]] & 31) != 0
-    hit |= t.tri[x[:, 5] + 11 * x[:, 6] + 121 * x[:, 7]] != 0
-    has = t.thru_diag[pos]  # a missing diagonal gets code 0 (empty cells: no clear)
-    hit |= t.tri[(x[:, 8] + 11 * x[:, 9] + 121 * x[:, 10]) * has[:, 0]] != 0
-    hit |= t.tri[(x[:, 11] + 11 * x[:, 12] + 121 * x[:, 13]) * has[:, 1]] != 0
-    return hit
+    return _any_clear(*_through_codes(b, pos, t), t)
 
 
 def _dilate(c3: np.ndarray) -> np.ndarray:

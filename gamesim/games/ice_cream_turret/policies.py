@@ -36,8 +36,9 @@ import numpy as np
 from gamesim.core.registry import ParamError
 from gamesim.core.validate import Bool, Instance, Rng, Unchecked, check_choice, check_int, validate_params
 
-from .rules import COLS, CRUSH, N_CELLS, N_VALUES, PARAMS, ROWS, IceCreamParams
-from .kernels import BOARD_BATCH, GameBatch, IntArray, _advance, _resolve_batch, heights, rowsum, tables
+from .rules import COLS, CRUSH, N_VALUES, PARAMS, ROWS, IceCreamParams
+from .kernels import (BOARD_BATCH, GameBatch, IntArray, _advance, _any_clear, _resolve_batch, _through_codes,
+                      heights, rowsum, tables)
 
 __all__ = ["POLICY_NAMES", "OVER", "WIN", "Policy", "RandomPolicy", "GreedyPolicy", "LookaheadPolicy",
            "RolloutPolicy", "make_policy", "greedy_keys_batch", "lookahead_values_batch", "pick"]
@@ -145,16 +146,9 @@ def _best_greedy_keys(board: np.ndarray, want: np.ndarray, p: IceCreamParams, t:
     legal = h < ROWS
     cols = np.arange(COLS)
     pos = np.where(legal, h * COLS + cols, 0)  # (n, 3) the landing cell of each column
-    x = board.reshape(-1)[(np.arange(n) * N_CELLS)[:, None, None] + t.thru[pos]].astype(np.int32)  # (n, 3, 14)
-    w = t.thru_w[pos][..., None] * _VALUES  # (n, 3, 4, 10) what each value adds to the 4 codes
-    has = t.thru_diag[pos][..., None]  # (n, 3, 2, 1)
-    cc = x[..., 0] + 11 * x[..., 1] + 121 * x[..., 2] + 1331 * x[..., 3] + 14641 * x[..., 4]
-    hit = (t.col[cc[..., None] + w[:, :, 0]] & 31) != 0  # (n, 3, 10)
-    hit |= t.tri[(x[..., 5] + 11 * x[..., 6] + 121 * x[..., 7])[..., None] + w[:, :, 1]] != 0
-    d = (x[..., 8] + 11 * x[..., 9] + 121 * x[..., 10])[..., None]
-    hit |= t.tri[(d + w[:, :, 2]) * has[:, :, 0]] != 0
-    d = (x[..., 11] + 11 * x[..., 12] + 121 * x[..., 13])[..., None]
-    hit |= t.tri[(d + w[:, :, 3]) * has[:, :, 1]] != 0
+    codes = _through_codes(board, pos, t)  # 4 arrays (n, 3): the lines through each landing cell, empty now
+    w = t.thru_w[pos][..., None] * _VALUES  # (n, 3, 4, 10) what each value adds to the 4 codes (0: no diagonal)
+    hit = _any_clear(*(code[..., None] + w[:, :, j] for j, code in enumerate(codes)), t)  # (n, 3, 10)
     hit &= legal[..., None] & want[:, None, 1:]
     # no clear: the card lands on row h and the tallest column is max(h + 1, the others)
     top = np.maximum(h + 1, h.max(axis=1, keepdims=True))
