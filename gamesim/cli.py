@@ -562,11 +562,11 @@ def _print_report(tag: tuple[str, Path, bool], html: Path, pdf: Path, args: argp
 def _render_worker_init(owner: int) -> None:
     """Report worker initializer: exit with ``owner`` (the command's process); while idle, ignore Ctrl-C
     (the command answers it) and exit quietly on SIGTERM."""
-    from gamesim.run.sweep import _watch_parent
+    from gamesim.run.chunks import watch_parent
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, lambda signum, frame: os._exit(EXIT_TERMINATED))
-    _watch_parent(owner)
+    watch_parent(owner)
 
 
 #: The signal that stopped this report worker's render (empty while none did).

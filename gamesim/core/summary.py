@@ -416,8 +416,10 @@ class CellAccumulator:
     Counts and value counts are merged at once (they are exact, so order does not
     matter); each chunk's :class:`Moments` (a few numbers) are kept and merged in
     chunk order by :meth:`result`, so float sums round the same way whatever
-    order the chunks finished in. Memory per metric: at most
-    :data:`MAX_COUNTED_VALUES` value counts plus a few numbers per chunk.
+    order the chunks finished in. Value counts of up to 32 chunks wait and are merged
+    together (one sort instead of one per chunk). Memory per metric: at most
+    3 x :data:`MAX_COUNTED_VALUES` value counts (the merged ones and the waiting
+    ones) plus a few numbers per chunk.
 
     Parameters
     ----------
@@ -427,12 +429,19 @@ class CellAccumulator:
         :meth:`result` can merge the second stage alone.
     """
 
+    #: Chunks whose value counts wait to be merged together (fewer if they hold many values).
+    _MERGE_CHUNKS = 32
+
     def __init__(self, split: int = 0) -> None:
         self._split = split
         self._light: dict[int, dict[str, ColumnSummary]] = {}
         # value counts of chunks before ``split`` and of chunks from ``split`` on, kept apart
         # so that the chunks from ``split`` on (a two-stage rule's second stage) have their own
         self._counts: tuple[dict[str, Any], dict[str, Any]] = ({}, {})
+        # value counts of chunks added since the last merge, per bucket and metric: merged in one
+        # ``np.unique`` every few chunks rather than one per chunk (the command's process merges
+        # while workers run, on the same cores)
+        self._pending: tuple[dict[str, list[Any]], dict[str, list[Any]]] = ({}, {})
         self._seen = [False, False]
 
     def __contains__(self, k: int) -> bool:
@@ -443,17 +452,30 @@ class CellAccumulator:
         if k in self._light:
             return
         b = int(k >= self._split)
-        counts = self._counts[b]
+        counts, pending = self._counts[b], self._pending[b]
         for name, s in summaries.items():
             have = counts.get(name, ()) if self._seen[b] else ()
             if s.values is None or s.counts is None or have is None:
                 counts[name] = None
+                pending.pop(name, None)
             elif have == ():
                 counts[name] = (s.values, s.counts)
             else:
-                counts[name] = _merge_counts([have, (s.values, s.counts)])
+                waiting = pending.setdefault(name, [])
+                waiting.append((s.values, s.counts))
+                if len(waiting) >= self._MERGE_CHUNKS or sum(v.size for v, _ in waiting) >= MAX_COUNTED_VALUES:
+                    counts[name] = _merge_counts([have, *waiting])
+                    del pending[name]
         self._seen[b] = True
-        self._light[k] = {name: replace(s, values=None, counts=None) for name, s in summaries.items()}
+        self._light[k] = {name: ColumnSummary(s.n, s.n_nan, s.n_true, s.moments, None, None)
+                          for name, s in summaries.items()}
+
+    def _merged(self, b: int, name: str) -> Any:
+        """Bucket ``b``'s value counts of metric ``name`` with every pending chunk merged in (or None)."""
+        counts, waiting = self._counts[b], self._pending[b].pop(name, None)
+        if waiting and counts.get(name) is not None:
+            counts[name] = _merge_counts([counts[name], *waiting])
+        return counts.get(name)
 
     def result(self, n_chunks: int, first: int = 0) -> dict[str, ColumnSummary]:
         """The merged summary of chunks ``first .. n_chunks-1`` per metric.
@@ -480,7 +502,7 @@ class CellAccumulator:
         out: dict[str, ColumnSummary] = {}
         for name in self._light[first]:
             merged = merge_columns(self._light[k][name] for k in range(first, n_chunks))
-            parts = [self._counts[b].get(name) for b in buckets]
+            parts = [self._merged(b, name) for b in buckets]
             counted = None if any(c is None for c in parts) else (
                 parts[0] if len(parts) == 1 else _merge_counts(parts))
             out[name] = replace(merged, values=None if counted is None else counted[0],

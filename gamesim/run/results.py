@@ -56,7 +56,7 @@ class ResultsError(ValueError):
     """A results file that cannot be written or read; the message names the file."""
 
 
-def atomic_write(path: str | Path, write: Callable[[IO[bytes]], Any]) -> Path:
+def atomic_write(path: str | Path, write: Callable[[IO[bytes]], Any], *, durable: bool = True) -> Path:
     """Write ``path`` atomically: unique temporary file, fsync, rename.
 
     Parameters
@@ -65,6 +65,13 @@ def atomic_write(path: str | Path, write: Callable[[IO[bytes]], Any]) -> Path:
         Destination file; its folder must exist.
     write : callable
         Called with the temporary file opened in binary mode; writes the content.
+    durable : bool, default True
+        ``fsync`` the file before the rename and its folder after it, so that the new content
+        survives an operating-system crash or a power cut. With ``False`` the write is still
+        atomic for any process (a killed process leaves the old content or the new, never part
+        of it) but a power cut may leave the file empty or old: for files that are checked
+        before use and recomputed when damaged (the sweep's chunk files), where the two
+        ``fsync`` calls cost more than the rest of the write.
 
     Returns
     -------
@@ -73,6 +80,8 @@ def atomic_write(path: str | Path, write: Callable[[IO[bytes]], Any]) -> Path:
 
     Raises
     ------
+    TypeError
+        If ``durable`` is not a bool.
     IsADirectoryError
         If ``path`` is a folder (nothing is written).
     OSError
@@ -81,6 +90,8 @@ def atomic_write(path: str | Path, write: Callable[[IO[bytes]], Any]) -> Path:
         error's ``filename`` is set (the destination, when the failing call
         named none), so a message can say which file was being written.
     """
+    if not isinstance(durable, bool):
+        raise TypeError(f"durable = {durable!r}, must be True or False")
     path = Path(path)
     if path.is_dir():
         raise IsADirectoryError(f"{path}: is a folder, not a file")
@@ -89,7 +100,8 @@ def atomic_write(path: str | Path, write: Callable[[IO[bytes]], Any]) -> Path:
         with open(tmp, "wb") as fh:
             write(fh)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except OSError as exc:
         with contextlib.suppress(OSError):
@@ -101,6 +113,8 @@ def atomic_write(path: str | Path, write: Callable[[IO[bytes]], Any]) -> Path:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
+    if not durable:
+        return path
     with contextlib.suppress(OSError):  # make the rename itself durable (best effort)
         fd = os.open(path.parent, os.O_RDONLY)
         try:

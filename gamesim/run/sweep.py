@@ -40,7 +40,6 @@ import math
 import os
 import re
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -67,7 +66,7 @@ from gamesim.core.analysis import (
     rank_cases,
     unpaired_half_width_from_moments,
 )
-from gamesim.run.chunks import CHUNK_META, encode_chunk, run_chunk, run_chunk_summary, summarize_chunk
+from gamesim.run.chunks import CHUNK_META, encode_chunk, run_chunk, run_chunk_summary, summarize_chunk, watch_parent
 from gamesim.core.registry import Metric
 from gamesim.run.results import TIDY_COLUMNS, atomic_write
 from gamesim.core.rng import root_seed_sequence
@@ -177,26 +176,6 @@ class ChunkError(RuntimeError):
     """A chunk file that cannot be read; the message names it."""
 
 
-def _watch_parent(owner: int) -> None:
-    """Worker initializer: exit as soon as the sweep's process (``owner``) is gone.
-
-    loky worker processes would otherwise outlive a parent killed by ``SIGKILL``
-    for minutes (until their idle timeout). :func:`compute_backend` passes this as
-    the loky executor's initializer with the sweep's pid: each worker starts one
-    daemon thread that polls its parent pid twice a second and calls ``os._exit``
-    once it is no longer ``owner`` (the worker was re-parented).
-    """
-    if os.getpid() == owner:
-        return
-
-    def watch() -> None:
-        while os.getppid() == owner:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="gamesim-parent-watch", daemon=True).start()
-
-
 class ChunkStore:
     """Finished chunks of one scenario version, one parquet file each, with integrity checks.
 
@@ -216,8 +195,11 @@ class ChunkStore:
     -----
     Integrity (issue 9):
 
-    - every chunk file is written to a temporary name unique to the process,
-      ``fsync``-ed and renamed, so a killed process leaves a whole chunk or none;
+    - every chunk file is written to a temporary name unique to the process
+      and renamed, so a killed process leaves a whole chunk or none (it is not
+      ``fsync``-ed: a chunk that an operating-system crash or power cut left
+      empty or partly written fails the checks below and is recomputed;
+      ``manifest.json`` is ``fsync``-ed);
     - every chunk carries in its parquet metadata its seed entropy, its spawn key
       and its row count, and is written with parquet page checksums;
     - ``manifest.json`` (written atomically) records the run's entropy and, per
@@ -394,7 +376,9 @@ class ChunkStore:
     ) -> None:
         """Write a chunk file made by a worker (:func:`gamesim.run.chunks.encode_chunk`) and record its summary."""
         final = self.path(key)
-        atomic_write(final, lambda fh: fh.write(blob))
+        # not fsync-ed: a chunk is checked before it is used (see the class notes), and the two fsync calls
+        # cost the command's process more than the rest of a chunk's bookkeeping while workers run
+        atomic_write(final, lambda fh: fh.write(blob), durable=False)
         self._cell(key).add(key[2], dict(summaries))
         self._entries[final.name] = {"rows": rows, "sha256": hashlib.sha256(blob).hexdigest()}
         self._ok[key] = rows
@@ -486,7 +470,7 @@ def compute_backend(backend: Backend = "loky", n_jobs: int = 1, scheduler: str |
         raise ValueError("a scheduler address needs backend='dask'")
     if backend != "dask":
         # loky workers exit with this process, even when it is killed (SIGKILL, SIGTERM)
-        extra = {"initializer": _watch_parent, "initargs": (os.getpid(),)} if backend == "loky" else {}
+        extra = {"initializer": watch_parent, "initargs": (os.getpid(),)} if backend == "loky" else {}
         with joblib.parallel_config(backend=backend, n_jobs=n_jobs, **extra):
             yield
         return

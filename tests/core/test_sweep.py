@@ -305,6 +305,45 @@ def test_second_stage_summary_is_the_summary_of_the_second_stage_alone(kind):
         acc.result(5, 1)
 
 
+def test_value_counts_merged_in_batches_equal_those_of_the_concatenation():
+    """Value counts wait and are merged every few chunks: the result, asked for at any point, is exact.
+
+    150 chunks (several batches) arriving in any order, results asked for after 100 of them and again
+    at the end (as a top-up does), with and without a two-stage split. The metric ``wide`` has 40
+    distinct values per chunk: the pilot (70 chunks, 2,800 values) and the second stage (80 chunks,
+    3,200) are each counted, the whole cell (6,000) is over ``MAX_COUNTED_VALUES`` and is not, and
+    without a split the cell goes over the cap while batches of chunks wait to be merged."""
+    from gamesim.core.summary import MAX_COUNTED_VALUES, CellAccumulator, summarize_column
+
+    rng = np.random.default_rng()
+    n_chunks, split = 150, 70
+    small = [rng.integers(0, 60, int(rng.integers(1, 300))) for _ in range(n_chunks)]
+    wide = [np.repeat(np.arange(40.0) + 40 * k, 2) + 0.5 for k in range(n_chunks)]
+    assert 40 * split < MAX_COUNTED_VALUES and 40 * (n_chunks - split) < MAX_COUNTED_VALUES < 40 * n_chunks
+
+    def check(acc, n, first):
+        for _ in range(2):  # asking again gives the same
+            got = acc.result(n, first)
+            for name, parts in (("small", small), ("wide", wide)):
+                want = summarize_column(np.concatenate(parts[first:n]))
+                assert (got[name].n, got[name].moments.s1, got[name].moments.s2) == (
+                    want.n, want.moments.s1, want.moments.s2)
+                assert (got[name].values is None) == (want.values is None)
+                if want.values is not None:
+                    np.testing.assert_array_equal(got[name].values, want.values)
+                    np.testing.assert_array_equal(got[name].counts, want.counts)
+
+    for acc_split, firsts in ((split, (0, split)), (0, (0,))):
+        acc = CellAccumulator(split=acc_split)
+        for stop in (100, n_chunks):
+            for k in rng.permutation(np.arange(stop - 100 if stop == n_chunks else 0, stop)):
+                if int(k) not in acc:
+                    acc.add(int(k), {"small": summarize_column(small[k]), "wide": summarize_column(wide[k])})
+            for first in firsts:
+                check(acc, stop, first)
+    assert acc.result(n_chunks)["wide"].values is None
+
+
 def test_quantiles_of_continuous_values_stream_exactly_from_the_chunk_files(tmp_path):
     from gamesim.core.sweep import ChunkStore, _disk_order_statistic
 
@@ -406,3 +445,39 @@ def test_quantiles_from_order_statistics_are_numpys_and_scipys():
             e = quantile_estimate(a, q)
             assert e.estimate == float(np.quantile(b, q, method="inverted_cdf"))
             np.testing.assert_array_equal([e.ci_low, e.ci_high], [float(ci.low), float(ci.high)])
+
+
+WORKER_PROBE = r"""
+import json, os
+import joblib
+from gamesim.run.sweep import compute_backend
+
+from gamesim.run.scenario import load_scenario
+
+cell = load_scenario({"game": "qftnw", "n_trials": 50, "parts": [{"name": "p", "task": "game",
+                      "grid": {"edition": ["spa"]}}]}).parts[0].cells()[0]
+
+def probe(i, cell):
+    import sys
+    from gamesim.run.chunks import run_chunk_summary
+    tag, blob, rows, summaries = run_chunk_summary("qftnw", "game", cell, 50, 1, (0, 0, i), (0, 0, i))
+    heavy = ("pandas", "scipy", "gamesim.run.sweep", "gamesim.run.scenario", "tqdm")
+    return os.getpid(), rows, sorted(m for m in heavy if m in sys.modules)
+
+with compute_backend("loky", 2):
+    out = joblib.Parallel()(joblib.delayed(probe)(i, cell) for i in range(6))
+print(json.dumps([o for o in out if o[0] != os.getpid()]))
+"""
+
+
+def test_sweep_workers_import_neither_pandas_nor_scipy():
+    """A loky worker's start-up is part of every parallel run: its initializer and a chunk of a game that
+    needs no scipy (QftNW) import numpy, pyarrow, the registry and the game, not the sweep's module
+    (pandas, scipy, tqdm)."""
+    import json
+
+    proc = subprocess.run([sys.executable, "-c", WORKER_PROBE], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert len(out) == 6 and all(rows == 50 for _, rows, _ in out)  # every chunk ran in a worker
+    assert [heavy for _, _, heavy in out] == [[]] * 6

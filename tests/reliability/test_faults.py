@@ -374,3 +374,51 @@ def test_a_key_in_both_part_params_and_grid_is_an_error(scen, cli, tmp_path):
     code, _, err = cli("run", path, "--out-dir", tmp_path, "--quiet")
     line = one_error_line(err)
     assert code == 2 and "parts[0].params.protection" in line and "parts[0].grid.protection" in line
+
+
+def test_chunk_files_are_not_fsynced_and_the_manifest_is(scen, tmp_path, monkeypatch):
+    """Chunk files skip the two fsync calls (they are checked before use); manifest.json keeps them."""
+    import os
+    from pathlib import Path
+
+    if not Path("/proc/self/fd").is_dir():
+        pytest.skip("needs /proc to name the file an fsync is for")
+    synced: list[str] = []
+    real = results_mod.os.fsync
+
+    def record(fd):
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real(fd)
+
+    monkeypatch.setattr(results_mod.os, "fsync", record)
+    res = _run(scen(), tmp_path / "c")
+    assert res.chunks_run > 1 and len(list(res.cache_dir.glob("*.parquet"))) == res.chunks_run
+    assert synced and not [p for p in synced if p.endswith(".parquet") or ".parquet." in p]
+    assert any("manifest.json" in p for p in synced)  # its temporary file, before the rename
+
+
+def test_atomic_write_without_durability_still_replaces_whole(tmp_path, monkeypatch):
+    target = tmp_path / "f.bin"
+    target.write_bytes(b"old")
+
+    def broken(fd):
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(results_mod.os, "fsync", broken)
+    results_mod.atomic_write(target, lambda fh: fh.write(b"new"), durable=False)  # no fsync called
+    assert target.read_bytes() == b"new"
+    with pytest.raises(OSError, match="Input/output") as info:  # durable: the fsync fails, the old file stays
+        results_mod.atomic_write(target, lambda fh: fh.write(b"newer"))
+    assert info.value.filename == str(target) and target.read_bytes() == b"new"
+    assert [p.name for p in tmp_path.iterdir()] == ["f.bin"]  # no temporary file left
+
+    def half(fh):
+        fh.write(b"par")
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        results_mod.atomic_write(target, half, durable=False)
+    assert target.read_bytes() == b"new" and [p.name for p in tmp_path.iterdir()] == ["f.bin"]
+    for bad in (1, None, "yes"):
+        with pytest.raises(TypeError, match=r"durable = .*must be True or False"):
+            results_mod.atomic_write(target, lambda fh: fh.write(b"x"), durable=bad)
