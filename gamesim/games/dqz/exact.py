@@ -372,7 +372,10 @@ def _value_table_cache_clear() -> None:
 value_table.cache_clear = _value_table_cache_clear  # type: ignore[attr-defined]
 
 
-@lru_cache(maxsize=512)
+# 24 tables (about 2.7 MB each for 5 players): a chunk of the built-in study needs at most 15, and the
+# whole study 57 (155 MB). A sweep worker that kept them all grew past loky's memory-leak check
+# (300 MB above its first chunk) later in the main job, and was restarted with a warning.
+@lru_cache(maxsize=24)
 def _value_table(n: int, poison: int, paralysed: int, asleep: int, ops: str) -> ValueTable:
     variants, perms, mvalues, mvalid, mhalf = _master_table(n, ops)
     tup = tuples_array(n)
