@@ -4,6 +4,7 @@ Usage::
 
     .venv/bin/python benchmarks/bench_sweep.py memory [--trials 100000 1000000 10000000] [--ref cf70cb8]
     .venv/bin/python benchmarks/bench_sweep.py parallel [--games 400000] [--n-jobs 2] [--repeat 3]
+    .venv/bin/python benchmarks/bench_sweep.py workers [--n-jobs 2] [NAME ...]
 
 ``memory``: one cell of the gacha ``schedule`` task (4 metrics; chunks of
 100,000 trials) swept in a fresh interpreter per size, ``n_jobs=1`` (the
@@ -20,6 +21,12 @@ start-up is counted), best wall time of ``--repeat``; prints the wall times,
 the main process's CPU time, the speed-up and whether the tables are
 identical. Note the machine's load (``/proc/loadavg``, printed) next to the
 figures: on a shared machine the speed-up measures the load too.
+
+``workers``: the sweeps of every built-in scenario (or those named), one after
+another in one pool of ``--n-jobs`` loky workers, as ``gamesim report`` runs
+them (fresh chunk cache); after each, the wall time, the resident memory of
+each worker (MB) and any warning raised (loky restarts a worker whose memory
+grew 300 MB past its size after its first chunk, with a warning).
 """
 
 from __future__ import annotations
@@ -139,6 +146,52 @@ def parallel(args: argparse.Namespace) -> None:
         print(f"identical tables: {same}; load after {_load()}")
 
 
+WORKERS = r"""
+import json, sys, time, warnings
+import psutil
+from gamesim.cli import builtin_scenarios
+from gamesim.core.scenario import load_scenario
+from gamesim.run.sweep import compute_backend, run_sweep
+n_jobs, cache, names = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+me = psutil.Process()
+def workers():
+    out = []
+    for c in me.children(recursive=True):
+        cmd = " ".join(c.cmdline())
+        if "loky" in cmd and "resource_tracker" not in cmd:
+            out.append(round(c.memory_info().rss / 2**20))
+    return out
+with compute_backend("loky", n_jobs):
+    for path in builtin_scenarios():
+        sc = load_scenario(path)
+        if names and sc.name not in names:
+            continue
+        t = time.perf_counter()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            run_sweep(sc, n_jobs=n_jobs, backend=None, cache_root=cache, progress=False, fresh=True)
+        print(json.dumps({"scenario": sc.name, "wall_s": time.perf_counter() - t, "workers_mb": workers(),
+                          "warnings": [str(w.message).splitlines()[0] for w in caught]}), flush=True)
+"""
+
+
+def workers(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory(prefix="bench_sweep-") as t:
+        print(f"built-in sweeps in one pool of {args.n_jobs} loky workers; cpus {len(os.sched_getaffinity(0))}, "
+              f"load before {_load()}")
+        print(f"{'scenario':<28} {'wall s':>7}  {'workers MB':<14} warnings")
+        proc = subprocess.Popen([sys.executable, "-c", WORKERS, str(args.n_jobs), str(Path(t) / "cache"), *args.names],
+                                cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            r = json.loads(line)
+            print(f"{r['scenario']:<28} {r['wall_s']:7.1f}  {', '.join(map(str, r['workers_mb'])):<14} "
+                  f"{'; '.join(r['warnings']) or '-'}", flush=True)
+        if proc.wait():
+            raise SystemExit(proc.returncode)
+        print(f"load after {_load()}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -151,8 +204,11 @@ def main() -> None:
     p.add_argument("--chunk", type=int, default=10_000)
     p.add_argument("--n-jobs", type=int, default=2)
     p.add_argument("--repeat", type=int, default=1)
+    w = sub.add_parser("workers")
+    w.add_argument("--n-jobs", type=int, default=2)
+    w.add_argument("names", nargs="*", help="built-in scenario names (default: all)")
     args = ap.parse_args()
-    memory(args) if args.what == "memory" else parallel(args)
+    {"memory": memory, "parallel": parallel, "workers": workers}[args.what](args)
 
 
 if __name__ == "__main__":
