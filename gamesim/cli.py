@@ -114,6 +114,28 @@ def builtin_scenarios() -> list[Path]:
     return []
 
 
+def _largest_tables_first(paths: list[Path]) -> list[Path]:
+    """The built-in studies in the order ``gamesim report`` sweeps them: largest results table first.
+
+    A report renders while the next studies are swept; the last study's report renders alone at the
+    end, on one core. The size of the table (cells x metrics) stands for the report's work, so the big
+    reports (qftnw_editions, gacha_game) render beside later sweeps and a small one comes last. Ties
+    keep the files' order; a file that does not load keeps its place at the front (the sweep then
+    reports its error first).
+    """
+    from gamesim.run.scenario import load_scenario
+
+    def rows(path: Path) -> float:
+        try:
+            sc = load_scenario(path)
+            return float(sum(len(cells) * len(part.task.metrics_for(cells[0]))
+                             for part in sc.parts for cells in [part.cells()] if cells))
+        except Exception:  # noqa: BLE001 - the sweep reports it, in the usual words
+            return float("inf")
+
+    return sorted(paths, key=lambda p: -rows(p))
+
+
 def _resolve_scenario(arg: str) -> Path:
     """A path as given, or the name of a built-in scenario (``gacha_god_chance``)."""
     p = Path(arg)
@@ -474,7 +496,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return error(f"--notebook {args.notebook}: no such .ipynb file", EXIT_USAGE)
             # chosen at the keyboard: the scenario's (and the kernel's) load_scenario use it
             os.environ[NOTEBOOK_ENV] = str(args.notebook.resolve())
-        paths = [_resolve_scenario(s) for s in args.scenario] or builtin_scenarios()
+        paths = [_resolve_scenario(s) for s in args.scenario] or _largest_tables_first(builtin_scenarios())
         if not paths:
             return error("no scenario given and no built-in scenarios/ folder found", EXIT_USAGE)
         paths, clash = _distinct_names(paths)
@@ -561,8 +583,13 @@ def _print_report(tag: tuple[str, Path, bool], html: Path, pdf: Path, args: argp
 
 def _render_worker_init(owner: int) -> None:
     """Report worker initializer: exit with ``owner`` (the command's process); while idle, ignore Ctrl-C
-    (the command answers it) and exit quietly on SIGTERM."""
+    (the command answers it) and exit quietly on SIGTERM; one chart-picture helper per report (the
+    kernels it starts read :data:`gamesim.report.pictures.HELPERS_ENV`): the cores are shared with the
+    other reports and the sweeps."""
+    from gamesim.report.pictures import HELPERS_ENV
     from gamesim.run.chunks import watch_parent
+
+    os.environ.setdefault(HELPERS_ENV, "1")
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, lambda signum, frame: os._exit(EXIT_TERMINATED))

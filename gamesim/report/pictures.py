@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import queue
 import subprocess
 import sys
@@ -26,10 +27,33 @@ from typing import Any
 from gamesim.core.machine import available_cores
 from gamesim.report.charts import JPEG_QUALITY
 
-__all__ = ["PictureDrawer", "MAX_HELPERS"]
+__all__ = ["PictureDrawer", "MAX_HELPERS", "HELPERS_ENV", "default_helpers"]
 
 #: Helper processes at most (a report has a few dozen charts; the kernel needs a core too).
 MAX_HELPERS = 2
+
+#: Environment variable that caps the helpers of each report (an integer 1..MAX_HELPERS). ``gamesim report``
+#: sets it to 1 in the workers that render several reports side by side: their cores are shared with the
+#: other reports and the sweeps, and each helper costs about 0.6 CPU-s to start (vl-convert's engine).
+HELPERS_ENV = "GAMESIM_PICTURE_HELPERS"
+
+
+def default_helpers() -> int:
+    """Helpers a :class:`PictureDrawer` starts by default: the cores available, at most :data:`MAX_HELPERS`,
+    at most :data:`HELPERS_ENV` where it is set.
+
+    Raises
+    ------
+    ValueError
+        If :data:`HELPERS_ENV` is set to anything but an integer 1..MAX_HELPERS (one line naming it).
+    """
+    n = max(1, min(MAX_HELPERS, available_cores()))
+    raw = os.environ.get(HELPERS_ENV)
+    if raw is None:
+        return n
+    if not raw.strip().isdigit() or not 1 <= int(raw) <= MAX_HELPERS:
+        raise ValueError(f"{HELPERS_ENV} = {raw!r}, must be an integer 1..{MAX_HELPERS}")
+    return min(n, int(raw))
 
 
 
@@ -54,7 +78,13 @@ class PictureDrawer:
     Parameters
     ----------
     n_helpers : int, optional
-        Helper processes; default: the cores available to this process, at most :data:`MAX_HELPERS`.
+        Helper processes; default: :func:`default_helpers` (the cores available to this process, at
+        most :data:`MAX_HELPERS`, at most :data:`HELPERS_ENV` where it is set).
+
+    Raises
+    ------
+    ValueError
+        If ``n_helpers`` is not given and :data:`HELPERS_ENV` holds a bad value.
 
     Methods
     -------
@@ -70,7 +100,7 @@ class PictureDrawer:
         self._cv = threading.Condition()
         self._owner: dict[int, _Helper] = {}  # the helper drawing each key
         self._helpers: list[_Helper] = []
-        for _ in range(n_helpers if n_helpers is not None else max(1, min(MAX_HELPERS, available_cores()))):
+        for _ in range(n_helpers if n_helpers is not None else default_helpers()):
             try:
                 self._helpers.append(_Helper(self))
             except OSError:
