@@ -48,3 +48,27 @@ def test_report_executes_notebook_and_writes_html_and_pdf(report_of, tmp_path, c
     assert "up to date" in out and "chunks run" not in out
     page = json.loads((tmp_path / "again" / "gacha_small.html").read_text(encoding="utf-8"))
     assert page["results"] == str(tmp_path / "again" / "gacha_small.parquet")
+
+
+def test_builtin_studies_are_swept_largest_results_table_first(tmp_path):
+    """The last report renders alone at the end of `gamesim report`: the small studies come last."""
+    from gamesim.cli import _largest_tables_first, builtin_scenarios
+    from gamesim.run.scenario import load_scenario
+
+    def size(p):
+        sc = load_scenario(p)
+        return sum(len(part.cells()) * len(part.task.metrics_for(part.cells()[0])) for part in sc.parts)
+
+    order = _largest_tables_first(builtin_scenarios())
+    assert sorted(order) == sorted(builtin_scenarios())
+    sizes = [size(p) for p in order]
+    assert sizes == sorted(sizes, reverse=True) and sizes[0] > sizes[-1]
+    small = tmp_path / "small.toml"
+    small.write_text('game = "gacha"\nn_trials = 10\n[[parts]]\nname = "p"\ntask = "schedule"\n'
+                     'grid = { session_size = [1] }\n', encoding="utf-8")
+    wide = tmp_path / "wide.toml"
+    wide.write_text('game = "gacha"\nn_trials = 10\n[[parts]]\nname = "p"\ntask = "schedule"\n'
+                    'grid = { session_size = [1, 2, 3] }\n', encoding="utf-8")
+    broken = tmp_path / "broken.toml"
+    broken.write_text('game = "no_such_game"\n', encoding="utf-8")
+    assert _largest_tables_first([small, wide, broken, small]) == [broken, wide, small, small]

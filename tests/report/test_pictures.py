@@ -58,3 +58,36 @@ def test_figure_placeholders_are_filled():
     assert _PENDING not in filled
     pic = filled.split('src="data:image/jpeg;base64,')[1].split('"')[0]
     assert pic == base64.b64encode(chart_picture(chart.to_dict(validate=False))).decode("ascii")
+
+
+def test_helpers_per_report_follow_the_cores_and_the_cap_set_for_side_by_side_reports(monkeypatch):
+    import gamesim.report.pictures as pw
+
+    monkeypatch.delenv(pw.HELPERS_ENV, raising=False)
+    for cores in (1, 2, 8):
+        monkeypatch.setattr(pw, "available_cores", lambda c=cores: c)
+        assert pw.default_helpers() == min(cores, pw.MAX_HELPERS)
+        monkeypatch.setenv(pw.HELPERS_ENV, "1")  # what gamesim report's render workers set
+        assert pw.default_helpers() == 1
+        monkeypatch.delenv(pw.HELPERS_ENV)
+    for bad in ("0", "3", "x", "1.5", "", "-1"):
+        monkeypatch.setenv(pw.HELPERS_ENV, bad)
+        with pytest.raises(ValueError, match=rf"^{pw.HELPERS_ENV} = {bad!r}, must be an integer 1\.\.2$"):
+            pw.default_helpers()
+    monkeypatch.setenv(pw.HELPERS_ENV, "1")
+    with PictureDrawer() as drawer:
+        assert len(drawer._helpers) == 1
+
+
+def test_render_workers_cap_the_helpers_of_their_reports(monkeypatch):
+    """The initializer of gamesim report's render workers sets the cap their reports' kernels inherit."""
+    import os
+
+    import gamesim.cli as cli
+    import gamesim.report.pictures as pw
+
+    monkeypatch.delenv(pw.HELPERS_ENV, raising=False)
+    monkeypatch.setattr(cli.signal, "signal", lambda *a: None)  # not this test process's handlers
+    monkeypatch.setattr("gamesim.run.chunks.watch_parent", lambda owner: None)
+    cli._render_worker_init(os.getpid())
+    assert os.environ[pw.HELPERS_ENV] == "1"
