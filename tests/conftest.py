@@ -19,11 +19,6 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "notebooks" / "gacha_god_chance.ipynb"
 
-# The suite runs on pytest-xdist workers side by side, each rendering reports: one chart-picture helper
-# per report, as `gamesim report` does for reports rendered beside others (gamesim.report.pictures).
-# tests/report/test_pictures.py still runs two helpers (explicitly, and with the variable unset).
-os.environ.setdefault("GAMESIM_PICTURE_HELPERS", "1")
-
 
 def pytest_configure(config):
     """Give Ctrl-C back to the tests when pytest was started with SIGINT ignored.
