@@ -77,7 +77,10 @@ def format_interval(estimate: float, low: float, high: float, *, digits: int = 3
     estimate, low, high : float
         Point estimate and interval bounds.
     digits : int, default 3
-        Decimal places.
+        Decimal places. Where a value that is not 0 would print as 0 with them (the upper bound of a
+        proportion never seen in 40,000 trials, 0.000096), all three numbers get the decimals that
+        show two significant figures of the smallest one, ``"0.000000 [0.000000, 0.000096]"``: an
+        interval never reads ``[0.000, 0.000]`` when it is not.
     n : int, optional
         The sample size. Given, an interval infinite at both ends (a mean whose
         trials all gave the same value: such a sample cannot measure its own
@@ -86,6 +89,11 @@ def format_interval(estimate: float, low: float, high: float, *, digits: int = 3
         known bound of the metric, e.g. ``0.000 [0.000, inf]`` for wounds that
         were all 0).
     """
+
+    tiny = [abs(float(v)) for v in (estimate, low, high) if v is not None and math.isfinite(v)
+            and v != 0 and round(float(v), digits) == 0]
+    if tiny:
+        digits = max(digits, 1 - math.floor(math.log10(min(tiny))))
 
     def f(v: float) -> str:
         if v is None or (isinstance(v, float) and math.isnan(v)):

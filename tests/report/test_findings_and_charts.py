@@ -31,6 +31,16 @@ def res(tmp_path_factory):
 def test_no_spread_reads_as_words_not_infinite_bounds():
     assert format_interval(8.0, -math.inf, math.inf, n=2000) == "no spread: all 2,000 values equal 8.000"
     assert format_interval(8.0, -math.inf, math.inf) == "8.000 [-inf, inf]"  # without n it cannot say
+    # a proportion never seen in 40,000 trials: its Wilson upper bound is not 0, and does not read as 0
+    from gamesim.core.stats import proportion_estimate
+
+    e = proportion_estimate(0, 40_000)
+    assert 9e-5 < e.ci_high < 1e-4
+    assert format_interval(e.estimate, e.ci_low, e.ci_high, n=40_000) == "0.000000 [0.000000, 0.000096]"
+    assert format_interval(-0.00001234, -0.0002, 0.0004) == "-0.000012 [-0.000200, 0.000400]"
+    assert format_interval(0.0004999, 0.00049, 0.00051) == "0.00050 [0.00049, 0.00051]"
+    assert format_interval(0.25, 0.2, 0.3) == "0.250 [0.200, 0.300]"  # as before where nothing would read 0
+    assert format_interval(0.0, 0.0, 0.0) == "0.000 [0.000, 0.000]"  # truly 0
     # all values at the metric's lower bound (wounds all 0): the bound side collapses, the other is open
     assert format_interval(0.0, 0.0, math.inf, n=2000) == "no spread: all 2,000 values equal 0.000"
     assert format_interval(1.0, 0.5, math.inf, n=2000) == "1.000 [0.500, inf]"  # a spread, one side open
