@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gamesim.report.present import format_interval, show_value
+from gamesim.report.present import format_interval, format_value, show_value
 
 __all__ = ["picker_data", "picker_html", "event_lines", "READ_JS", "MAX_EVENT_CELLS"]
 
@@ -229,7 +229,7 @@ def event_lines(results: Any, part: str, *, max_cells: int = MAX_EVENT_CELLS) ->
         parts = []
         for _, r in rows.head(max_cells).iterrows():
             shown = format_interval(float(r["estimate"]), float(r["ci_low"]), float(r["ci_high"]), n=int(r["n"]))
-            ex = "" if pd.isna(r["exact"]) else f" (exact {float(r['exact']):.3f})"
+            ex = "" if pd.isna(r["exact"]) else f" (exact {format_value(float(r['exact']))})"
             parts.append(f"{_label(r, dims)}: {shown}{ex}")
         more = f"; {len(rows) - max_cells} more cells in the tables" if len(rows) > max_cells else ""
         ns = sorted(set(int(v) for v in rows["n"]))

@@ -19,6 +19,7 @@ from gamesim.core.stats import Estimate
 __all__ = [
     "setup_plots",
     "format_interval",
+    "format_value",
     "show_value",
     "select",
     "has_parts",
@@ -69,6 +70,22 @@ def setup_plots(**rc: Any) -> list[str]:
     return family
 
 
+def _decimals(values: Sequence[Any], digits: int) -> int:
+    """``digits``, or more where a finite value that is not 0 would print as 0 with ``digits`` decimals:
+    then enough to show two significant figures of the smallest such value."""
+    tiny = [abs(float(v)) for v in values if v is not None and not pd.isna(v) and math.isfinite(float(v))
+            and float(v) != 0 and round(float(v), digits) == 0]
+    return max(digits, 1 - math.floor(math.log10(min(tiny)))) if tiny else digits
+
+
+def format_value(v: float, *, digits: int = 3) -> str:
+    """One number with ``digits`` decimal places (more where it would otherwise print as 0 without being 0,
+    as in :func:`format_interval`); ``nan`` as an en dash."""
+    if v is None or pd.isna(v):
+        return "–"
+    return f"{float(v):.{_decimals([v], digits)}f}"
+
+
 def format_interval(estimate: float, low: float, high: float, *, digits: int = 3, n: int | None = None) -> str:
     """``"0.512 [0.500, 0.524]"``; infinite bounds print as ``inf``.
 
@@ -90,10 +107,7 @@ def format_interval(estimate: float, low: float, high: float, *, digits: int = 3
         were all 0).
     """
 
-    tiny = [abs(float(v)) for v in (estimate, low, high) if v is not None and math.isfinite(v)
-            and v != 0 and round(float(v), digits) == 0]
-    if tiny:
-        digits = max(digits, 1 - math.floor(math.log10(min(tiny))))
+    digits = _decimals((estimate, low, high), digits)
 
     def f(v: float) -> str:
         if v is None or (isinstance(v, float) and math.isnan(v)):
@@ -263,11 +277,11 @@ def interval_table(
         cols = ([index] if isinstance(index, str) else list(index)) + ["shown", "n"]
         out = rows[cols + (["exact"] if has_exact else [])].rename(columns={"shown": "estimate [95% CI]"})
         if has_exact:
-            out["exact"] = out["exact"].map(lambda v: "–" if pd.isna(v) else f"{v:.{digits}f}")
+            out["exact"] = out["exact"].map(lambda v: format_value(v, digits=digits))
         return out.set_index(index)
     if has_exact:
         rows["shown"] = [
-            s if pd.isna(x) else f"{s} ({x:.{digits}f})" for s, x in zip(rows["shown"], rows["exact"])
+            s if pd.isna(x) else f"{s} ({format_value(x, digits=digits)})" for s, x in zip(rows["shown"], rows["exact"])
         ]
     return rows.pivot_table(index=index, columns=columns, values="shown", aggfunc="first")
 

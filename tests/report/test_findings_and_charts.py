@@ -41,6 +41,13 @@ def test_no_spread_reads_as_words_not_infinite_bounds():
     assert format_interval(0.0004999, 0.00049, 0.00051) == "0.00050 [0.00049, 0.00051]"
     assert format_interval(0.25, 0.2, 0.3) == "0.250 [0.200, 0.300]"  # as before where nothing would read 0
     assert format_interval(0.0, 0.0, 0.0) == "0.000 [0.000, 0.000]"  # truly 0
+    from gamesim.report.present import format_value, interval_table
+
+    assert [format_value(v) for v in (0.0, 1.2e-5, 0.5, math.nan)] == ["0.000", "0.000012", "0.500", "–"]
+    rows = pd.DataFrame({"a": [1, 1], "b": [0, 1], "estimate": [0.0, 0.5], "ci_low": [0.0, 0.4],
+                         "ci_high": [1.9e-5, 0.6], "exact": [1.2e-5, 0.5]})
+    table = interval_table(rows, "a", "b")
+    assert table.loc[1, 0] == "0.000000 [0.000000, 0.000019] (0.000012)" and table.loc[1, 1] == "0.500 [0.400, 0.600] (0.500)"
     # all values at the metric's lower bound (wounds all 0): the bound side collapses, the other is open
     assert format_interval(0.0, 0.0, math.inf, n=2000) == "no spread: all 2,000 values equal 0.000"
     assert format_interval(1.0, 0.5, math.inf, n=2000) == "1.000 [0.500, inf]"  # a spread, one side open
