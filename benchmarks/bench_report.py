@@ -4,6 +4,13 @@ Usage::
 
     .venv/bin/python benchmarks/bench_report.py [--n-trials 2000] [--n-jobs 2]
     .venv/bin/python benchmarks/bench_report.py --studies [NAME ...] [--out-dir DIR] [--n-jobs 1]
+    .venv/bin/python benchmarks/bench_report.py --pictures [SCENARIO] [--repeat 3]
+
+``--pictures`` draws every chart picture of one report (default: the generic report of
+``tests/data/qftnw_small.toml``, 26 charts) with gamesim's drawing function
+(:func:`gamesim.report.drawing.draw_jpeg`: vl-convert's PNG, Pillow's JPEG) and with vl-convert's
+own JPEG, and its stages alone (Vega's SVG, the PNG), in CPU seconds of this process, each chart
+best of ``--repeat`` with the methods alternating, summed over the charts.
 
 ``--studies`` times every built-in study (``scenarios/*.toml``, or the NAMEs given) stage by
 stage, each stage in its own process, in CPU seconds (user + sys of that process and the
@@ -122,6 +129,52 @@ def studies(names: list[str], out_dir: Path | None, n_jobs: int) -> None:
         print(f"| {r[0]} | " + " | ".join(f"{v:.1f}" for v in r[1:7]) + f" | {r[7]} | {r[8]} | {r[9]} |")
 
 
+def pictures(scenario: Path, repeat: int) -> None:
+    """Time the drawing of one report's chart pictures, method by method (see the module docstring)."""
+    import contextlib
+    import io
+
+    import vl_convert as vlc
+
+    import gamesim.report.charts as charts
+    from gamesim.api import Results
+    from gamesim.report.drawing import JPEG_QUALITY, draw_jpeg
+
+    with tempfile.TemporaryDirectory() as tmp:
+        results = Path(tmp) / "r.parquet"
+        subprocess.run([sys.executable, "-m", "gamesim.cli", "run", str(scenario), "--out-dir", tmp,
+                        "--out", str(results), "--quiet"], check=True, cwd=ROOT)
+        specs: list[dict] = []
+        keep = charts.chart_picture
+        charts.chart_picture = lambda spec, scale=1.25: specs.append(spec) or b""  # collect, draw nothing
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                Results.load(results, scenario).report()
+        finally:
+            charts.chart_picture = keep
+    methods = {
+        "gamesim (vl-convert PNG + Pillow JPEG)": lambda s: draw_jpeg(s),
+        "vl-convert JPEG": lambda s: vlc.vegalite_to_jpeg(s, scale=1.25, quality=JPEG_QUALITY),
+        "stage: vl-convert PNG only": lambda s: vlc.vegalite_to_png(s, scale=1.25),
+        "stage: Vega's SVG only": lambda s: vlc.vegalite_to_svg(s),
+    }
+    draw_jpeg(specs[0])  # vl-convert's engine started before the clock
+    total = dict.fromkeys(methods, 0.0)
+    for spec in specs:
+        best = dict.fromkeys(methods, float("inf"))
+        for _ in range(repeat):
+            for name, f in methods.items():
+                t0 = time.process_time()
+                f(spec)
+                best[name] = min(best[name], time.process_time() - t0)
+        for name in methods:
+            total[name] += best[name]
+    base = total["vl-convert JPEG"]
+    print(f"{len(specs)} chart pictures of {scenario}, CPU s, each chart best of {repeat}, summed:")
+    for name, t in total.items():
+        print(f"  {name:42s} {t:6.2f} s  ({t / base:.2f}x vl-convert JPEG)")
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--stage":
         _stage(sys.argv[2:])
@@ -133,7 +186,13 @@ def main() -> None:
                     help="time the built-in studies (all, or these names) stage by stage instead")
     ap.add_argument("--out-dir", type=Path, default=None,
                     help="with --studies: keep results and chunks here (a second run reuses the chunks)")
+    ap.add_argument("--pictures", nargs="?", type=Path, const=ROOT / "tests/data/qftnw_small.toml", default=None,
+                    metavar="SCENARIO", help="time drawing the chart pictures of this scenario's report instead")
+    ap.add_argument("--repeat", type=int, default=3, help="with --pictures: best of this many per chart")
     args = ap.parse_args()
+    if args.pictures is not None:
+        pictures(args.pictures, args.repeat)
+        return
     if args.studies is not None:
         studies(args.studies, args.out_dir, args.n_jobs)
         return

@@ -21,7 +21,7 @@ NOTEBOOK = ROOT / "notebooks" / "gacha_god_chance.ipynb"
 
 
 def pytest_configure(config):
-    """Give Ctrl-C back to the tests when pytest was started with SIGINT ignored.
+    """Give Ctrl-C back to the tests when pytest was started with SIGINT ignored; one picture helper per report.
 
     A shell starts a background job (``pytest ... &``) with SIGINT ignored; Python then installs no
     KeyboardInterrupt handler, and an ignored signal stays ignored in every process started from it.
@@ -30,6 +30,10 @@ def pytest_configure(config):
     """
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    # One chart-picture helper per report, as in `gamesim report`'s side-by-side render workers: the test
+    # workers already keep every core busy, and a second helper costs 0.6 CPU-s to start for each of the
+    # ~25 reports the suite renders (tests/report/test_pictures.py sets its own counts).
+    os.environ.setdefault("GAMESIM_PICTURE_HELPERS", "1")
 
 
 @pytest.fixture

@@ -556,25 +556,32 @@ def rank_cases(table: pd.DataFrame, comparisons: pd.DataFrame, *, better: str = 
     d = comparisons[comparisons["statistic"] == "difference"]
     dim = str(d["dimension"].iloc[0])
     out: list[dict[str, object]] = []
+    primary = table[table["statistic"].isin(["proportion", "mean"])]
+    by_metric = {key: g for key, g in primary.groupby(["part", "metric"], sort=False)}
     for (part, metric), g in d.groupby(["part", "metric"], sort=False):
         fam_cols = [c for c in g.columns if c not in _COMPARISON_FIXED and g[c].notna().any()]
         families = g.groupby([g[c].astype(str) for c in fam_cols], sort=False) if fam_cols else [((), g)]
+        rows_pm = by_metric.get((part, metric))
         for _, fam in families:
             cells = sorted(set(fam["cell"]) | set(fam["baseline_cell"]))
-            t = table[(table["part"] == part) & (table["metric"] == metric)
-                      & table["statistic"].isin(["proportion", "mean"]) & table["cell"].isin(cells)]
+            t = rows_pm[rows_pm["cell"].isin(cells)] if rows_pm is not None else primary.iloc[:0]
             if t.empty:
                 continue
             t = t.sort_values("estimate", ascending=better == "lower", kind="stable")
             best = int(t["cell"].iloc[0])
             value_of = {int(r.cell): r.variant for r in fam.itertuples()}
             value_of.update({int(r.baseline_cell): r.baseline for r in fam.itertuples()})
+            # the family's first row of each (cell, baseline cell) pair, in the family's order
+            first_row: dict[tuple[int, int], int] = {}
+            for i, (fc, fb) in enumerate(zip(fam["cell"], fam["baseline_cell"])):
+                first_row.setdefault((int(fc), int(fb)), i)
+            p_col, diff_col = fam["p_holm"].to_numpy(), fam["different"].to_numpy()
             for rank, r in enumerate(t.itertuples(), start=1):
                 c = int(r.cell)
-                pair = fam[((fam["cell"] == c) & (fam["baseline_cell"] == best))
-                           | ((fam["cell"] == best) & (fam["baseline_cell"] == c))]
-                p_holm = float(pair["p_holm"].iloc[0]) if len(pair) else math.nan
-                same = True if c == best else (bool(not pair["different"].iloc[0]) if len(pair) else pd.NA)
+                hits = [i for i in (first_row.get((c, best)), first_row.get((best, c))) if i is not None]
+                at = min(hits) if hits else None
+                p_holm = float(p_col[at]) if at is not None else math.nan
+                same = True if c == best else (bool(not diff_col[at]) if at is not None else pd.NA)
                 row: dict[str, object] = {"part": part, "metric": metric, "dimension": dim, "value": value_of.get(c)}
                 row.update({k: fam[k].iloc[0] for k in fam_cols})
                 row.update({"cell": c, "n": int(r.n), "estimate": r.estimate, "ci_low": r.ci_low,

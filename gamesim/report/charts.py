@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from gamesim.report.drawing import JPEG_QUALITY  # noqa: F401  (its old home: imported from here before)
 from gamesim.report.present import format_interval, lead_metrics, show_value
 
 __all__ = ["metric_groups", "estimates_chart", "compare_chart", "distribution_chart", "chart_html", "chart_picture",
@@ -380,14 +381,8 @@ def _cell_labels(results: Any, part: str) -> dict[int, str]:
     return {int(r["cell"]): " | ".join(_key(r[d]) for d in dims) for r in rows.to_dict("records")}
 
 
-#: Quality of the static pictures (JPEG). WeasyPrint embeds a JPEG as it is, where it decodes a PNG and
-#: encodes it again with its transparency apart (gacha_game's PDF: 4.2-5.1 s with PNGs, 2.1 s with JPEGs,
-#: and half the bytes); at 92 a printed chart shows no difference at 150 dpi.
-JPEG_QUALITY = 92
-
-
 def chart_picture(chart: Any, *, scale: float = 1.25) -> bytes:
-    """The chart (an Altair chart, or its Vega-Lite spec as a dict) drawn as a JPEG by vl-convert (no browser).
+    """The chart (an Altair chart, or its Vega-Lite spec as a dict) drawn as a JPEG (no browser).
 
     Parameters
     ----------
@@ -398,12 +393,17 @@ def chart_picture(chart: Any, *, scale: float = 1.25) -> bytes:
     Returns
     -------
     bytes
-        The JPEG file (quality :data:`JPEG_QUALITY`, white background).
-    """
-    import vl_convert as vlc
+        The JPEG file (quality :data:`~gamesim.report.drawing.JPEG_QUALITY`, white background), drawn by
+        :func:`gamesim.report.drawing.draw_jpeg` (vl-convert, then Pillow).
 
-    return vlc.vegalite_to_jpeg(chart if isinstance(chart, dict) else chart.to_dict(), scale=scale,
-                                quality=JPEG_QUALITY)
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`~gamesim.report.drawing.draw_jpeg`: a bad ``scale``, or a spec vl-convert cannot draw.
+    """
+    from gamesim.report.drawing import draw_jpeg
+
+    return draw_jpeg(chart if isinstance(chart, dict) else chart.to_dict(), scale)
 
 
 _ids = itertools.count()

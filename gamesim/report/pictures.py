@@ -1,12 +1,13 @@
 """Draw a report's chart pictures in helper processes while the report goes on computing.
 
-Drawing a chart's static picture (a JPEG, :func:`gamesim.report.charts.chart_picture`) with vl-convert costs 0.2-1 s of CPU (Vega lays the chart out and
-renders its text), about half of a report's notebook time, and vl-convert draws one chart at a
+Drawing a chart's static picture (a JPEG, :func:`gamesim.report.drawing.draw_jpeg`) with vl-convert costs 0.1-0.6 s of CPU (Vega lays the chart out and
+renders its text), about a third of a report's CPU time, and vl-convert draws one chart at a
 time in the calling process. :class:`PictureDrawer` starts helper processes (``python -c``, reading
 Vega-Lite specs as JSON lines on their standard input and answering with base64 JPEG lines), one per
 core available up to :data:`MAX_HELPERS`, so the pictures are drawn side by side while the report
 builds its tables and the next charts; each chart goes to the helper with the fewest charts
-waiting. The pictures are the same bytes vl-convert draws in the report's own process.
+waiting. A helper runs the same function as the report's own process (:func:`~gamesim.report.drawing.draw_jpeg`),
+so the pictures are the same bytes.
 
 The helper reads specs gamesim built (never a scenario's text as code) and exits when its
 standard input closes, also when the report's process dies. If it cannot be started or fails,
@@ -25,7 +26,6 @@ import threading
 from typing import Any
 
 from gamesim.core.machine import available_cores
-from gamesim.report.charts import JPEG_QUALITY
 
 __all__ = ["PictureDrawer", "MAX_HELPERS", "HELPERS_ENV", "default_helpers"]
 
@@ -59,12 +59,12 @@ def default_helpers() -> int:
 
 _WORKER = r"""
 import base64, json, sys
-import vl_convert as vlc
+from gamesim.report.drawing import draw_jpeg
 out = sys.stdout
 for line in sys.stdin:
     req = json.loads(line)
     try:
-        pic = base64.b64encode(vlc.vegalite_to_jpeg(req["spec"], scale=req["scale"], quality=req["quality"]))
+        pic = base64.b64encode(draw_jpeg(req["spec"], req["scale"]))
         out.write(f"{req['id']} {pic.decode('ascii')}\n")
     except Exception as exc:  # the caller draws this one itself
         out.write(f"{req['id']} !{type(exc).__name__}\n")
@@ -181,7 +181,7 @@ class _Helper:
         try:
             while (item := self.queue.get()) is not None:
                 key, spec, scale = item
-                req = {"id": key, "spec": spec, "scale": scale, "quality": JPEG_QUALITY}
+                req = {"id": key, "spec": spec, "scale": scale}
                 self.proc.stdin.write(json.dumps(req, allow_nan=False) + "\n")
                 self.proc.stdin.flush()
         except (OSError, ValueError):  # the helper is gone: what is left is drawn by the caller

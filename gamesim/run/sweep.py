@@ -997,6 +997,11 @@ def comparison_table(
         return pd.DataFrame()
     rows: list[dict[str, Any]] = []
     all_pairs = cmp_.pairs == "all"
+    # each (part, metric, statistic, cell)'s exact value, first row wins (one pass, not a mask per pair and metric)
+    exact_of: dict[tuple[Any, Any, Any, Any], Any] = {}
+    if not table.empty:
+        for key_, ex_ in zip(zip(table["part"], table["metric"], table["statistic"], table["cell"]), table["exact"]):
+            exact_of.setdefault(key_, ex_)
     for p, part in enumerate(scenario.parts):
         vals = part.dim_values()
         if cmp_.dimension not in vals:
@@ -1034,11 +1039,8 @@ def comparison_table(
                 if pm.n < 2 or pm.has_nan:
                     continue
                 stat = "proportion" if metric.kind == "proportion" else "mean"
-                ex = table[(table["part"] == part.name) & (table["metric"] == metric.name) & (table["statistic"] == stat)]
-                ex_v = ex.loc[ex["cell"] == c, "exact"]
-                ex_b = ex.loc[ex["cell"] == b, "exact"]
-                exact_v = float(ex_v.iloc[0]) if len(ex_v) else math.nan
-                exact_b = float(ex_b.iloc[0]) if len(ex_b) else math.nan
+                exact_v = float(exact_of.get((part.name, metric.name, stat, c), math.nan))
+                exact_b = float(exact_of.get((part.name, metric.name, stat, b), math.nan))
                 diff, corr = paired_difference_from_moments(pm, kind=metric.kind)
                 adj, _ = paired_difference_from_moments(pm, kind=metric.kind,
                                                         confidence=1 - (1 - CONFIDENCE) / m_family)

@@ -7,6 +7,7 @@ import base64
 import pytest
 
 from gamesim.report.charts import _PENDING, chart_html, chart_picture, fill_pictures
+from gamesim.report.drawing import draw_jpeg
 from gamesim.report.pictures import PictureDrawer
 
 
@@ -91,3 +92,27 @@ def test_render_workers_cap_the_helpers_of_their_reports(monkeypatch):
     monkeypatch.setattr("gamesim.run.chunks.watch_parent", lambda owner: None)
     cli._render_worker_init(os.getpid())
     assert os.environ[pw.HELPERS_ENV] == "1"
+
+
+def test_draw_jpeg_gives_a_white_backed_jpeg_of_the_chart_and_refuses_bad_scales():
+    import io
+
+    import vl_convert as vlc
+    from PIL import Image
+
+    spec = _spec([3, 1, 2]) | {"background": "transparent"}
+    pic = draw_jpeg(spec)
+    assert pic.startswith(b"\xff\xd8\xff")  # a JPEG file
+    with Image.open(io.BytesIO(pic)) as im, Image.open(io.BytesIO(vlc.vegalite_to_png(spec, scale=1.25))) as png:
+        assert im.mode == "RGB" and im.size == png.size  # vl-convert's layout, at the scale asked for
+        assert png.getpixel((0, 0))[3] == 0 and min(im.getpixel((0, 0))) >= 250  # transparent drawn white
+        bars = [im.getpixel((x, y)) for x in range(im.size[0]) for y in range(0, im.size[1], 4)]
+        assert any(b > r + 60 for r, _, b in bars)  # the blue bars are there
+    with Image.open(io.BytesIO(draw_jpeg(_spec([3, 1, 2]), 2.5))) as big, Image.open(io.BytesIO(pic)) as small:
+        assert big.size[0] == pytest.approx(2 * small.size[0], abs=2)
+    for bad, err in ((0, ValueError), (-1.0, ValueError), (float("nan"), ValueError), (float("inf"), ValueError),
+                     (True, TypeError), ("1", TypeError), (None, TypeError)):
+        with pytest.raises(err, match=r"^scale = .*, must be a (finite )?number > 0$"):
+            draw_jpeg(spec, bad)
+    with pytest.raises(ValueError):  # vl-convert's own message
+        draw_jpeg({"mark": "no-such-mark", "data": {"values": []}})
