@@ -303,3 +303,34 @@ def test_distribution_plot_says_which_band_it_shows(tmp_path):
     assert "pointwise 95% intervals (Wilson)" in title(res.plot_distribution("wounds"))
     with pytest.raises(ValueError, match="simultaneous"):
         res.plot_distribution("wounds", view="pmf", band="simultaneous")
+
+
+def test_rank_cases_pairs_each_value_with_the_best_in_either_direction_or_says_not_compared():
+    """Hand-made tables: two families (x = 1, 2); with pairs = "baseline" two variants are never compared."""
+    import pandas as pd
+
+    from gamesim.core.analysis import rank_cases
+
+    est = {0: 0.5, 1: 0.7, 2: 0.6, 3: 0.2, 4: 0.1, 5: 0.3}
+    table = pd.DataFrame([{"part": "p", "metric": "m", "statistic": "mean", "cell": c, "n": 100, "estimate": e,
+                           "ci_low": e - 0.05, "ci_high": e + 0.05} for c, e in est.items()]
+                         + [{"part": "p", "metric": "m", "statistic": "q50", "cell": 0, "n": 100, "estimate": 9.0,
+                             "ci_low": 9.0, "ci_high": 9.0}])  # not a primary statistic: never ranked
+    comp = pd.DataFrame([
+        {"part": "p", "metric": "m", "statistic": "difference", "dimension": "case", "x": x, "cell": c,
+         "baseline_cell": b, "variant": f"v{c}", "baseline": f"v{b}", "p_holm": p, "different": p < 0.05}
+        for x, c, b, p in ((1, 1, 0, 0.01), (1, 2, 0, 0.2), (2, 4, 3, 0.03), (2, 5, 3, 0.5))])
+    hi = rank_cases(table, comp).set_index("cell")
+    assert hi.loc[[1, 2, 0], "rank"].tolist() == [1, 2, 3] and hi.loc[[5, 3, 4], "rank"].tolist() == [1, 2, 3]
+    assert hi["best"].tolist() == [c in (1, 5) for c in hi.index]
+    assert hi.loc[0, "p_holm_vs_best"] == 0.01 and not hi.loc[0, "indistinguishable_from_best"]  # (1 vs 0), reversed
+    assert math.isnan(hi.loc[2, "p_holm_vs_best"]) and pd.isna(hi.loc[2, "indistinguishable_from_best"])
+    assert hi.loc[3, "p_holm_vs_best"] == 0.5 and bool(hi.loc[3, "indistinguishable_from_best"])
+    assert pd.isna(hi.loc[4, "indistinguishable_from_best"]) and hi.loc[4, "x"] == 2
+    assert hi.loc[0, "value"] == "v0" and hi.loc[1, "value"] == "v1"
+    lo = rank_cases(table, comp, better="lower").set_index("cell")
+    assert lo.loc[lo["best"]].index.tolist() == [0, 4]
+    assert lo.loc[2, "p_holm_vs_best"] == 0.2 and bool(lo.loc[2, "indistinguishable_from_best"])
+    assert lo.loc[1, "p_holm_vs_best"] == 0.01 and not lo.loc[1, "indistinguishable_from_best"]
+    assert lo.loc[3, "p_holm_vs_best"] == 0.03 and pd.isna(lo.loc[5, "indistinguishable_from_best"])
+    assert str(lo["indistinguishable_from_best"].dtype) == "boolean"
