@@ -27,24 +27,17 @@ if [ ! -x .venv/bin/python ]; then
 fi
 # uv (Astral's installer, from PyPI) installs the same versions as pip in seconds instead of
 # a minute or more (docs/benchmarks.md, "The main job"); pip does it where uv cannot be had.
-# Neither compiles the bytecode here: that is done once below for both.
+# --compile-bytecode writes the .pyc files as pip does: without them (and with
+# PYTHONDONTWRITEBYTECODE set, as on some machines) every process would compile scipy,
+# pandas and altair again, about 1.5 CPU-s per worker, notebook kernel and test process.
 if .venv/bin/python -m pip install --quiet --disable-pip-version-check "uv>=0.4" >/dev/null 2>&1 \
-   && .venv/bin/python -m uv pip install --quiet --python .venv/bin/python -e ".[test]"; then
+   && .venv/bin/python -m uv pip install --quiet --compile-bytecode --python .venv/bin/python -e ".[test]"; then
   :
 else
   echo "setup: uv not available; installing with pip (slower)" >&2
   .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-  .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-compile -e ".[test]"
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]"
 fi
-# The .pyc files of the installed libraries, on every core: without them (and with
-# PYTHONDONTWRITEBYTECODE set, as on some machines) every process would compile scipy, pandas
-# and altair again, about 1.5 CPU-s per worker, notebook kernel and test process. Skipped: the
-# libraries' own test suites (a quarter of the 8,700 files: pandas alone ships 1,100), pip and
-# setuptools, which no gamesim process imports; a module imported from there anyway is compiled
-# in memory as usual. This was uv's --compile-bytecode of everything: 22 s of a 36-s setup.
-.venv/bin/python -m compileall -q -j 0 -x '/tests/|/site-packages/(pip|setuptools|_distutils_hack)/' \
-  .venv/lib/python3*/site-packages >/dev/null \
-  || echo "setup: note: some library files could not be byte-compiled (Python compiles them if they are imported)" >&2
 
 # PDF reports use WeasyPrint, which needs the pango libraries (present on the base
 # machine; installed from Debian's packages if missing and we are allowed to).
