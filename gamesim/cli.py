@@ -126,12 +126,15 @@ def _largest_tables_first(paths: list[Path]) -> list[Path]:
     from gamesim.run.scenario import load_scenario
 
     def rows(path: Path) -> float:
+        total = 0
         try:
-            sc = load_scenario(path)
-            return float(sum(len(cells) * len(part.task.metrics_for(cells[0]))
-                             for part in sc.parts for cells in [part.cells()] if cells))
+            for part in load_scenario(path).parts:
+                cells = part.cells()
+                if cells:
+                    total += len(cells) * len(part.task.metrics_for(cells[0]))
         except Exception:  # noqa: BLE001 - the sweep reports it, in the usual words
             return float("inf")
+        return float(total)
 
     return sorted(paths, key=lambda p: -rows(p))
 

@@ -7,13 +7,14 @@ vl-convert and Pillow: a helper process starts on it without pandas or Altair.
 
 vl-convert lays the chart out and rasterises it (Vega in its embedded JavaScript engine,
 then resvg) into a PNG; Pillow (libjpeg-turbo) encodes the JPEG. vl-convert's own JPEG
-output costs about 60 ms more per chart for the same picture (26 charts of a QftNW report:
-9.5 CPU-s against 8.1; ``benchmarks/bench_report.py --pictures``).
+output costs about 45 ms more per chart for the same picture (26 charts of a QftNW report:
+8.51 CPU-s against 7.33; ``benchmarks/bench_report.py --pictures``).
 """
 
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -48,8 +49,6 @@ def draw_jpeg(spec: Mapping[str, Any], scale: float = 1.25) -> bytes:
     ValueError
         ``scale`` is not finite and > 0; or vl-convert cannot draw the spec (its message).
     """
-    import math
-
     if isinstance(scale, bool) or not isinstance(scale, (int, float)):
         raise TypeError(f"scale = {scale!r}, must be a number > 0")
     if not (math.isfinite(scale) and scale > 0):
