@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from gamesim.report.present import format_interval, run_summary, show_value
+from gamesim.report.present import format_interval, format_value, run_summary, show_value
 from gamesim.run.results import results_paths, results_set_problem
 from gamesim.run.scenario import Scenario, load_scenario
 from gamesim.core.machine import available_cores
@@ -415,7 +415,7 @@ class Results:
             sub = by_stat[stat]
             if any(not pd.isna(r.exact) for r in sub.values()):
                 out[f"exact {stat}"] = [
-                    "–" if c not in sub or pd.isna(sub[c].exact) else f"{sub[c].exact:.{digits}f}"
+                    "–" if c not in sub else format_value(sub[c].exact, digits=digits)
                     for c in cells
                 ]
         return pd.DataFrame(out).set_index(index_cols)
@@ -511,13 +511,13 @@ class Results:
                 if len(r) else "–"
             )
             if len(r) and isinstance(r.iloc[0].get("note"), str) and r.iloc[0]["note"]:
-                rec["ratio [95% CI]"] = f"{r.iloc[0]['note']} [{r.iloc[0]['ci_low']:.{digits}f}, inf)"
+                rec["ratio [95% CI]"] = f"{r.iloc[0]['note']} [{format_value(r.iloc[0]['ci_low'], digits=digits)}, inf)"
             rec["n"] = f"{int(d['n']):,}"
-            rec["exact"] = "–" if pd.isna(d["exact"]) else f"{d['exact']:.{digits}f}"
+            rec["exact"] = format_value(d["exact"], digits=digits)
             rec["corr."] = "–" if pd.isna(d["correlation"]) else f"{d['correlation']:.3f}"
             hw = (d["ci_high"] - d["ci_low"]) / 2
             rec["half-width paired / indep."] = (
-                f"{hw:.{digits}f} / {d['unpaired_half_width']:.{digits}f}"
+                f"{format_value(hw, digits=digits)} / {format_value(d['unpaired_half_width'], digits=digits)}"
                 if pd.notna(d["unpaired_half_width"]) else "–"
             )
             records.append(rec)

@@ -16,7 +16,7 @@ import pytest
 
 from gamesim.core.api import Results
 from gamesim.report.generic import table_id
-from gamesim.report.present import format_interval
+from gamesim.report.present import format_interval, format_value
 from gamesim.core.scenario import load_scenario
 from tests.conftest import ROOT, Rendered, check_page
 
@@ -330,7 +330,7 @@ def check_generic_report(path: Path, rendered: Rendered, *, exact_expected: bool
                 label = cells[int(r["cell"])]
                 row = shown_rows[tuple(_shown(label[d]) for d in part.dims)]
                 stat = r["statistic"]
-                assert row[f"exact {stat}"] == f"{r['exact']:.3f}", (metric, label, row, r["exact"])
+                assert row[f"exact {stat}"] == format_value(r["exact"]), (metric, label, row, r["exact"])
                 assert row[f"{stat} [95% CI]"] == format_interval(r["estimate"], r["ci_low"], r["ci_high"],
                                                                   n=int(r["n"]))
                 assert int(row["n"].replace(",", "")) == r["n"]

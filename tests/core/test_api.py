@@ -174,3 +174,24 @@ def test_csv_round_trip_keeps_the_tables(res: Results, tmp_path: Path) -> None:
     pd.testing.assert_frame_equal(back.compare(), res.compare())
     with pytest.raises(ValueError, match="format"):
         res.save(tmp_path / "out.x", format="xlsx")  # type: ignore[arg-type]
+
+
+def test_tables_show_a_tiny_exact_value_with_the_decimals_that_show_it(res: Results) -> None:
+    """An exact value that is not 0 never prints as 0.000 (as format_interval does for intervals)."""
+    frame = res.frame.copy()
+    first = frame.index[(frame["metric"] == "wounds") & (frame["statistic"] == "mean")][0]
+    frame.loc[first, "exact"] = 1.2e-5
+    tiny_key = (frame.loc[first, "case"], frame.loc[first, "protection"])
+    comp = res.comparisons.copy()
+    row = comp.index[comp["statistic"] == "difference"][0]
+    comp.loc[row, ["exact", "unpaired_half_width"]] = [-2.5e-6, 4.4e-5]
+    tiny = Results(frame, comp, res.distributions, {}, res.scenario)
+    table = tiny.table("wounds")
+    for key, want in MEAN.items():
+        assert table.loc[key, "exact mean"] == ("0.000012" if key == tiny_key else f"{float(want):.3f}")
+    shown = tiny.compare("wounds").set_index("protection")
+    p = comp.loc[row, "protection"]
+    assert shown.loc[p, "exact"] == "-0.0000025"
+    assert shown.loc[p, "half-width paired / indep."].endswith(" / 0.000044")
+    other = 1 - p
+    assert shown.loc[other, "exact"] == f"{float(MEAN[('two dice', other)] - MEAN[('one die', other)]):.3f}"
