@@ -12,6 +12,10 @@ Usage::
 own JPEG, and its stages alone (Vega's SVG, the PNG), in CPU seconds of this process, each chart
 best of ``--repeat`` with the methods alternating, summed over the charts.
 
+It then draws the same pictures in a process of their own twice over, with the machine's fonts and
+with the helpers' fonts (:func:`gamesim.report.drawing.picture_fonts`), CPU user + sys, best of
+``--repeat``.
+
 ``--studies`` times every built-in study (``scenarios/*.toml``, or the NAMEs given) stage by
 stage, each stage in its own process, in CPU seconds (user + sys of that process and the
 processes it waited for, e.g. the notebook's kernel): the sweep (``gamesim run``; skipped
@@ -173,6 +177,52 @@ def pictures(scenario: Path, repeat: int) -> None:
     print(f"{len(specs)} chart pictures of {scenario}, CPU s, each chart best of {repeat}, summed:")
     for name, t in total.items():
         print(f"  {name:42s} {t:6.2f} s  ({t / base:.2f}x vl-convert JPEG)")
+    fonts(specs, repeat)
+
+
+_DRAW_ALL = """
+import json, resource, sys
+from gamesim.report.drawing import draw_jpeg
+specs = json.load(open(sys.argv[1], encoding="utf-8"))
+draw_jpeg(specs[0])  # vl-convert's engine and fonts loaded before the clock
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+t0 = cpu()
+for spec in specs:
+    draw_jpeg(spec)
+print(cpu() - t0)
+"""
+
+
+def fonts(specs: list[dict], repeat: int) -> None:
+    """The same pictures drawn in a helper-like process with the machine's fonts and with
+    :func:`gamesim.report.drawing.picture_fonts` (fonts are read once per process, so each way is its own
+    process), alternating, best of ``repeat`` per way, CPU (user + sys) of the drawing alone."""
+    import os
+
+    from gamesim.report.drawing import picture_fonts
+
+    with tempfile.TemporaryDirectory() as tmp:
+        conf = picture_fonts(tmp)
+        if conf is None:
+            print("picture fonts: nothing to leave out on this machine (no system Liberation Sans, not Linux, "
+                  "or FONTCONFIG_FILE set): no comparison")
+            return
+        path = Path(tmp) / "specs.json"
+        path.write_text(json.dumps(specs), encoding="utf-8")
+        ways = {"machine's fonts": dict(os.environ), "picture_fonts (helpers)": {**os.environ, "FONTCONFIG_FILE": str(conf)}}
+        best = dict.fromkeys(ways, float("inf"))
+        for _ in range(repeat):
+            for name, env in ways.items():
+                out = subprocess.run([sys.executable, "-c", _DRAW_ALL, str(path)], env=env, check=True, cwd=ROOT,
+                                     capture_output=True, text=True).stdout
+                best[name] = min(best[name], float(out.split()[-1]))
+    base = best["machine's fonts"]
+    print(f"the same {len(specs)} pictures (gamesim's drawing) in a process of their own, CPU s (user + sys), "
+          f"best of {repeat}:")
+    for name, t in best.items():
+        print(f"  {name:42s} {t:6.2f} s  ({t / base:.2f}x the machine's fonts)")
 
 
 def main() -> None:

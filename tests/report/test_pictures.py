@@ -1,9 +1,15 @@
-"""Chart pictures (JPEG) drawn in helper processes are the pictures drawn in the report's own process."""
+"""Chart pictures (JPEG) drawn in helper processes: the same bytes from any helper in any order, the same
+picture as drawn in the report's own process, and the helpers' fonts."""
 
 from __future__ import annotations
 
 import base64
+import io
+import os
+import shutil
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from gamesim.report.charts import _PENDING, chart_html, chart_picture, fill_pictures
@@ -17,15 +23,36 @@ def _spec(values: list[int]) -> dict:
             "mark": "bar", "encoding": {"x": {"field": "x", "type": "ordinal"}, "y": {"field": "y", "type": "quantitative"}}}
 
 
+def _same_picture(a: str | bytes, b: str | bytes) -> None:
+    """The same picture: same size, and no more than anti-aliasing apart (the helpers draw the text
+    with vl-convert's own copy of the font, this process with the machine's)."""
+    from PIL import Image
+
+    pics = [Image.open(io.BytesIO(base64.b64decode(p) if isinstance(p, str) else p)).convert("L") for p in (a, b)]
+    assert pics[0].size == pics[1].size
+    diff = np.abs(np.asarray(pics[0], float) - np.asarray(pics[1], float))
+    assert diff.mean() < 1.0 and (diff > 64).mean() < 0.002, (diff.mean(), (diff > 64).mean())
+
+
+SPECS = [_spec([1, 2, 3]), _spec([5, 1]), _spec([2, 2, 2, 9]), _spec([7]), _spec([3, 1, 4, 1, 5])]
+
+
+@pytest.fixture(scope="module")
+def one_helper_pictures() -> list[str]:
+    with PictureDrawer(1) as drawer:
+        return [drawer.picture(drawer.submit(s)) for s in SPECS]
+
+
 @pytest.mark.parametrize("n_helpers", [1, 2])
-def test_helpers_draw_the_same_bytes_in_any_order(n_helpers):
-    specs = [_spec([1, 2, 3]), _spec([5, 1]), _spec([2, 2, 2, 9]), _spec([7]), _spec([3, 1, 4, 1, 5])]
+def test_helpers_draw_the_same_bytes_in_any_order(n_helpers, one_helper_pictures):
     with PictureDrawer(n_helpers) as drawer:
-        keys = [drawer.submit(s) for s in specs]
+        keys = [drawer.submit(s) for s in reversed(SPECS)][::-1]
         got = [drawer.picture(k) for k in reversed(keys)][::-1]
         assert len(drawer._helpers) == n_helpers and {id(drawer._owner[k]) for k in keys} == {
             id(h) for h in drawer._helpers}  # every helper got work
-    assert got == [base64.b64encode(chart_picture(s)).decode("ascii") for s in specs]
+    assert got == one_helper_pictures
+    for pic, spec in zip(got, SPECS):
+        _same_picture(pic, chart_picture(spec))
 
 
 def test_a_helper_that_cannot_start_leaves_the_drawing_here(monkeypatch):
@@ -36,6 +63,8 @@ def test_a_helper_that_cannot_start_leaves_the_drawing_here(monkeypatch):
     with PictureDrawer() as drawer:
         key = drawer.submit(spec)
         assert drawer.picture(key) == base64.b64encode(chart_picture(spec)).decode("ascii")
+        fonts = drawer._fonts_dir
+    assert fonts is None or not os.path.exists(fonts)  # the fonts folder goes with the drawer
 
 
 def test_a_spec_the_helper_cannot_draw_is_drawn_here_and_fails_the_same_way():
@@ -58,7 +87,7 @@ def test_figure_placeholders_are_filled():
         filled = fill_pictures(pending, drawer)
     assert _PENDING not in filled
     pic = filled.split('src="data:image/jpeg;base64,')[1].split('"')[0]
-    assert pic == base64.b64encode(chart_picture(chart.to_dict(validate=False))).decode("ascii")
+    _same_picture(pic, chart_picture(chart.to_dict(validate=False)))
 
 
 def test_helpers_per_report_follow_the_cores_and_the_cap_set_for_side_by_side_reports(monkeypatch):
@@ -116,3 +145,71 @@ def test_draw_jpeg_gives_a_white_backed_jpeg_of_the_chart_and_refuses_bad_scales
             draw_jpeg(spec, bad)
     with pytest.raises(ValueError):  # vl-convert's own message
         draw_jpeg({"mark": "no-such-mark", "data": {"values": []}})
+
+
+def _fake_font_root(tmp_path: Path) -> Path | None:
+    """A font folder with the machine's Liberation Sans (regular and narrow) and DejaVu Sans, if it has them."""
+    import glob
+
+    found = {name: glob.glob(f"/usr/share/fonts/**/{name}", recursive=True)
+             for name in ("LiberationSans-Regular.ttf", "LiberationSansNarrow-Regular.ttf", "DejaVuSans.ttf")}
+    if not all(found.values()):
+        return None
+    root = tmp_path / "root"
+    (root / "sub").mkdir(parents=True)
+    for name, paths in found.items():
+        shutil.copy(paths[0], root / "sub" / name)
+    (root / "readme.txt").write_text("not a font")
+    (root / "LiberationSans-Bold.ttf").write_bytes(b"not a font either")  # named like one, unreadable: kept
+    (root / "zz").mkdir()
+    (root / "zz" / "again.ttf").symlink_to(root / "sub" / "DejaVuSans.ttf")  # the same file twice: linked once
+    return root
+
+
+def test_picture_fonts_leave_out_only_the_system_copy_of_vl_convert_s_own_font(tmp_path, monkeypatch):
+    from gamesim.report.drawing import picture_fonts
+
+    root = _fake_font_root(tmp_path)
+    if root is None:
+        pytest.skip("this machine has no Liberation Sans / DejaVu Sans files to build the test folder from")
+    monkeypatch.delenv("FONTCONFIG_FILE", raising=False)
+    out = tmp_path / "out"
+    out.mkdir()
+    conf = picture_fonts(out, roots=[str(root)])
+    assert conf == out / "fonts.conf"
+    linked = sorted(p.name.split("-", 1)[1] for p in (out / "fonts").iterdir())
+    assert linked == ["DejaVuSans.ttf", "LiberationSans-Bold.ttf", "LiberationSansNarrow-Regular.ttf"]
+    assert f"<dir>{(out / 'fonts').resolve()}</dir>" in conf.read_text(encoding="utf-8")
+    # nothing to leave out, the user's own configuration, or a folder that is not there: nothing written
+    (root / "sub" / "LiberationSans-Regular.ttf").unlink()
+    other = tmp_path / "other"
+    other.mkdir()
+    assert picture_fonts(other, roots=[str(root)]) is None and not list(other.iterdir())
+    monkeypatch.setenv("FONTCONFIG_FILE", "/etc/fonts/fonts.conf")
+    assert picture_fonts(other, roots=[str(tmp_path)]) is None
+    with pytest.raises(FileNotFoundError, match="does not exist"):
+        picture_fonts(tmp_path / "missing")
+    with pytest.raises(TypeError, match="folder = 3"):
+        picture_fonts(3)  # type: ignore[arg-type]
+
+
+def test_helpers_get_the_picture_fonts_and_bad_helper_counts_are_refused(monkeypatch):
+    import gamesim.report.pictures as pw
+
+    monkeypatch.delenv("FONTCONFIG_FILE", raising=False)
+    seen = []
+    real = pw.subprocess.Popen
+    monkeypatch.setattr(pw.subprocess, "Popen", lambda *a, **k: seen.append(k.get("env")) or real(*a, **k))
+    with PictureDrawer(1) as drawer:
+        fonts = drawer._fonts_dir
+        assert drawer.picture(drawer.submit(_spec([2, 1])))
+        if fonts is not None:
+            assert seen[0]["FONTCONFIG_FILE"] == str(Path(fonts) / "fonts.conf")
+            assert Path(seen[0]["FONTCONFIG_FILE"]).is_file()
+        else:
+            assert seen == [None]
+    assert fonts is None or not os.path.exists(fonts)
+    assert "FONTCONFIG_FILE" not in os.environ  # this process keeps the machine's fonts
+    for bad, exc in ((True, TypeError), (1.0, TypeError), ("1", TypeError), (-1, ValueError), (3, ValueError)):
+        with pytest.raises(exc, match=rf"^n_helpers = {bad!r}, must be an integer 0\.\.2$"):
+            PictureDrawer(bad)
