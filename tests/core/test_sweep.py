@@ -16,7 +16,7 @@ import pytest
 from gamesim.core.results import load_results
 from gamesim.core.scenario import load_scenario
 from gamesim.core.sweep import run_sweep
-from tests.conftest import ROOT
+from tests.conftest import NOTEBOOK, ROOT
 
 SMALL = """
 game = "gacha"
@@ -131,9 +131,20 @@ def _wait_for_chunks(out_dir, n, proc, timeout=120):
     raise AssertionError("no chunks appeared")
 
 
+@pytest.fixture(scope="module")
+def slow_straight(tmp_path_factory):
+    """The SLOW scenario's results run straight through, once for both signals."""
+    folder = tmp_path_factory.mktemp("straight")
+    path = folder / "scen.toml"
+    path.write_text(f'notebook = "{NOTEBOOK.as_posix()}"\n' + SLOW, encoding="utf-8")
+    straight = _start(path, folder / "out")
+    assert straight.wait(timeout=300) == 0, straight.communicate()
+    return load_results(folder / "out" / "scen.parquet")[0]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
-def test_interrupted_sweep_resumes_to_the_same_results(write_scenario, tmp_path, sig):
+def test_interrupted_sweep_resumes_to_the_same_results(write_scenario, tmp_path, sig, slow_straight):
     path = write_scenario(SLOW)
     out = tmp_path / "interrupted"
     proc = _start(path, out)
@@ -149,13 +160,10 @@ def test_interrupted_sweep_resumes_to_the_same_results(write_scenario, tmp_path,
 
     resume = _start(path, out)
     assert resume.wait(timeout=300) == 0, resume.communicate()
-    straight = _start(path, tmp_path / "straight")
-    assert straight.wait(timeout=300) == 0, straight.communicate()
     a, meta_a = load_results(out / "scen.parquet")
-    b, _ = load_results(tmp_path / "straight" / "scen.parquet")
     assert meta_a["chunks_reused"] >= done
     assert meta_a["chunks_run"] == 30 - meta_a["chunks_reused"]
-    pd.testing.assert_frame_equal(a, b)
+    pd.testing.assert_frame_equal(a, slow_straight)
 
 
 def test_changed_scenario_never_mixes_chunks(write_scenario, tmp_path):
