@@ -29,7 +29,7 @@ import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -114,6 +114,16 @@ def estimate(values: npt.ArrayLike, *, kind: Literal["auto", "proportion", "mean
             raise ValueError("values contain nan (censored trials): ask for a quantile instead of the mean")
         return mean_estimate(x)
     raise ValueError(f"kind = {kind!r}, must be 'auto', 'proportion' or 'mean'")
+
+
+class _Estimate(NamedTuple):
+    """One statistic of one cell, as :meth:`Results.table` prints it."""
+
+    estimate: float
+    ci_low: float
+    ci_high: float
+    n: int
+    exact: float | None
 
 
 @dataclass
@@ -300,6 +310,18 @@ class Results:
         self.__dict__["_cache"] = cache
         return cache
 
+    def _distribution_index(self) -> dict[tuple[Any, Any], pd.DataFrame]:
+        """:attr:`distributions` by (part, metric), built once per table (a report asks for each metric's
+        rows, and a mask over the whole table each time cost it half a second)."""
+        cache = self.__dict__.get("_dist_cache")
+        if cache is not None and cache[0] is self.distributions:
+            return cache[1]
+        d = self.distributions
+        index = ({} if d.empty else
+                 {(p, m): g for (p, m), g in d.groupby(["part", "metric"], sort=False, observed=True)})
+        self.__dict__["_dist_cache"] = (d, index)
+        return index
+
     def part_frame(self, part: str) -> pd.DataFrame:
         """The tidy rows of one part (empty if there is no such part)."""
         got = self._index()["by_part"].get(part)
@@ -399,10 +421,12 @@ class Results:
         index_cols = dims or ["part"]
         for d in index_cols:
             out[d] = [_show(v) for v in first[d].tolist()]
-        stats = list(pd.unique(rows["statistic"]))
-        by_stat = {stat: {c: r for c, r in zip(sub["cell"].tolist(), sub[["estimate", "ci_low", "ci_high", "n",
-                                                                             "exact"]].itertuples(index=False))}
-                   for stat, sub in rows.groupby("statistic", sort=False, observed=True)}
+        # each statistic's row per cell, from the columns as lists (a pandas groupby per table cost
+        # a report about a second)
+        by_stat: dict[Any, dict[Any, _Estimate]] = {}
+        for stat, c, *values in zip(*(rows[k].tolist() for k in ("statistic", "cell", *_Estimate._fields))):
+            by_stat.setdefault(stat, {})[c] = _Estimate(*values)
+        stats = list(by_stat)
         for stat in stats:
             sub = by_stat[stat]
             out[f"{stat} [95% CI]"] = [
@@ -566,10 +590,9 @@ class Results:
             swept dimension of the part, or nothing matches.
         """
         part = self._part_of(metric, part)
-        d = self.distributions
-        if d.empty:
+        if self.distributions.empty:
             raise KeyError(f"no distributions were tabulated for {metric!r}")
-        d = d[(d["part"] == part) & (d["metric"] == metric)]
+        d = self._distribution_index().get((part, metric), self.distributions.iloc[0:0])
         if cell is not None:
             d = d[d["cell"] == cell]
         if d.empty:
