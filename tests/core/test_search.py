@@ -170,6 +170,7 @@ def test_false_feasible_rate_at_most_alpha(p_true, bernoulli_game):
 
 
 @pytest.mark.slow
+@pytest.mark.filterwarnings("ignore:.*the decided settings contradict the declared monotonicity")
 def test_bisection_false_feasible_rate_at_most_alpha(bernoulli_game):
     """The noisy bisection (inferred settings included): over fresh seeds, every setting whose true value
     lies outside the band is declared feasible at most alpha of the time."""
@@ -180,10 +181,15 @@ def test_bisection_false_feasible_rate_at_most_alpha(bernoulli_game):
           "target": {"params": {"p": ps}, "alpha": alpha, "n_start": 100, "max_trials": 1600,
                      "constraints": [{"metric": "hit", "low": 0.45, "high": 0.55, "monotone": "increasing"}]}}
     feasible = np.zeros(len(ps), dtype=int)
+    methods: dict[str, int] = {}
     for _ in range(reps):
         res = search(sc)  # fresh entropy each time
-        assert res.method == "bisect"
+        methods[res.method] = methods.get(res.method, 0) + 1
         feasible += (res.settings["status"] == "feasible").to_numpy()
+    # the searches bisect; a rare one falls back to the grid, with a warning, when noise makes its decided
+    # settings contradict the declared monotonicity (seen: 0.37 decided at p = 0.56), and its decisions
+    # count too: the grid keeps the same false-feasible rate
+    assert set(methods) <= {"bisect", "grid"} and methods.get("bisect", 0) >= 0.9 * reps, methods
     limit = sps.binom.ppf(1 - 0.001 / len(ps), reps, alpha)  # one-sided binomial test per setting
     for p, k in zip(ps, feasible):
         if not 0.45 <= p <= 0.55:
