@@ -263,6 +263,24 @@ def quick_and_slow(values: list, quick: tuple[int, ...] = (0,)) -> list:
     return out
 
 
+def assert_proportion(x, p: float, *, z: float = 4.5, label: str = "") -> None:  # type: ignore[no-untyped-def]
+    """Assert the 0/1 outcomes ``x`` are consistent with the exact proportion ``p`` (two-sided, ``z`` SD).
+
+    The count of successes against its exact binomial law, at the two-sided tail probability of ``z``
+    standard deviations (6.8e-6 for 4.5). A normal band of ``z`` standard errors is far too narrow for
+    ``p`` near 0 or 1: p = 1.6e-7 in 100,000 trials gives one success in 1.6% of runs, which is 7.7
+    standard errors from ``p``.
+    """
+    import numpy as np
+    from scipy import stats
+
+    x = np.asarray(x, dtype=float).ravel()
+    assert np.isin(x, (0.0, 1.0)).all(), f"{label}: not 0/1 outcomes"
+    k, n, alpha = int(x.sum()), x.size, 2 * stats.norm.sf(z)
+    lo, hi = stats.binom.ppf(alpha / 2, n, p), stats.binom.isf(alpha / 2, n, p)
+    assert lo <= k <= hi, f"{label}: {k}/{n} successes, exact p = {p:.3g}: outside [{lo:.0f}, {hi:.0f}]"
+
+
 def assert_same_mean(a, b, *, z: float = 4.5, label: str = "") -> None:  # type: ignore[no-untyped-def]
     """Assert two independent samples are consistent with one distribution (two-sided, ``z`` SD).
 

@@ -124,7 +124,7 @@ def picture_fonts(folder: str | os.PathLike[str], *, roots: Sequence[str] | None
     pathlib.Path or None
         The ``fonts.conf`` file; ``None`` (nothing written) where there is nothing to gain or it
         cannot be done: not Linux, ``FONTCONFIG_FILE`` already set (the user's choice stands), no
-        system copy of Liberation Sans, or links cannot be made in ``folder``.
+        system copy of Liberation Sans, or the links or the file cannot be written in ``folder``.
 
     Raises
     ------
@@ -168,7 +168,10 @@ def picture_fonts(folder: str | os.PathLike[str], *, roots: Sequence[str] | None
     except OSError:
         return None
     conf = folder / "fonts.conf"
-    conf.write_text('<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n'
-                    f"<fontconfig>\n  <dir>{escape(str(links.resolve()))}</dir>\n</fontconfig>\n",
-                    encoding="utf-8")
+    try:
+        conf.write_text('<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n'
+                        f"<fontconfig>\n  <dir>{escape(str(links.resolve()))}</dir>\n</fontconfig>\n",
+                        encoding="utf-8")
+    except OSError:
+        return None
     return conf

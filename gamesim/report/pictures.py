@@ -118,10 +118,15 @@ class PictureDrawer:
         if n > 0:
             from gamesim.report.drawing import picture_fonts
 
-            self._fonts_dir = tempfile.mkdtemp(prefix="gamesim-fonts-")
-            conf = picture_fonts(self._fonts_dir)
+            conf = None
+            try:  # no temporary folder: the helpers draw with the machine's fonts, as this process does
+                self._fonts_dir = tempfile.mkdtemp(prefix="gamesim-fonts-")
+                conf = picture_fonts(self._fonts_dir)
+            except OSError:
+                pass
             if conf is None:
-                shutil.rmtree(self._fonts_dir, ignore_errors=True)
+                if self._fonts_dir is not None:
+                    shutil.rmtree(self._fonts_dir, ignore_errors=True)
                 self._fonts_dir = None
             else:
                 env = {**os.environ, "FONTCONFIG_FILE": str(conf)}

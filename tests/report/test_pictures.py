@@ -213,3 +213,19 @@ def test_helpers_get_the_picture_fonts_and_bad_helper_counts_are_refused(monkeyp
     for bad, exc in ((True, TypeError), (1.0, TypeError), ("1", TypeError), (-1, ValueError), (3, ValueError)):
         with pytest.raises(exc, match=rf"^n_helpers = {bad!r}, must be an integer 0\.\.2$"):
             PictureDrawer(bad)
+
+
+def test_without_a_temporary_folder_the_helpers_draw_with_the_machine_s_fonts(monkeypatch):
+    import gamesim.report.pictures as pw
+
+    def no_room(*a, **k):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pw.tempfile, "mkdtemp", no_room)
+    seen = []
+    real = pw.subprocess.Popen
+    monkeypatch.setattr(pw.subprocess, "Popen", lambda *a, **k: seen.append(k.get("env")) or real(*a, **k))
+    with PictureDrawer(1) as drawer:
+        assert drawer._fonts_dir is None
+        _same_picture(drawer.picture(drawer.submit(_spec([3, 2]))), chart_picture(_spec([3, 2])))
+    assert seen == [None]

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from tests.conftest import assert_same_mean
+from tests.conftest import assert_proportion, assert_same_mean
 
 Z = 4.5
 
@@ -18,8 +18,7 @@ def _assert_mean(x: np.ndarray, exact_mean: float, exact_var: float) -> None:
 
 
 def _assert_prop(x: np.ndarray, p: float) -> None:
-    se = math.sqrt(max(p * (1 - p), 1e-12) / x.size)
-    assert abs(x.mean() - p) <= Z * se + 1e-12, (x.mean(), p, se)
+    assert_proportion(x, p, z=Z)
 
 
 def _two_sample(a: pd.Series, b: pd.Series) -> None:

@@ -31,7 +31,7 @@ from gamesim.games.godtear import (
     run_knockout,
     sample_rolls,
 )
-from tests.conftest import assert_same_mean
+from tests.conftest import assert_proportion, assert_same_mean
 
 Z = 4.5
 
@@ -42,8 +42,7 @@ Z = 4.5
 
 
 def _assert_prop(x: np.ndarray, p: float) -> None:
-    se = math.sqrt(max(p * (1 - p), 1e-12) / x.size)
-    assert abs(x.mean() - p) <= Z * se + 1e-12, (x.mean(), p, se)
+    assert_proportion(x, p, z=Z)
 
 
 def _assert_mean(x: np.ndarray, mean: float, var: float) -> None:
