@@ -272,11 +272,19 @@ def assert_proportion(x, p: float, *, z: float = 4.5, label: str = "") -> None: 
     standard errors from ``p``.
     """
     import numpy as np
-    from scipy import stats
 
     x = np.asarray(x, dtype=float).ravel()
     assert np.isin(x, (0.0, 1.0)).all(), f"{label}: not 0/1 outcomes"
-    k, n, alpha = int(x.sum()), x.size, 2 * stats.norm.sf(z)
+    assert_count(int(x.sum()), x.size, p, z=z, label=label)
+
+
+def assert_count(k: int, n: int, p: float, *, z: float = 4.5, label: str = "") -> None:
+    """Assert ``k`` successes in ``n`` trials are consistent with the exact probability ``p``: the exact
+    binomial law at the two-sided tail probability of ``z`` standard deviations (see :func:`assert_proportion`)."""
+    from scipy import stats
+
+    k, n = int(round(k)), int(n)
+    alpha = 2 * stats.norm.sf(z)
     lo, hi = stats.binom.ppf(alpha / 2, n, p), stats.binom.isf(alpha / 2, n, p)
     assert lo <= k <= hi, f"{label}: {k}/{n} successes, exact p = {p:.3g}: outside [{lo:.0f}, {hi:.0f}]"
 

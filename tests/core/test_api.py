@@ -13,7 +13,6 @@ two dice wounds (4/9, 13/36, 1/6, 1/36), mean 7/9.
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction as F
 from pathlib import Path
 
@@ -23,6 +22,7 @@ import pytest
 
 import gamesim
 from gamesim.core.api import Results
+from tests.conftest import assert_count
 
 SCENARIO = {
     "name": "api_unit", "game": "godtear", "n_trials": 200,
@@ -79,7 +79,7 @@ def test_rows_match_the_die(res: Results) -> None:
     for r in res.rows("any_wound", statistic="proportion").itertuples():
         p = 1 - PMF[(r.case, r.protection)][0]
         assert r.exact == pytest.approx(float(p), abs=1e-12)
-        assert abs(r.estimate - float(p)) <= Z * math.sqrt(p * (1 - p) / r.n)
+        assert_count(r.estimate * r.n, r.n, float(p), z=Z, label=f"{r.case}, {r.protection}")
 
 
 def test_unknown_names_raise_key_errors(res: Results) -> None:
@@ -114,7 +114,7 @@ def test_distribution_selects_by_setting(res: Results) -> None:
     for r in d.itertuples():
         p = float(exact[r.value])
         assert r.pmf_exact == pytest.approx(p, abs=1e-12)
-        assert abs(r.pmf - p) <= Z * math.sqrt(p * (1 - p) / r.n)
+        assert_count(r.count, r.n, p, z=Z, label=f"value {r.value}")
         assert r.pmf_low <= r.pmf <= r.pmf_high
     whole = res.distribution("wounds")
     assert whole["cell"].nunique() == 4

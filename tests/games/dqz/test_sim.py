@@ -24,7 +24,7 @@ from gamesim.games.dqz import (
     simulate_run,
     value_table,
 )
-from tests.conftest import assert_same_mean, quick_and_slow
+from tests.conftest import assert_proportion, assert_same_mean, quick_and_slow
 
 Z = 4.5
 
@@ -49,9 +49,7 @@ def test_one_turn_kill_matches_exact(monster: str, hp: int, seed: int) -> None:
     pmf = exact_first_turn(3, rule=DamageRule.of(mon))
     p = sum(pr for d, pr in pmf.items() if d >= hp)
     df = simulate_battle(20000, party_size=3, monster=mon, policy="exact_kill", rng=seed)
-    x = (df["won"] & (df["turns"] == 1)).to_numpy(float)
-    se = math.sqrt(p * (1 - p) / x.size)
-    assert abs(x.mean() - p) <= Z * se
+    assert_proportion((df["won"] & (df["turns"] == 1)).to_numpy(float), float(p), z=Z, label=mon.name)
 
 
 def _two_sample(a: pd.Series, b: pd.Series) -> None:

@@ -24,7 +24,7 @@ from gamesim.games.gacha.exact import (
 )
 from gamesim.games.gacha.reference import reference_schedule
 from gamesim.games.gacha.rules import BagConfig, DoubtfulConfig
-from tests.conftest import assert_same_mean
+from tests.conftest import assert_count, assert_same_mean
 
 Z = 4.5
 
@@ -159,8 +159,7 @@ def _check_vs_exact(df, sessions, bag, doubtful, n_chars) -> None:  # type: igno
     freq = np.bincount(gc, minlength=pmf.size)
     assert freq.size == pmf.size, "a God Chance count the exact law says is impossible"
     for k in np.flatnonzero(pmf > 1e-3):
-        p = pmf[k]
-        assert abs(freq[k] / n - p) <= Z * math.sqrt(p * (1 - p) / n), (k, freq[k] / n, p)
+        assert_count(freq[k], n, float(pmf[k]), z=Z, label=f"{k} God Chances")
     pc = exact_completion_probability(sessions, bag=bag, n_characters=n_chars, doubtful=doubtful)
     comp = np.asarray(df["complete"], dtype=float)
     assert abs(comp.mean() - pc) <= Z * math.sqrt(max(pc * (1 - pc), 1e-12) / n) + 1e-12
@@ -280,7 +279,8 @@ def test_owned_count_paths_vs_exact(  # type: ignore[no-untyped-def]
     g = np.repeat(gs, per)
     got = sim._owned_counts(g, np.random.default_rng(seed), n)
     for i, gi in enumerate(gs.tolist()):
-        freq = np.bincount(got[i * per:(i + 1) * per], minlength=n + 1) / per
+        counts = np.bincount(got[i * per:(i + 1) * per], minlength=n + 1)
         p = _owned_law(n, gi)
-        assert freq.size == n + 1
-        assert (np.abs(freq - p) <= Z * np.sqrt(p * (1 - p) / per) + 1e-12).all(), (gi, freq, p)
+        assert counts.size == n + 1
+        for j in range(n + 1):
+            assert_count(counts[j], per, float(p[j]), z=Z, label=f"{gi} God Chances, {j} owned")
