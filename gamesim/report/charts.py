@@ -36,7 +36,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gamesim.report.drawing import JPEG_QUALITY  # noqa: F401  (its old home: imported from here before)
 from gamesim.report.present import format_interval, lead_metrics, show_value
 
 __all__ = ["metric_groups", "estimates_chart", "compare_chart", "distribution_chart", "chart_html", "chart_picture",

@@ -140,8 +140,7 @@ def picture_fonts(folder: str | os.PathLike[str], *, roots: Sequence[str] | None
         raise FileNotFoundError(f"folder = {str(folder)!r} does not exist")
     if not sys.platform.startswith("linux") or os.environ.get("FONTCONFIG_FILE"):
         return None
-    files: list[Path] = []
-    seen: set[str] = set()
+    files: dict[str, Path] = {}  # real path -> the first path found to it
     for root in (FONT_ROOTS if roots is None else roots):
         base = Path(os.path.expanduser(root))
         if not base.is_dir():
@@ -153,18 +152,16 @@ def picture_fonts(folder: str | os.PathLike[str], *, roots: Sequence[str] | None
                 if not name.lower().endswith(_FONT_FILES):
                     continue
                 real = os.path.realpath(path)
-                if real in seen or not os.path.isfile(real):
-                    continue
-                seen.add(real)
-                files.append(path)
-    kept = [p for p in files if not _carried_by_vl_convert(p)]
+                if real not in files and os.path.isfile(real):
+                    files[real] = path
+    kept = [(real, p) for real, p in files.items() if not _carried_by_vl_convert(p)]
     if len(kept) == len(files):
         return None
     links = folder / "fonts"
     try:
         links.mkdir(exist_ok=True)
-        for i, path in enumerate(kept):
-            os.symlink(os.path.realpath(path), links / f"{i:05d}-{path.name}")
+        for i, (real, path) in enumerate(kept):
+            os.symlink(real, links / f"{i:05d}-{path.name}")
     except OSError:
         return None
     conf = folder / "fonts.conf"

@@ -118,16 +118,13 @@ class PictureDrawer:
         if n > 0:
             from gamesim.report.drawing import picture_fonts
 
-            conf = None
             try:  # no temporary folder: the helpers draw with the machine's fonts, as this process does
                 self._fonts_dir = tempfile.mkdtemp(prefix="gamesim-fonts-")
                 conf = picture_fonts(self._fonts_dir)
             except OSError:
-                pass
+                conf = None
             if conf is None:
-                if self._fonts_dir is not None:
-                    shutil.rmtree(self._fonts_dir, ignore_errors=True)
-                self._fonts_dir = None
+                self._drop_fonts()
             else:
                 env = {**os.environ, "FONTCONFIG_FILE": str(conf)}
         for _ in range(n):
@@ -181,6 +178,9 @@ class PictureDrawer:
             except subprocess.TimeoutExpired:
                 h.proc.kill()
                 h.proc.wait()
+        self._drop_fonts()
+
+    def _drop_fonts(self) -> None:
         if self._fonts_dir is not None:
             shutil.rmtree(self._fonts_dir, ignore_errors=True)
             self._fonts_dir = None

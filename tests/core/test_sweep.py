@@ -16,7 +16,7 @@ import pytest
 from gamesim.core.results import load_results
 from gamesim.core.scenario import load_scenario
 from gamesim.core.sweep import run_sweep
-from tests.conftest import NOTEBOOK, ROOT
+from tests.conftest import NOTEBOOK, ROOT, assert_count
 
 SMALL = """
 game = "gacha"
@@ -66,16 +66,11 @@ def test_monte_carlo_agrees_with_exact_through_the_sweep(write_scenario, tmp_pat
     t = run_sweep(sc, cache_root=tmp_path, progress=False).table
     checked = t[t["exact"].notna()]
     assert len(checked) >= 20
-    from scipy import stats as sps
-
-    alpha = 2 * sps.norm.sf(4.5)  # the two-sided rate of a 4.5-standard-error check, per row
     for _, r in checked.iterrows():
         if r.statistic == "proportion":
             # the count against its exact binomial law: a normal 4.5 SE band is far too narrow for
             # p near 0 (p = 2e-6, n = 3,000: one success, which happens in 0.6% of runs, is "15 SE")
-            k = round(r.estimate * r.n)
-            lo, hi = sps.binom.ppf(alpha / 2, r.n, r.exact), sps.binom.isf(alpha / 2, r.n, r.exact)
-            assert lo <= k <= hi, r.to_dict()
+            assert_count(r.estimate * r.n, r.n, r.exact, z=4.5, label=str(r.to_dict()))
         else:
             assert abs(r.estimate - r.exact) <= 4.5 * r.se + 1e-12, r.to_dict()
 
