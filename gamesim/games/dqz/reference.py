@@ -78,6 +78,10 @@ def reference_plays(values: tuple[tuple[int, ...], ...], poison: int, para: int,
     """
     n = len(values)
     out = []
+    # (exact value as numerator and denominator, strategy used) -> (rounded value, damage, triggers): many
+    # plays share a value, and rounding a Fraction was most of a play's cost (the key is two ints: a
+    # Fraction's own hash is slower than the rounding)
+    scored: dict[tuple[int, int, bool], tuple[int, int, int]] = {}
     for var in variants_for(n):
         jumon = var.kind == 1 + Strategy.JUMON_SETSUYAKU
         perms = [tuple(OPERATORS[o] for o in p) for p in _op_perms(n, OPERATORS, jumon)]
@@ -91,17 +95,21 @@ def reference_plays(values: tuple[tuple[int, ...], ...], poison: int, para: int,
                 eff[0] += 3
             elif var.kind == 1 + Strategy.MINNA_GANBARE:
                 paren = var.target
-            et = tuple(eff)
+            et, used, cost = tuple(eff), var.kind != KIND_NONE, sum(cards)
             for ops in perms:
                 x = _expr_value(et, ops, paren)
                 if x is None:
                     continue
-                v = _round_half_away(x)
-                d = _damage_from_value(x, physical_immune=rule.physical_immune, spell_resistant=rule.spell_resistant,
-                                       strategy_used=var.kind != KIND_NONE, negative_heals=rule.negative_heals,
-                                       resist_rounding=rule.resist_rounding)
-                trig = _triggers_multiple(v, rule.multiples, nonpositive=rule.multiple_nonpositive)
-                out.append((var.kind, tuple(cards), v, d, int(trig), sum(cards)))
+                key = (x.numerator, x.denominator, used)
+                score = scored.get(key)
+                if score is None:
+                    v = _round_half_away(x)
+                    d = _damage_from_value(x, physical_immune=rule.physical_immune,
+                                           spell_resistant=rule.spell_resistant, strategy_used=used,
+                                           negative_heals=rule.negative_heals, resist_rounding=rule.resist_rounding)
+                    trig = _triggers_multiple(v, rule.multiples, nonpositive=rule.multiple_nonpositive)
+                    score = scored[key] = (v, d, int(trig))
+                out.append((var.kind, cards, *score, cost))
     return tuple(out)
 
 

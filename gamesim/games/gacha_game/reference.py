@@ -34,6 +34,7 @@ __all__ = ["reference_game", "reference_games"]
 
 _SRC = {s: i for i, s in enumerate(SOURCES)}
 _MAX_DEPTH = 30
+_N_ICONS = len(Icon)  # an enum's len() is a Python call: looked up once, not per effect
 _MAX_SUNDAY = 200
 
 
@@ -146,14 +147,14 @@ class _Game:
     def triggers(self, p: int, sr: int, n: int, depth: int) -> None:
         """The navi's and the round's event's ``on_sr`` / ``on_n`` effects, as one effect."""
         d = self.d
-        icons = [0] * len(Icon)
+        icons = [0] * _N_ICONS
         cards = [(d.event_trigger[self.ev], d.event_trigger_pull[self.ev])]
         if not self.cfg.expert:
             cards.append((d.navi_trigger[self.navi[p]], d.navi_trigger_pull[self.navi[p]]))
         for eff, per_pull in cards:
             for j, count in enumerate((sr, n)):
                 times = count if per_pull[j] else int(count > 0)
-                for k in range(len(Icon)):
+                for k in range(_N_ICONS):
                     icons[k] += times * int(eff[j][k])
         if any(icons):
             self.apply(p, icons, "trigger", depth + 1)
@@ -256,12 +257,16 @@ class _Game:
         k = min(icons[Icon.QUEST], QUEST_TABLE_STEPS)
         if k:
             v += _quest_move(self.d, self.qpos[s], self.laps[s], k).pulls
-        cap = len(self.paid_pulls) - 1
-        v += self.paid_pulls[min(self.money[s] + icons[Icon.MONEY], cap)] - self.paid_pulls[min(self.money[s], cap)]
-        rates = list(self.rate)
-        now = saturday_pulls_of(self.d_sat[self.sid], rates)[s]
-        rates[s] = min(rates[s] + icons[Icon.RATE], self.d.rate_length)
-        v += saturday_pulls_of(self.d_sat[self.sid], rates)[s] - now
+        # an effect with no money (no rate) changes no paid pulls (no Saturday pulls): the term is 0
+        if icons[Icon.MONEY]:
+            cap = len(self.paid_pulls) - 1
+            v += (self.paid_pulls[min(self.money[s] + icons[Icon.MONEY], cap)]
+                  - self.paid_pulls[min(self.money[s], cap)])
+        if icons[Icon.RATE]:
+            rates = list(self.rate)
+            now = saturday_pulls_of(self.d_sat[self.sid], rates)[s]
+            rates[s] = min(rates[s] + icons[Icon.RATE], self.d.rate_length)
+            v += saturday_pulls_of(self.d_sat[self.sid], rates)[s] - now
         h = self.vhealth(s)
         for kind, ic in enumerate((Icon.ATTACK, Icon.ATTACK_CRITICAL, Icon.ATTACK_DOUBLE)):
             if icons[ic]:
