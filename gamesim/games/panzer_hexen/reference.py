@@ -22,6 +22,13 @@ from gamesim.core.validate import Instance, Int, ParamTypeError, Ref, Rng, Unche
 from .data import BUILTIN_DATA, CardSet, Equipment, load_cards
 from .rules import BONUS_ACTIONS, Action, PanzerParams, ambush_mana, fight, min_mana, policy_cost
 
+# The rules' unchecked bodies: a game calls them for every attack it weighs, on stats read from a
+# card set checked when it was loaded; the arguments are checked once, at reference_game's entry.
+_ambush_mana = ambush_mana.__wrapped__
+_fight = fight.__wrapped__
+_min_mana = min_mana.__wrapped__
+_policy_cost = policy_cost.__wrapped__
+
 __all__ = ["reference_game", "reference_simulate"]
 
 BIG = 10**6
@@ -87,10 +94,10 @@ class _Game:
     def need(self, s: int, n: int) -> tuple[int, int]:
         a, d, r, ev, _ = self.stats(s)
         x = self.c.neuroi[n]
-        return min_mana(a, d, r, x.attack, x.defence, x.range, evade=ev, clean=True)
+        return _min_mana(a, d, r, x.attack, x.defence, x.range, evade=ev, clean=True)
 
     def cost(self, s: int, j: int) -> int:
-        return policy_cost(self.pols[j].cost, owner=self.p_owner[j], player=s, counters=self.counters[j],
+        return _policy_cost(self.pols[j].cost, owner=self.p_owner[j], player=s, counters=self.counters[j],
                            discounts=self.eff[s].get("discount", 0))
 
     def live(self) -> list[int]:
@@ -189,11 +196,11 @@ class _Game:
                 return
             a_, d_, r_, ev, eq = self.stats(s)
             x = self.c.neuroi[n]
-            ta, td = min_mana(a_, d_, r_, x.attack, x.defence, x.range, evade=ev, clean=True)
+            ta, td = _min_mana(a_, d_, r_, x.attack, x.defence, x.range, evade=ev, clean=True)
             if ta + td <= self.mana[s]:
                 self.mana[s] -= ta + td
                 a_, d_ = a_ + ta, d_ + td
-            f = fight(a_, d_, r_, x.attack, x.defence, x.range, evade=ev)
+            f = _fight(a_, d_, r_, x.attack, x.defence, x.range, evade=ev)
             for j in eq:
                 self.broken[j] = True
             if f.destroyed:
@@ -257,7 +264,7 @@ class _Game:
                 v = (lap + k) % P
                 if self.tired[v]:
                     continue
-                need = ambush_mana(self.w[v].defence + self.eff[v].get("defence_plus", 0), x.attack,
+                need = _ambush_mana(self.w[v].defence + self.eff[v].get("defence_plus", 0), x.attack,
                                    evade=self.w[v].ability == "evade")
                 if need == 0:
                     continue
@@ -403,7 +410,8 @@ def reference_simulate(p: PanzerParams, n_games: int, *, rng: Any = None, cards:
                                     or seat0_witch not in [w.name for w in cards.witches]):
         raise ParamError("seat0_witch", seat0_witch, f"None or a witch of {cards.source}")
     seat0 = -1 if seat0_witch is None else cards.witch_index(seat0_witch)
-    games = [reference_game(p, cards, names, gen, seat0=seat0) for _ in range(n_games)]
+    play = reference_game.__wrapped__  # checked above: p, n_games, rng, cards and seat0 (the body checks policies)
+    games = [play(p, cards, names, gen, seat0=seat0) for _ in range(n_games)]
     out: dict[str, npt.NDArray[Any]] = {}
     for k in games[0]:
         dtype = float if k == "score" else (bool if k == "truncated" else np.int64)
