@@ -43,12 +43,14 @@ never answered from chunks of the old one.
 from __future__ import annotations
 
 import copy
+import datetime
 import functools
 import hashlib
 import itertools
 import json
 import math
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -564,9 +566,29 @@ class DataFileResolver:
         return str(path)
 
 
+def _toml_text(value: Any) -> str:
+    """``value`` as the scenario file spells it: ``true``/``false``, dates as written, lists and inline
+    tables of those; any other value (numbers, strings in single quotes, a TOML literal string) as ``repr``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_text(v) for v in value) + "]"
+    if isinstance(value, dict):
+        items = [f"{k if _BARE_KEY.fullmatch(str(k)) else json.dumps(str(k), ensure_ascii=False)} = {_toml_text(v)}"
+                 for k, v in value.items()]
+        return "{ " + ", ".join(items) + " }" if items else "{}"
+    if isinstance(value, (datetime.date, datetime.time)):  # datetime.datetime is a date
+        return value.isoformat()
+    return repr(value)
+
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
 def _fail(where: str, key: str, value: Any, allowed: str) -> ScenarioError:
-    """The one-line error of a bad value: ``"<file>: <key path> = <value>, must be <what is allowed>"``."""
-    return ScenarioError(f"{where}: {key} = {value!r}, must be {allowed}")
+    """The one-line error of a bad value: ``"<file>: <key path> = <value>, must be <what is allowed>"``, the
+    value spelled as in the file (:func:`_toml_text`: ``seed = true``, not Python's ``True``)."""
+    return ScenarioError(f"{where}: {key} = {_toml_text(value)}, must be {allowed}")
 
 
 def _check_name(where: str, key: str, name: str) -> None:
@@ -581,7 +603,7 @@ def _check_name(where: str, key: str, name: str) -> None:
 def _check_size(where: str, key: str, value: Any, cap: int) -> None:
     """Refuse sizes that would exhaust memory or run for days, before anything starts."""
     if _is_int(value) and value > cap:
-        raise ScenarioError(f"{where}: {key} = {value!r}, must be an integer <= {cap:,} (size limit, see "
+        raise ScenarioError(f"{where}: {key} = {_toml_text(value)}, must be an integer <= {cap:,} (size limit, see "
                             "docs/reliability.md)")
 
 
@@ -1066,11 +1088,11 @@ def _parse_cases(
         if label is None:
             label = ", ".join(f"{k}={_case_label(v)}" for k, v in params.items()) or "defaults"
         elif not isinstance(label, str) or not label.strip():
-            raise ScenarioError(f"{where}: {at}.cases[{j}].name = {label!r}, must be a non-empty string")
+            raise ScenarioError(f"{where}: {at}.cases[{j}].name = {_toml_text(label)}, must be a non-empty string")
         else:
             _check_name(where, f"{at}.cases[{j}].name", label)
         if any(c.name == label for c in out):
-            raise ScenarioError(f"{where}: {at}.cases[{j}].name = {label!r}, must be unique among the part's cases")
+            raise ScenarioError(f"{where}: {at}.cases[{j}].name = {_toml_text(label)}, must be unique among the part's cases")
         out.append(Case(label, params))
     return out
 
@@ -1089,8 +1111,8 @@ def _parse_compare(where: str, rc: Any, parts: list[Part]) -> Compare | None:
         (dimension, value), = base.items()
     else:
         raise ScenarioError(
-            f"{where}: compare.baseline = {base!r}, must be a case name (a string) "
-            "or a table with one swept parameter, e.g. {{ bag_n = 44 }}"
+            f"{where}: compare.baseline = {_toml_text(base)}, must be a case name (a string) "
+            "or a table with one swept parameter, e.g. { bag_n = 44 }"
         )
     having = [p for p in parts if dimension in p.dim_values()]
     if not having:
@@ -1103,7 +1125,7 @@ def _parse_compare(where: str, rc: Any, parts: list[Part]) -> Compare | None:
         values = p.dim_values()[dimension]
         if not any(value == v and isinstance(value, bool) == isinstance(v, bool) for v in values):
             raise ScenarioError(
-                f"{where}: compare.baseline = {base!r}, must be one of part {p.name!r}'s "
+                f"{where}: compare.baseline = {_toml_text(base)}, must be one of part {p.name!r}'s "
                 f"{'cases' if dimension == CASE else dimension + ' values'}: {', '.join(map(repr, values))}"
             )
     metrics = rc.get("metrics")
@@ -1113,19 +1135,19 @@ def _parse_compare(where: str, rc: Any, parts: list[Part]) -> Compare | None:
             metrics = [metrics]
         if not isinstance(metrics, list) or not metrics or any(m not in names for m in metrics):
             raise ScenarioError(
-                f"{where}: compare.metrics = {rc.get('metrics')!r}, must be a list of metrics of the compared "
+                f"{where}: compare.metrics = {_toml_text(rc.get('metrics'))}, must be a list of metrics of the compared "
                 f"parts: {', '.join(names)}"
             )
         metrics = tuple(metrics)
     crn = rc.get("crn", True)
     if not isinstance(crn, bool):
-        raise ScenarioError(f"{where}: compare.crn = {crn!r}, must be true or false")
+        raise ScenarioError(f"{where}: compare.crn = {_toml_text(crn)}, must be true or false")
     pairs = rc.get("pairs", "baseline")
     if pairs not in ("baseline", "all"):
-        raise ScenarioError(f"{where}: compare.pairs = {pairs!r}, must be \"baseline\" or \"all\"")
+        raise ScenarioError(f"{where}: compare.pairs = {_toml_text(pairs)}, must be \"baseline\" or \"all\"")
     better = rc.get("better", "higher")
     if better not in ("higher", "lower"):
-        raise ScenarioError(f"{where}: compare.better = {better!r}, must be \"higher\" or \"lower\"")
+        raise ScenarioError(f"{where}: compare.better = {_toml_text(better)}, must be \"higher\" or \"lower\"")
     return Compare(dimension, value, metrics, crn, pairs, better)
 
 

@@ -68,7 +68,21 @@ def test_negative_count(write_scenario):
 
 
 def test_bool_is_not_an_int(write_scenario):
-    expect_error(write_scenario, GOOD.replace("bag_n = 44", "bag_n = true"), "params.bag_n = True", "integer")
+    expect_error(write_scenario, GOOD.replace("bag_n = 44", "bag_n = true"), "params.bag_n = true, must be", "integer")
+
+
+@pytest.mark.parametrize("old,new,shown", [
+    ("seed = 1", "seed = false", "seed = false, must be"),
+    ("seed = 1", "seed = 2024-01-01", "seed = 2024-01-01, must be"),
+    ("[20, 40, 60]", "[20, true, 60]", "grid.total_pulls[1] = true, must be"),
+    ("n_trials = 100", 'n_trials = { many = true, "a b" = [1.5] }', 'n_trials = { many = true, "a b" = [1.5] }, must be'),
+    ('task = "schedule"', 'task = "schedule"\ncases = [{ name = true }]', "cases[0].name = true, must be"),
+])
+def test_values_are_shown_as_the_file_spells_them(write_scenario, old, new, shown):
+    """A designer wrote TOML: the error echoes ``true``, a date or an inline table as written, not Python's
+    ``True``, ``datetime.date(...)`` or ``{'many': True}``."""
+    msg = expect_error(write_scenario, GOOD.replace(old, new), shown)
+    assert "True" not in msg and "False" not in msg and "datetime" not in msg, msg
 
 
 def test_chip_counts_that_do_not_add_up(write_scenario):
