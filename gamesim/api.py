@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
@@ -293,10 +293,19 @@ class Results:
         (part, metric)'s rows in cell order. A report asks for them hundreds of times, and filtering the whole
         frame each time cost seconds; rebuilt when :attr:`frame` is replaced (pandas' copy-on-write keeps the
         cached frames from changing under a caller who edits what they were given)."""
-        cache = self.__dict__.get("_cache")
-        if cache is not None and cache["frame"] is self.frame:
-            return cache
-        frame = self.frame
+        return self._built_once("_index_cache", self.frame, self._build_index)
+
+    def _built_once(self, name: str, table: pd.DataFrame, build: Callable[[pd.DataFrame], Any]) -> Any:
+        """``build(table)``, kept under ``name`` until ``table`` is replaced by another object."""
+        hit = self.__dict__.get(name)
+        if hit is not None and hit[0] is table:
+            return hit[1]
+        value = build(table)
+        self.__dict__[name] = (table, value)
+        return value
+
+    @staticmethod
+    def _build_index(frame: pd.DataFrame) -> dict[str, Any]:
         parts = list(pd.unique(frame["part"]))
         by_part = {p: g for p, g in frame.groupby("part", sort=False, observed=True)}
         rows = {}
@@ -305,22 +314,14 @@ class Results:
             metrics[p] = list(pd.unique(g["metric"]))
             for m, gm in g.groupby("metric", sort=False, observed=True):
                 rows[(p, m)] = gm.sort_values(["cell"], kind="stable")
-        cache = {"frame": frame, "parts": parts, "by_part": by_part, "metrics": metrics, "rows": rows,
-                 "all_metrics": list(pd.unique(frame["metric"]))}
-        self.__dict__["_cache"] = cache
-        return cache
+        return {"parts": parts, "by_part": by_part, "metrics": metrics, "rows": rows,
+                "all_metrics": list(pd.unique(frame["metric"]))}
 
     def _distribution_index(self) -> dict[tuple[Any, Any], pd.DataFrame]:
         """:attr:`distributions` by (part, metric), built once per table (a report asks for each metric's
         rows, and a mask over the whole table each time cost it half a second)."""
-        cache = self.__dict__.get("_dist_cache")
-        if cache is not None and cache[0] is self.distributions:
-            return cache[1]
-        d = self.distributions
-        index = ({} if d.empty else
-                 {(p, m): g for (p, m), g in d.groupby(["part", "metric"], sort=False, observed=True)})
-        self.__dict__["_dist_cache"] = (d, index)
-        return index
+        return self._built_once("_dist_cache", self.distributions, lambda d: {} if d.empty else {
+            (p, m): g for (p, m), g in d.groupby(["part", "metric"], sort=False, observed=True)})
 
     def part_frame(self, part: str) -> pd.DataFrame:
         """The tidy rows of one part (empty if there is no such part)."""

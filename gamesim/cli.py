@@ -260,14 +260,10 @@ def _list(game_filter: str | None) -> int:
 
 
 def _toml_value(v: Any) -> str:
-    """A Python value written as TOML (strings quoted, booleans lower case, lists of lists)."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, str):
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
-    return repr(v)
+    """A Python value written as TOML (:func:`gamesim.run.scenario._toml_text`, strings as basic strings)."""
+    from gamesim.run.scenario import _toml_text
+
+    return _toml_text(v, string=lambda t: '"' + t.replace("\\", "\\\\").replace('"', '\\"') + '"')
 
 
 def _template_grids(game: Any, task: Any) -> list[tuple[str, list[Any]]]:

@@ -148,9 +148,9 @@ def picture_fonts(folder: str | os.PathLike[str], *, roots: Sequence[str] | None
         for dirpath, dirnames, names in os.walk(base):
             dirnames.sort()
             for name in sorted(names):
-                path = Path(dirpath) / name
                 if not name.lower().endswith(_FONT_FILES):
                     continue
+                path = Path(dirpath) / name
                 real = os.path.realpath(path)
                 if real not in files and os.path.isfile(real):
                     files[real] = path

@@ -52,7 +52,7 @@ import math
 import os
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -566,16 +566,32 @@ class DataFileResolver:
         return str(path)
 
 
-def _toml_text(value: Any) -> str:
-    """``value`` as the scenario file spells it: ``true``/``false``, dates as written, lists and inline
-    tables of those; any other value (numbers, strings in single quotes, a TOML literal string) as ``repr``."""
+def _toml_text(value: Any, *, string: Callable[[str], str] = repr) -> str:
+    """``value`` as a scenario file spells it: ``true``/``false``, dates as written, lists and inline
+    tables of those, numbers as Python writes them.
+
+    Parameters
+    ----------
+    value : Any
+        A value read from, or to be written into, a scenario file.
+    string : callable, default repr
+        How a string is written: ``repr`` (single quotes, TOML's literal string) in error messages;
+        ``gamesim new`` passes a writer of TOML basic strings.
+
+    Returns
+    -------
+    str
+        E.g. ``true``, ``[20, true, 60]``, ``{ many = true, "a b" = [1.5] }``, ``2024-01-01``.
+    """
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, str):
+        return string(value)
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml_text(v) for v in value) + "]"
+        return "[" + ", ".join(_toml_text(v, string=string) for v in value) + "]"
     if isinstance(value, dict):
-        items = [f"{k if _BARE_KEY.fullmatch(str(k)) else json.dumps(str(k), ensure_ascii=False)} = {_toml_text(v)}"
-                 for k, v in value.items()]
+        items = [f"{k if _BARE_KEY.fullmatch(str(k)) else json.dumps(str(k), ensure_ascii=False)} = "
+                 f"{_toml_text(v, string=string)}" for k, v in value.items()]
         return "{ " + ", ".join(items) + " }" if items else "{}"
     if isinstance(value, (datetime.date, datetime.time)):  # datetime.datetime is a date
         return value.isoformat()
@@ -1126,7 +1142,7 @@ def _parse_compare(where: str, rc: Any, parts: list[Part]) -> Compare | None:
         if not any(value == v and isinstance(value, bool) == isinstance(v, bool) for v in values):
             raise ScenarioError(
                 f"{where}: compare.baseline = {_toml_text(base)}, must be one of part {p.name!r}'s "
-                f"{'cases' if dimension == CASE else dimension + ' values'}: {', '.join(map(repr, values))}"
+                f"{'cases' if dimension == CASE else dimension + ' values'}: {', '.join(map(_toml_text, values))}"
             )
     metrics = rc.get("metrics")
     if metrics is not None:

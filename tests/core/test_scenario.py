@@ -77,6 +77,9 @@ def test_bool_is_not_an_int(write_scenario):
     ("[20, 40, 60]", "[20, true, 60]", "grid.total_pulls[1] = true, must be"),
     ("n_trials = 100", 'n_trials = { many = true, "a b" = [1.5] }', 'n_trials = { many = true, "a b" = [1.5] }, must be'),
     ('task = "schedule"', 'task = "schedule"\ncases = [{ name = true }]', "cases[0].name = true, must be"),
+    ("grid = { session_size = [1, 10], total_pulls = [20, 40, 60] }",
+     "grid = { overdrive = [true, false] }\n[compare]\nbaseline = { overdrive = 1 }",
+     "compare.baseline = { overdrive = 1 }, must be one of part 'a''s overdrive values: true, false"),
 ])
 def test_values_are_shown_as_the_file_spells_them(write_scenario, old, new, shown):
     """A designer wrote TOML: the error echoes ``true``, a date or an inline table as written, not Python's

@@ -84,6 +84,7 @@ def reference_plays(values: tuple[tuple[int, ...], ...], poison: int, para: int,
     scored: dict[tuple[int, int, bool], tuple[int, int, int]] = {}
     for var in variants_for(n):
         jumon = var.kind == 1 + Strategy.JUMON_SETSUYAKU
+        used = var.kind != KIND_NONE
         perms = [tuple(OPERATORS[o] for o in p) for p in _op_perms(n, OPERATORS, jumon)]
         for cards in itertools.product(*values):
             eff = [_effective_value(c, i, poison=poison or None, paralysed=None if para < 0 else para,
@@ -95,7 +96,7 @@ def reference_plays(values: tuple[tuple[int, ...], ...], poison: int, para: int,
                 eff[0] += 3
             elif var.kind == 1 + Strategy.MINNA_GANBARE:
                 paren = var.target
-            et, used, cost = tuple(eff), var.kind != KIND_NONE, sum(cards)
+            et, cost = tuple(eff), sum(cards)
             for ops in perms:
                 x = _expr_value(et, ops, paren)
                 if x is None:
