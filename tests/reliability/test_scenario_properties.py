@@ -79,17 +79,28 @@ ANY_SCALAR = st.one_of(
 ANY_VALUE = st.recursive(ANY_SCALAR, lambda inner: st.lists(inner, max_size=3), max_leaves=6)
 
 
+#: Valid integer draws take the ``SPAN + 1`` smallest values of a parameter's range; ``LIGHT_SPAN`` for the
+#: documents the CLI test runs (each is a sweep), where the integers are playouts, look-ahead depths and
+#: sizes: an Ice Cream Turret score-attack cell of 40 games with ``rollout_k = 7, rollout_horizon = 6`` and
+#: look-ahead playouts takes 12 CPU-s (a document of 2 parts of 9 such cells, minutes), with 3 and 2 about 2.
+SPAN, LIGHT_SPAN = 6, 2
+#: Trials per cell of a light document (and its precision rule's ``max_trials``): at most these.
+LIGHT_TRIALS, LIGHT_MAX_TRIALS = 12, 24
+
+
 def param_value(p, valid: bool, light: bool = False):
     """A value for parameter ``p``: in its declared range, or anything at all (with ``light``,
-    not a valid integer above the small range the valid draws use, nor a list holding one)."""
+    valid integers only among the ``LIGHT_SPAN + 1`` smallest, and no "damaged" draw that is a
+    valid integer above them, nor a list holding one)."""
     if not valid:
         return ANY_VALUE.filter(lambda v: not _heavy_value(p, v)) if light else ANY_VALUE
     if p.choices is not None:
         return st.sampled_from(p.choices)
+    span = LIGHT_SPAN if light else SPAN
     lo = -10 if p.min is None else int(p.min)
     hi = lo + 10 if p.max is None else int(p.max)
     if p.kind == "int":
-        return st.integers(lo, min(hi, lo + 6))
+        return st.integers(lo, min(hi, lo + span))
     if p.kind == "float":
         return st.floats(lo, min(hi, lo + 6))
     if p.kind == "bool":
@@ -102,20 +113,20 @@ def param_value(p, valid: bool, light: bool = False):
 
 
 def _heavy_value(p, v: Any) -> bool:
-    """A valid integer value of ``p`` beyond the 7 smallest, or a list holding one: a "damaged"
-    draw that is in fact a valid, costly setting (a panzer_hexen cell of 40 games with
+    """A valid integer value of ``p`` beyond the ``LIGHT_SPAN + 1`` smallest, or a list holding one: a
+    "damaged" draw that is in fact a valid, costly setting (a panzer_hexen cell of 40 games with
     ``rollout_k = 64, rollout_horizon = 20`` takes 46 s)."""
     if isinstance(v, list):
         return any(_heavy_value(p, x) for x in v)
     if p.kind != "int" or not isinstance(v, int) or isinstance(v, bool):
         return False
     lo = -10 if p.min is None else int(p.min)
-    return v > lo + 6 and (p.max is None or v <= p.max) and (p.min is None or v >= p.min)
+    return v > lo + LIGHT_SPAN and (p.max is None or v <= p.max) and (p.min is None or v >= p.min)
 
 
 def _large_valid_size(v: Any) -> bool:
-    """An integer that is a valid trial count above 40 (a long run, not a damaged value)."""
-    return isinstance(v, int) and not isinstance(v, bool) and 40 < v <= MAX_TRIALS
+    """An integer that is a valid trial count above ``LIGHT_TRIALS`` (a long run, not a damaged value)."""
+    return isinstance(v, int) and not isinstance(v, bool) and LIGHT_TRIALS < v <= MAX_TRIALS
 
 
 @st.composite
@@ -134,12 +145,13 @@ def scenario_doc(draw, *, game: str = "godtear", light: bool = False) -> dict[st
     else:
         doc["seed"] = draw(ANY_VALUE)
     # damaged sizes: junk, or an integer above MAX_TRIALS (10**7 itself is a valid size); with `light`, no
-    # valid size above 40 either (a drawn 10**7 panzer_hexen games ran for hours)
+    # valid size above LIGHT_TRIALS either (a drawn 10**7 panzer_hexen games ran for hours)
     sizes = ANY_VALUE.filter(lambda v: not _large_valid_size(v)) if light else ANY_VALUE
-    doc["n_trials"] = draw(st.integers(1, 40)) if ok() else draw(st.one_of(sizes, st.integers(MAX_TRIALS + 1, 10**19)))
+    most = LIGHT_TRIALS if light else 40
+    doc["n_trials"] = draw(st.integers(1, most)) if ok() else draw(st.one_of(sizes, st.integers(MAX_TRIALS + 1, 10**19)))
     if draw(st.booleans()):
-        doc["chunk_size"] = draw(st.integers(1, 40)) if ok() else draw(st.one_of(ANY_VALUE,
-                                                                                  st.just(1_000_000_000)))
+        doc["chunk_size"] = draw(st.integers(1, most)) if ok() else draw(st.one_of(ANY_VALUE,
+                                                                                    st.just(1_000_000_000)))
     parts = []
     for i in range(draw(st.integers(1, 2))):
         task = GAME.tasks[draw(st.sampled_from(tasks))]
@@ -154,9 +166,9 @@ def scenario_doc(draw, *, game: str = "godtear", light: bool = False) -> dict[st
         grid = {}
         for k in swept:
             if ok():
-                grid[k] = draw(st.lists(param_value(params[k], True), min_size=1, max_size=3, unique_by=repr))
+                grid[k] = draw(st.lists(param_value(params[k], True, light), min_size=1, max_size=3, unique_by=repr))
             else:
-                grid[k] = draw(st.one_of(st.lists(param_value(params[k], True), max_size=3),
+                grid[k] = draw(st.one_of(st.lists(param_value(params[k], True, light), max_size=3),
                                          param_value(params[k], False, light)))
         part["grid"] = grid
         if not ok():
@@ -166,13 +178,14 @@ def scenario_doc(draw, *, game: str = "godtear", light: bool = False) -> dict[st
     if draw(st.integers(0, 3)) == 0:
         doc["precision"] = {"metric": draw(st.sampled_from(["success", "wounds", "count", "nope"])),
                             "half_width": draw(st.one_of(st.floats(0.05, 2.0), ANY_SCALAR)),
-                            "max_trials": draw(st.one_of(st.integers(1, 80), ANY_SCALAR.filter(
-                                lambda v: not (light and _large_valid_size(v)))))}
+                            "max_trials": draw(st.one_of(st.integers(1, LIGHT_MAX_TRIALS if light else 80),
+                                                         ANY_SCALAR.filter(lambda v: not (light and _large_valid_size(v)))))}
     if not ok():
         doc[draw(st.text(min_size=1, max_size=6))] = draw(ANY_VALUE)
     if clean and "precision" in doc:
         first = GAME.tasks[doc["parts"][0]["task"]]
-        doc["precision"] = {"metric": first.metrics_for(first.defaults())[0].name, "half_width": 1.0, "max_trials": 60}
+        doc["precision"] = {"metric": first.metrics_for(first.defaults())[0].name, "half_width": 1.0,
+                            "max_trials": LIGHT_MAX_TRIALS if light else 60}
     return doc
 
 

@@ -47,6 +47,9 @@ class _Game:
         self.alive, self.round, self.last_dance = True, 0, False
         self.ev = 0  # the round's event card
         self.has_trig = d.has_triggers
+        # the on_sr / on_n cards as lists (indexing numpy arrays item by item was a fifth of a game)
+        self.ev_trig = list(zip(d.event_trigger.tolist(), d.event_trigger_pull.tolist()))
+        self.navi_trig = list(zip(d.navi_trigger.tolist(), d.navi_trigger_pull.tolist()))
         self.bag_cfg = list(d.bag)
         self.inbag, self.made_gc, self.gc_drawn, self.made_total = [0, 0, 0], 0, 0, 0
         self.owned = [[False] * self.C for _ in range(P)]
@@ -146,16 +149,17 @@ class _Game:
 
     def triggers(self, p: int, sr: int, n: int, depth: int) -> None:
         """The navi's and the round's event's ``on_sr`` / ``on_n`` effects, as one effect."""
-        d = self.d
         icons = [0] * _N_ICONS
-        cards = [(d.event_trigger[self.ev], d.event_trigger_pull[self.ev])]
+        cards = [self.ev_trig[self.ev]]
         if not self.cfg.expert:
-            cards.append((d.navi_trigger[self.navi[p]], d.navi_trigger_pull[self.navi[p]]))
+            cards.append(self.navi_trig[self.navi[p]])
         for eff, per_pull in cards:
             for j, count in enumerate((sr, n)):
                 times = count if per_pull[j] else int(count > 0)
-                for k in range(_N_ICONS):
-                    icons[k] += times * int(eff[j][k])
+                if times:
+                    row = eff[j]
+                    for k in range(_N_ICONS):
+                        icons[k] += times * row[k]
         if any(icons):
             self.apply(p, icons, "trigger", depth + 1)
 
@@ -246,12 +250,13 @@ class _Game:
     def order(self) -> list[int]:
         return [(self.start + k) % self.P for k in range(self.P)]
 
-    def value(self, seat: int, icons: list[int]) -> float:
+    def value(self, seat: int, icons: list[int], h: int) -> float:
+        """How slayer ``seat`` values an effect, its attacks against a boss of health ``h`` (:meth:`vhealth`)."""
         if self.cfg.policies[seat] == "lookahead":
-            return self.lookahead(seat, icons)
-        return effect_value(WEIGHTS[self.cfg.policies[seat]], icons, self.vhealth(seat), self.e_pulls, self.p_cap)
+            return self.lookahead(seat, icons, h)
+        return effect_value(WEIGHTS[self.cfg.policies[seat]], icons, h, self.e_pulls, self.p_cap)
 
-    def lookahead(self, s: int, icons: list[int]) -> float:
+    def lookahead(self, s: int, icons: list[int], h: int) -> float:
         """Pulls-equivalent of an effect from the current state (see ``sim._Batch._lookahead``)."""
         v = float(icons[Icon.PULLS])
         k = min(icons[Icon.QUEST], QUEST_TABLE_STEPS)
@@ -267,7 +272,6 @@ class _Game:
             now = saturday_pulls_of(self.d_sat[self.sid], rates)[s]
             rates[s] = min(rates[s] + icons[Icon.RATE], self.d.rate_length)
             v += saturday_pulls_of(self.d_sat[self.sid], rates)[s] - now
-        h = self.vhealth(s)
         for kind, ic in enumerate((Icon.ATTACK, Icon.ATTACK_CRITICAL, Icon.ATTACK_DOUBLE)):
             if icons[ic]:
                 v += icons[ic] * (self.e_pulls[kind][h] + LOOKAHEAD_CAPTURE * self.p_cap[kind][h])
@@ -307,8 +311,9 @@ class _Game:
                     boss = usable[self._int(len(usable))] if usable and self.rand() < 0.5 else -1
                 else:
                     best_v, slot, side, worst_v, worst = -1e300, -1, 0, 1e300, -1
+                    h = self.vhealth(s)  # the area does not change while a slayer chooses
                     for i in slots:
-                        vs = [self.value(s, self.action[hand[i]][0]), self.value(s, self.action[hand[i]][1])]
+                        vs = [self.value(s, self.action[hand[i]][0], h), self.value(s, self.action[hand[i]][1], h)]
                         sd = 0 if vs[0] >= vs[1] else 1
                         if vs[sd] > best_v:
                             best_v, slot, side = vs[sd], i, sd
@@ -316,7 +321,7 @@ class _Game:
                             worst_v, worst = vs[sd], i
                     boss, bv = -1, -1e300
                     for b in usable:
-                        v = self.value(s, self.boss_eff[b])
+                        v = self.value(s, self.boss_eff[b], h)
                         if v > bv:
                             boss, bv = b, v
                     if boss >= 0 and bv > best_v:
