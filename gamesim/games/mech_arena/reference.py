@@ -126,6 +126,10 @@ def reference_game(p: MechParams, mechs: tuple[Mech, Mech], policies: tuple[str,
             "strips": strips, "lost_turns": lost}
 
 
+#: Unchecked body of :func:`reference_game` (:func:`reference_simulate`, once per game).
+_reference_game = reference_game.__wrapped__
+
+
 @validate_params(p=PARAMS, n_games=Int(1, MAX_REFERENCE_GAMES), rng=Rng(),
                  weapons=Unchecked("a WeaponSet or a weapon file: loaded in the body"),
                  mech_a=Unchecked("a mech of weapons: checked in the body, once weapons is loaded"),
@@ -168,6 +172,6 @@ def reference_simulate(p: MechParams, n_games: int, *, rng: Any = None, mech_a: 
             mechs.append(ws.mechs[ws.index(name)])
         except ValueError:
             raise ParamError(key, name, f"a mech: {', '.join(ws.keys)}") from None
-    play = reference_game.__wrapped__  # every argument is checked above (the declaration and the mech look-up)
-    games = [play(p, (mechs[0], mechs[1]), (policy_a, policy_b), gen) for _ in range(n)]
+    # every argument is checked above (the declaration and the mech look-up)
+    games = [_reference_game(p, (mechs[0], mechs[1]), (policy_a, policy_b), gen) for _ in range(n)]
     return {k: np.array([g[k] for g in games], np.int64) for k in games[0]}

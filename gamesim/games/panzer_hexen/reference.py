@@ -367,6 +367,10 @@ def reference_game(p: PanzerParams, cards: CardSet, policies: Sequence[str], rng
     return _Game(p, cards, rng, seat0).play(policies)
 
 
+#: Unchecked body of :func:`reference_game` (:func:`reference_simulate`, once per game).
+_reference_game = reference_game.__wrapped__
+
+
 @validate_params(n_games=Int(1, 100_000), rng=Rng(),
                  cards=Unchecked("a CardSet or a card file: loaded and checked in the body"), p=PARAMS,
                  policies=Unchecked("one player or one per seat: checked by reference_game"),
@@ -410,8 +414,8 @@ def reference_simulate(p: PanzerParams, n_games: int, *, rng: Any = None, cards:
                                     or seat0_witch not in [w.name for w in cards.witches]):
         raise ParamError("seat0_witch", seat0_witch, f"None or a witch of {cards.source}")
     seat0 = -1 if seat0_witch is None else cards.witch_index(seat0_witch)
-    play = reference_game.__wrapped__  # checked above: p, n_games, rng, cards and seat0 (the body checks policies)
-    games = [play(p, cards, names, gen, seat0=seat0) for _ in range(n_games)]
+    # checked above: p, n_games, rng, cards and seat0 (the unchecked body checks policies)
+    games = [_reference_game(p, cards, names, gen, seat0=seat0) for _ in range(n_games)]
     out: dict[str, npt.NDArray[Any]] = {}
     for k in games[0]:
         dtype = float if k == "score" else (bool if k == "truncated" else np.int64)
