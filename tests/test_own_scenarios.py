@@ -53,7 +53,7 @@ chunk_size = 1000
 [[parts]]
 name = "toughness"
 task = "knockout"
-cases = [{ name = "soft", protection = 0, health = 5 }, { name = "hard", protection = 1, health = 5 }]
+cases = [{ name = "soft", protection = 0, health = 5 }, { name = "hard", protection = 1 }]
 grid = { accuracy = [3, 4, 5], uses = [1, 2], dodge = [1, 2] }
 [[parts]]
 name = "to_hit"
@@ -341,6 +341,11 @@ def check_generic_report(path: Path, rendered: Rendered, *, exact_expected: bool
                     assert abs(r["estimate"] - r["exact"]) <= 4.5 * se + 1e-9, (metric, label, r.to_dict())
                 n_exact += 1
         if part.cases:
+            # the cases table shows each value as the scenario wrote it, "(default)" where a case leaves it out
+            shown_cases = _table_rows(_table_html(page, table_id(part.name, "cases", "cases")), 1)
+            names = list(dict.fromkeys(k for c in part.cases for k in c.params))
+            assert shown_cases == {(c.name,): {k: _shown(c.params[k]) if k in c.params else "(default)" for k in names}
+                                   for c in part.cases}, shown_cases
             comp = res.to_frame("compare")
             mine = comp[(comp["part"] == part.name) & (comp["statistic"] == "difference")]
             assert len(mine) == len(sc.compare.metrics) * (len(part.cases) - 1) * (len(cells) // len(part.cases))

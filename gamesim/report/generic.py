@@ -294,8 +294,12 @@ def _part_section(results: Results, part: str, h: list[str]) -> None:
         lines.append(f"*Cells:* {n_cells}; trials per cell before any precision top-up: {spec.n_trials:,}.")
     _md("\n\n".join(lines))
     if spec is not None and spec.cases:
-        rows = [{"case": c.name, **{k: show_value(v) for k, v in c.params.items()}} for c in spec.cases]
-        _table(pd.DataFrame(rows).fillna("(default)").set_index("case"), table_id(part, "cases", "cases"),
+        # each value as the scenario gives it: a column with a case's default left out stays text, where
+        # pandas would make a column of ints with a gap floats (counter_dice = 2 shown as 2.0)
+        names = list(dict.fromkeys(k for c in spec.cases for k in c.params))
+        rows = [{"case": c.name, **{k: _value(c.params[k]) if k in c.params else "(default)" for k in names}}
+                for c in spec.cases]
+        _table(pd.DataFrame(rows).set_index("case"), table_id(part, "cases", "cases"),
                '<p class="gamesim-caption"><em>Cases (parameters that move together):</em></p>\n')
 
     docs = {}
