@@ -27,6 +27,7 @@ from gamesim.core.errors import ParamError
 
 __all__ = [
     "Param",
+    "DataLabel",
     "Metric",
     "Task",
     "Game",
@@ -49,6 +50,28 @@ def builtin_game_packages() -> tuple[str, ...]:
 
 ParamKind = Literal["int", "float", "bool", "str", "int_list", "int_pairs", "float_list"]
 MetricKind = Literal["proportion", "mean"]
+
+
+@dataclass(frozen=True)
+class DataLabel:
+    """What a data file (or built-in data set) a task reads says about itself, for reports.
+
+    Parameters
+    ----------
+    title : str
+        The file's ``title`` (its name where it has none).
+    illustrative : bool
+        Whether the file marks its data ILLUSTRATIVE (``illustrative = true``): invented stand-ins
+        for data the rulebook shows only as pictures, not the printed game's. True where any part of
+        it is (``note`` then says which part).
+    note : str, default ""
+        One line on which part is ILLUSTRATIVE where only some is (e.g. the board lines the text
+        does not give); empty otherwise.
+    """
+
+    title: str
+    illustrative: bool
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -80,6 +103,11 @@ class Param:
         absolute one, and the file's SHA-256 enters the scenario's content hash, the
         results' metadata and the report. A value without a folder or suffix that is
         no file there (a built-in name such as ``"illustrative"``) passes unchanged.
+    describe : callable, optional
+        Only with ``file``: ``describe(value) -> DataLabel`` loads the data set a value names (a
+        built-in name or a resolved path) and returns its title and whether it is ILLUSTRATIVE,
+        so that every report says which data it ran on. Raises the game's data error for a file
+        that cannot be read.
     """
 
     name: str
@@ -91,6 +119,7 @@ class Param:
     choices: tuple[Any, ...] | None = None
     optional: bool = False
     file: bool = False
+    describe: Callable[[str], DataLabel] | None = None
 
 
 @dataclass(frozen=True)

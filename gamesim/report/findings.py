@@ -190,6 +190,10 @@ def findings_markdown(results: Any, *, heading: str = "##", part_headings: dict[
     lines = [f"{heading} Findings", "",
              "*Generated from the results of this run: every number is an estimate with its 95% interval; "
              "\"higher\" and \"lower\" mean the 95% interval of the paired difference excludes 0.*", ""]
+    from gamesim.report.present import data_set_lines
+
+    for line in data_set_lines(results, illustrative_only=True):  # invented data first: it qualifies every number
+        lines += [line, ""]
     per_part = MAX_METRICS if len(results.parts) <= MANY_PARTS else FEW_METRICS
     for part in results.parts:
         dims = results.dims(part)

@@ -237,14 +237,14 @@ def render(results: Results, *, heading_level: int = 1) -> None:
     )
 
     if sc is not None:
-        _rules_section(sc, h)
+        _rules_section(sc, h, results)
 
     with _pictures_in_background():
         for part in results.parts:
             _part_section(results, part, h)
 
 
-def _rules_section(sc: Any, h: list[str]) -> None:
+def _rules_section(sc: Any, h: list[str], results: Results | None = None) -> None:
     game = sc.game
     lines = [f"{h[1]} Rules and variant modelled", "",
              f"- Game: **{game.title}** (`{game.name}`); rulebook `shared/seeds/{game.seed_file}`; "
@@ -257,6 +257,10 @@ def _rules_section(sc: Any, h: list[str]) -> None:
         pr = sc.precision
         lines.append(f"- Precision target: the 95% interval of `{pr.metric}` no wider than ±{pr.half_width:g}, "
                      f"at most {pr.max_trials:,} trials per cell.")
+    if results is not None:
+        from gamesim.report.present import data_set_lines
+
+        lines.extend(f"- {line}" for line in data_set_lines(results))
     if sc.compare is not None:
         c = sc.compare
         what = (f"case `{_md_value(c.baseline)}`" if c.dimension == "case"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -29,6 +30,9 @@ __all__ = [
     "interval_table",
     "plot_estimates",
     "run_summary",
+    "DataSetUse",
+    "data_sets",
+    "data_set_lines",
 ]
 
 #: Fonts with Japanese glyphs, in order of preference (rule and skill names are Japanese).
@@ -378,3 +382,136 @@ def run_summary(results: pd.DataFrame, meta: dict[str, Any]) -> pd.DataFrame:
         "run started (UTC)": meta.get("started_utc", "?"),
     }
     return pd.DataFrame({"value": [str(v) for v in info.values()]}, index=list(info.keys()))
+
+
+@dataclass(frozen=True)
+class DataSetUse:
+    """One data set (a data file or a built-in set) the cells of a scenario read, as a report names it.
+
+    Attributes
+    ----------
+    param : str
+        The ``file=True`` parameter that names it (e.g. ``"board"``).
+    value : str
+        Its value as shown: the built-in name (``"illustrative"``) or the file's name.
+    parts : tuple of str
+        The scenario parts whose cells read it (scenario order).
+    title : str
+        The data's ``title`` (see :class:`gamesim.core.registry.DataLabel`); "" where it could not be read.
+    illustrative : bool
+        Whether the data is (partly) ILLUSTRATIVE.
+    note : str
+        Which part is ILLUSTRATIVE where only some is; or why the data could not be read now, or that
+        the file has changed since the run.
+    """
+
+    param: str
+    value: str
+    parts: tuple[str, ...]
+    title: str
+    illustrative: bool
+    note: str
+
+
+def data_sets(results: Any) -> list[DataSetUse]:
+    """Every data set the scenario's cells read, with its title and ILLUSTRATIVE flag.
+
+    Parameters
+    ----------
+    results : gamesim.core.api.Results
+        Results with their scenario (none without one).
+
+    Returns
+    -------
+    list of DataSetUse
+        One per (parameter, value) in the order the parts first read them. A file whose SHA-256
+        differs from the one recorded in the results' metadata says so in ``note`` (its title is
+        then today's file's, not necessarily the run's).
+
+    Raises
+    ------
+    Nothing for an unreadable data file: its ``note`` gives the error's first line.
+    """
+    import hashlib
+    from pathlib import Path
+
+    sc = getattr(results, "scenario", None)
+    if sc is None:
+        return []
+    recorded = {str(d.get("path")): d.get("sha256") for d in (getattr(results, "meta", {}) or {}).get("data_files") or []
+                if isinstance(d, dict)}
+    found: dict[tuple[str, str], list[str]] = {}
+    described: dict[tuple[str, str], Any] = {}
+    for part in sc.parts:
+        params = [p for p in part.task.params if p.file]
+        for cell in part.cells() if params else ():
+            for prm in params:
+                value = cell.get(prm.name, prm.default)
+                if value is None:
+                    continue
+                key = (prm.name, str(value))
+                parts = found.setdefault(key, [])
+                if part.name not in parts:
+                    parts.append(part.name)
+                described.setdefault(key, prm.describe)
+    out = []
+    for (name, value), parts in found.items():
+        describe = described[(name, value)]
+        path = Path(value)
+        is_file = path.is_absolute() and path.is_file()
+        shown = path.name if is_file else value
+        title, illustrative, note = "", False, ""
+        if describe is not None:
+            try:
+                label = describe(value)
+                title, illustrative, note = label.title, label.illustrative, label.note
+            except Exception as exc:  # a file gone or broken since the run: say so, do not fail the report
+                note = "could not be read now: " + (str(exc).splitlines() or [type(exc).__name__])[0]
+        if is_file and value in recorded and recorded[value] != hashlib.sha256(path.read_bytes()).hexdigest():
+            note = "; ".join(x for x in (note, "the file has changed since this run (its title is today's)") if x)
+        out.append(DataSetUse(name, shown, tuple(parts), title, illustrative, note))
+    return out
+
+
+def data_set_lines(results: Any, *, illustrative_only: bool = False) -> list[str]:
+    """Markdown lines naming each data set the results ran on (the report's rules section and Findings).
+
+    Parameters
+    ----------
+    results : gamesim.core.api.Results
+        Results with their scenario.
+    illustrative_only : bool, default False
+        Only the ILLUSTRATIVE data sets, each with a warning that the numbers describe the rules on
+        invented data (the Findings' first lines).
+
+    Returns
+    -------
+    list of str
+        One Markdown line per data set (no list marker); every title and name from a data file or
+        scenario is escaped (:func:`gamesim.core.sanitize.safe_markdown`).
+    """
+    from gamesim.core.sanitize import safe_markdown
+
+    sc = getattr(results, "scenario", None)
+    n_parts = len(sc.parts) if sc is not None else 0
+    lines = []
+    for d in data_sets(results):
+        if illustrative_only and not d.illustrative:
+            continue
+        where = ("every part" if len(d.parts) == n_parts and n_parts > 1 else
+                 "part " + ", ".join(f"`{safe_markdown(p)}`" for p in d.parts) if n_parts > 1 else "")
+        what = f"`{d.param} = {safe_markdown(d.value)}`" + (f" ({where})" if where else "")
+        # one line whatever the file holds (a newline would start a paragraph, "#" a heading)
+        title = f"*{safe_markdown(' '.join(d.title.split()))}*" if d.title.strip() else "(no title)"
+        note = f" {safe_markdown(' '.join(d.note.split()))}." if d.note.strip() else ""
+        if illustrative_only and d.note and not d.note.startswith("could not"):  # only some of it invented
+            lines.append(f"**Partly ILLUSTRATIVE data:** {what}: {title}.{note} Results that involve those parts "
+                         f"describe the rules played on invented data, not the printed game; point `{d.param}` at "
+                         "a file with the real data to measure the game itself.")
+        elif illustrative_only:
+            lines.append(f"**ILLUSTRATIVE data:** {what}: {title}.{note} These numbers describe the rules played "
+                         f"on that data, not the printed game; point `{d.param}` at a file with the real data "
+                         "to measure the game itself.")
+        else:
+            lines.append(f"Data: {what}: {title}" + (" **(ILLUSTRATIVE)**" if d.illustrative else "") + f".{note}")
+    return lines

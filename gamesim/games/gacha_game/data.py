@@ -90,6 +90,8 @@ class GameData:
         File the data came from.
     illustrative : bool
         Whether the file says its cards are invented stand-ins.
+    title : str
+        The file's ``title`` ("" where it has none; listed last among the fields).
     characters : tuple of str
         UR characters (= God Chance cards), e.g. 5.
     paid_rates : tuple of (int, int)
@@ -181,6 +183,7 @@ class GameData:
     boss_bag: npt.NDArray[np.int64]
     navi_round: npt.NDArray[np.int64]
     navi_bag: npt.NDArray[np.int64]
+    title: str = ""
 
     @property
     def has_boss_round(self) -> bool:
@@ -357,6 +360,9 @@ def parse_data(raw: dict[str, Any], source: str = "<data>") -> GameData:
     _keys(fname, raw, {"illustrative", "title", "characters", "paid_rates", "start_money", "bag",
                        "action", "event", "boss", "navi", "quest", "rate"})
     illustrative = _bool(fname, "illustrative", raw.get("illustrative", False))
+    title = raw.get("title", "")
+    if not isinstance(title, str) or not title.isprintable():
+        raise _err(fname, f"title = {title!r:.60}, must be one line of text")
     chars = raw.get("characters")
     if not isinstance(chars, list) or not 1 <= len(chars) <= 10:
         raise _err(fname, f"characters = {chars!r}, must be a list of 1 to 10 names")
@@ -537,7 +543,7 @@ def parse_data(raw: dict[str, Any], source: str = "<data>") -> GameData:
     nv_bag = [rd.get("bag", (-1, -1, -1)) for _w, rd in n_round]
 
     return GameData(
-        source=str(source), illustrative=illustrative, characters=tuple(chars), paid_rates=tuple(pr),
+        source=str(source), illustrative=illustrative, title=title, characters=tuple(chars), paid_rates=tuple(pr),
         start_money=start_money, bag=bag_t,  # type: ignore[arg-type]
         action_names=tuple(a_names), action_effects=np.array(a_eff, dtype=np.int64),
         event_names=tuple(e_names), event_kind=tuple(e_kind), event_effects=np.array(e_eff, dtype=np.int64),

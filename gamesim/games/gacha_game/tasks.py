@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from gamesim.core.registry import Metric, Param, ParamError, Task
+from gamesim.core.registry import DataLabel, Metric, Param, ParamError, Task
 
 from .data import DataError, load_data
 from .policies import POLICIES
@@ -125,9 +125,33 @@ def _sim_game(params: Mapping[str, Any], n_trials: int, *, rng: np.random.Genera
     return out
 
 
+def data_label(data: str) -> DataLabel:
+    """The title and ILLUSTRATIVE flag of a card-list file, for reports (``Param.describe`` of ``data``).
+
+    Parameters
+    ----------
+    data : str
+        ``"illustrative"`` or a path to a card-list TOML file.
+
+    Returns
+    -------
+    gamesim.core.registry.DataLabel
+        The file's ``title`` (its name where it has none) and its ``illustrative`` flag.
+
+    Raises
+    ------
+    ParamTypeError
+        If ``data`` is not a string or path.
+    DataError
+        If the file is missing or fails validation (:func:`.data.load_data`).
+    """
+    d = load_data(data)
+    return DataLabel(d.title or d.source, d.illustrative)
+
+
 GAME_PARAMS: tuple[Param, ...] = (
     Param("data", "str", "illustrative", "card lists and tracks: \"illustrative\" (built-in, invented stand-ins) "
-          "or a path to a TOML file in the same format", file=True),
+          "or a path to a TOML file in the same format", file=True, describe=data_label),
     Param("n_players", "int", 4, "slayers (players), 2..4", min=2, max=4),
     Param("policy", "str", "greedy_pulls", "strategy of every slayer", choices=POLICIES),
     Param("policy_seat1", "str", None, "strategy of seat 1 (the first start slayer), if different",

@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from gamesim.core.registry import Metric, Param, ParamError, Task
+from gamesim.core.registry import DataLabel, Metric, Param, ParamError, Task
 
 from .policies import make_policy
-from .rules import BUILTIN_BOARD, COPIES, MAX_TURNS, KamiParams
+from .rules import BUILTIN_BOARD, COPIES, MAX_TURNS, KamiParams, load_board
 from .sim import simulate
 
 __all__ = ["TASKS", "GAME_TASK", "rules_from_params", "policies_from_params", "game_metrics"]
@@ -29,10 +29,35 @@ __all__ = ["TASKS", "GAME_TASK", "rules_from_params", "policies_from_params", "g
 _RULE_KEYS = ("n_players", "board", "mate_counter", "road", "collapse_doubled", "deck_out", "ties", "smoke_by_choice",
               "board_players", "remove_line")
 
+def board_label(board: str) -> DataLabel:
+    """The title and ILLUSTRATIVE flag of a board file, for reports (``Param.describe`` of ``board``).
+
+    Parameters
+    ----------
+    board : str
+        ``"illustrative"`` or a path to a board file.
+
+    Returns
+    -------
+    gamesim.core.registry.DataLabel
+        The file's ``title``; ILLUSTRATIVE where the file says so or any line is marked
+        ``illustrative``, with those lines named in ``note`` (numbers as on the board, e.g. ``1-3``).
+
+    Raises
+    ------
+    ParamError
+        If the file is missing or fails validation (:func:`.rules.load_board`).
+    """
+    b = load_board(board)
+    invented = [f"{x + 1}-{y + 1}" for (x, y), s in zip(b.lines, b.status) if s == "illustrative"]
+    note = f"ILLUSTRATIVE lines (not from the rulebook): {', '.join(invented)}" if invented else ""
+    return DataLabel(b.title or b.source, b.illustrative or bool(invented), note)
+
+
 GAME_PARAMS: tuple[Param, ...] = (
     Param("n_players", "int", 4, "players, 2..4 (seat 0 is the start player)", min=2, max=4),
     Param("board", "str", BUILTIN_BOARD, "board file: \"illustrative\" (built in: the text's lines + ILLUSTRATIVE "
-          "ones) or a path to a board .toml (relative to the scenario file)", file=True),
+          "ones) or a path to a board .toml (relative to the scenario file)", file=True, describe=board_label),
     Param("policy", "str", "greedy", "player at every seat (or every seat but the hero's): random, greedy, "
           "chicken:d (never raises a tower above d cards, d = 1..5), rollout:k (determinized Monte Carlo, k worlds)"),
     Param("hero", "str", None, "one player of this kind rotated round the table of `policy` players "

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from gamesim.core.registry import Metric, Param, ParamError, Task
+from gamesim.core.registry import DataLabel, Metric, Param, ParamError, Task
 
 from .data import BUILTIN_WEAPONS, DataError, WeaponSet, load_weapons
 from .policies import MAX_HORIZON, MAX_ROLLOUTS, POLICY_NAMES, Policy, RolloutPolicy, make_policy
@@ -33,6 +33,33 @@ __all__ = ["TASKS", "DUEL_TASK", "LEAGUE_TASK", "BASE_RULE_PARAMS", "rules_from_
 
 _ASSUMED = "ASSUMED base rule: "
 #: The base rules (assumed, not from the rulebook) and the 2013 switches, as task parameters.
+def weapons_label(weapons: str) -> DataLabel:
+    """The title of a weapon file and its ILLUSTRATIVE part, for reports (``Param.describe`` of ``weapons``).
+
+    Parameters
+    ----------
+    weapons : str
+        ``"2013"`` or a path to a weapon file.
+
+    Returns
+    -------
+    gamesim.core.registry.DataLabel
+        The file's ``title``; ILLUSTRATIVE where any weapon is marked ``assumed`` (named in the text
+        but never defined, so its numbers are a stand-in), those weapons named in ``note``.
+
+    Raises
+    ------
+    ParamTypeError
+        If ``weapons`` is not a string or path.
+    DataError
+        If the file is missing or fails validation (:func:`.data.load_weapons`).
+    """
+    ws = load_weapons(weapons)
+    assumed = list(dict.fromkeys(w.name for m in ws.mechs for w in m.weapons if w.assumed))
+    note = (f"ILLUSTRATIVE stand-ins (named in the text, never defined): {', '.join(assumed)}" if assumed else "")
+    return DataLabel(ws.title or ws.source, bool(assumed), note)
+
+
 BASE_RULE_PARAMS: tuple[Param, ...] = (
     Param("check_reading", "str", "n_dice", _ASSUMED + "判定N = N dice, any 4-6 succeeds (1/2, 3/4) ('n_dice'), or one "
           "die succeeding on 6-N or more (1/3, 1/2) ('one_die')", choices=("n_dice", "one_die")),
@@ -61,7 +88,7 @@ _PLAYERS = (
     Param("rollout_k", "int", 8, "rollout player: random playouts per action", min=1, max=MAX_ROLLOUTS),
     Param("rollout_horizon", "int", 6, "rollout player: turns per playout after the action", min=0, max=MAX_HORIZON),
     Param("weapons", "str", BUILTIN_WEAPONS, "weapon file: \"2013\" (built in, the rulebook's lists) or a path to a "
-          "TOML file in its format (relative to the scenario file)", file=True),
+          "TOML file in its format (relative to the scenario file)", file=True, describe=weapons_label),
 )
 _RULE_KEYS = tuple(p.name for p in BASE_RULE_PARAMS)
 

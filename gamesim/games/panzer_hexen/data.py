@@ -127,6 +127,8 @@ class CardSet:
         File name (for messages).
     illustrative : bool
         True for invented numbers (the built-in set).
+    title : str
+        The file's ``title`` ("" where it has none).
     """
 
     witches: tuple[Witch, ...]
@@ -135,6 +137,7 @@ class CardSet:
     policies: tuple[Policy, ...]
     source: str = "<data>"
     illustrative: bool = False
+    title: str = ""
 
     @property
     def n_witches(self) -> int:
@@ -216,6 +219,9 @@ def parse_cards(raw: Any, *, source: str = "<data>") -> CardSet:
     illustrative = raw.get("illustrative", False)
     if not isinstance(illustrative, bool):
         raise DataError(f"{source}: illustrative = {illustrative!r}, must be true or false")
+    title = raw.get("title", "")
+    if not isinstance(title, str) or not title.isprintable():
+        raise DataError(f"{source}: title = {title!r:.60}, must be one line of text")
     witches = []
     for where, c in _cards(source, raw, "witches", _WITCH_KEYS, 2):
         witches.append(Witch(c["name"], _int(where, "priority", c["priority"], 1, 99),
@@ -240,7 +246,7 @@ def parse_cards(raw: Any, *, source: str = "<data>") -> CardSet:
         dup = next(w for i, w in enumerate(witches) if w.priority in prios[:i])
         raise DataError(f'{source}: witches "{dup.name}": priority = {dup.priority} used twice (優先順値 settle '
                         "collisions, so they must be distinct)")
-    return CardSet(tuple(witches), tuple(neuroi), tuple(equipment), tuple(policies), source, illustrative)
+    return CardSet(tuple(witches), tuple(neuroi), tuple(equipment), tuple(policies), source, illustrative, title)
 
 
 @lru_cache(maxsize=16)
@@ -312,4 +318,4 @@ def without(cards: CardSet, name: str) -> CardSet:
     if not neuroi or not policies or not any(e.kind == "striker" for e in equipment) \
             or not any(e.kind == "gun" for e in equipment):
         raise DataError(f"{cards.source}: removing {name!r} would leave a card list empty")
-    return CardSet(cards.witches, neuroi, equipment, policies, cards.source, cards.illustrative)
+    return CardSet(cards.witches, neuroi, equipment, policies, cards.source, cards.illustrative, cards.title)

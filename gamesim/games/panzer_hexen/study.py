@@ -25,7 +25,7 @@ def _rows(res: pd.DataFrame, part: str, metric: str) -> pd.DataFrame:
     return res[(res.part == part) & (res.metric == metric) & res.statistic.isin(["mean", "proportion"])]
 
 
-def findings(res: pd.DataFrame, compare: pd.DataFrame | None = None) -> list[str]:
+def findings(res: pd.DataFrame, compare: pd.DataFrame | None = None, *, illustrative: bool = True) -> list[str]:
     """The Findings as Markdown sentences.
 
     Parameters
@@ -35,6 +35,9 @@ def findings(res: pd.DataFrame, compare: pd.DataFrame | None = None) -> list[str
         ``variants``, ``rollout``; any may be missing).
     compare : DataFrame, optional
         The paired comparisons (``<name>.compare.parquet``).
+    illustrative : bool, default True
+        Whether the run's card file is ILLUSTRATIVE (the built-in one is): the first sentence then
+        says the numbers are about an invented card set. False for a file of the printed cards.
 
     Returns
     -------
@@ -43,16 +46,19 @@ def findings(res: pd.DataFrame, compare: pd.DataFrame | None = None) -> list[str
     Raises
     ------
     ParamTypeError
-        If ``res`` (or ``compare``) is not a DataFrame with the tidy columns.
+        If ``res`` (or ``compare``) is not a DataFrame with the tidy columns, or ``illustrative`` is
+        not a bool.
     """
     need = {"part", "metric", "statistic", "estimate", "ci_low", "ci_high"}
     if not isinstance(res, pd.DataFrame) or not need <= set(res.columns):
         raise ParamTypeError("res", type(res).__name__, "a tidy results DataFrame")
     if compare is not None and not isinstance(compare, pd.DataFrame):
         raise ParamTypeError("compare", type(compare).__name__, "a DataFrame or None")
+    if not isinstance(illustrative, bool):
+        raise ParamTypeError("illustrative", type(illustrative).__name__, "True or False")
     out = ["**ILLUSTRATIVE card data**: the rulebook shows the cards only as pictures, so every witch, ネウロイ and "
            "policy number here is invented; what follows describes the rules' structure on that invented set, not "
-           "the printed game."]
+           "the printed game."] if illustrative else []
     if "players" in set(res.part):
         g3 = lambda m: _rows(res, "players", m).query("policy == 'greedy' and n_players == 3")  # noqa: E731
         share = {a: g3(f"share_{a}") for a in ACTION_NAMES}

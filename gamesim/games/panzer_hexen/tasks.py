@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from gamesim.core.registry import Metric, Param, ParamError, Task
+from gamesim.core.registry import DataLabel, Metric, Param, ParamError, Task
 
 from .data import BUILTIN_DATA, CardSet, DataError, load_cards, without
 from .policies import POLICY_NAMES
@@ -92,6 +92,30 @@ def cards_from_params(params: Mapping[str, Any]) -> CardSet:
         except DataError as exc:
             raise ParamError("remove", rm, f"'' or a ネウロイ/policy card name ({exc})") from None
     return cards
+
+
+def data_label(data: str) -> DataLabel:
+    """The title and ILLUSTRATIVE flag of a card file, for reports (``Param.describe`` of ``data``).
+
+    Parameters
+    ----------
+    data : str
+        ``"illustrative"`` or a path to a card file.
+
+    Returns
+    -------
+    gamesim.core.registry.DataLabel
+        The file's ``title`` (its name where it has none) and its ``illustrative`` flag.
+
+    Raises
+    ------
+    ParamTypeError
+        If ``data`` is not a string or path.
+    DataError
+        If the file is missing or fails validation (:func:`.data.load_cards`).
+    """
+    cards = load_cards(data)
+    return DataLabel(cards.title or cards.source, cards.illustrative)
 
 
 def _players(params: Mapping[str, Any]) -> list[str]:
@@ -177,7 +201,7 @@ GAME_TASK = Task(
         Param("seat0_witch", "str", "random", "seat 0's witch: 'random' or a witch name of the card file"),
         Param("remove", "str", "", "a ネウロイ or policy card taken out of the game ('' none)"),
         Param("data", "str", BUILTIN_DATA, "card file: 'illustrative' (built in, ILLUSTRATIVE numbers) or a path "
-              "to a TOML file in its format (relative to the scenario file)", file=True),
+              "to a TOML file in its format (relative to the scenario file)", file=True, describe=data_label),
         Param("rollout_k", "int", 4, "rollout player: random playouts per action", min=1, max=64),
         Param("rollout_horizon", "int", 3, "rollout player: rounds per playout", min=1, max=20),
     ) + RULE_PARAMS,
