@@ -67,11 +67,15 @@ class DataLabel:
     note : str, default ""
         One line on which part is ILLUSTRATIVE where only some is (e.g. the board lines the text
         does not give); empty otherwise.
+    remedy : str, default ""
+        How a designer puts the real data in, for the report's warning (e.g. "set hp, level and
+        skills"); empty: point the parameter at a file with the real data.
     """
 
     title: str
     illustrative: bool
     note: str = ""
+    remedy: str = ""
 
 
 @dataclass(frozen=True)
@@ -104,10 +108,12 @@ class Param:
         results' metadata and the report. A value without a folder or suffix that is
         no file there (a built-in name such as ``"illustrative"``) passes unchanged.
     describe : callable, optional
-        Only with ``file``: ``describe(value) -> DataLabel`` loads the data set a value names (a
-        built-in name or a resolved path) and returns its title and whether it is ILLUSTRATIVE,
-        so that every report says which data it ran on. Raises the game's data error for a file
-        that cannot be read.
+        For a parameter whose value names data (a data file, a built-in set, a bestiary entry):
+        ``describe(value, cell) -> DataLabel | None`` gives the title of the data the value names
+        and whether it is ILLUSTRATIVE, so that every report says which data it ran on; ``cell`` is
+        the cell's whole parameter mapping (other parameters may replace the data, e.g. a monster's
+        ``hp``); ``None`` where the value names no data (e.g. ``monster = "custom"``). Raises the
+        game's data error for a file that cannot be read.
     """
 
     name: str
@@ -119,7 +125,7 @@ class Param:
     choices: tuple[Any, ...] | None = None
     optional: bool = False
     file: bool = False
-    describe: Callable[[str], DataLabel] | None = None
+    describe: Callable[[Any, Mapping[str, Any]], DataLabel | None] | None = None
 
 
 @dataclass(frozen=True)

@@ -386,31 +386,34 @@ def run_summary(results: pd.DataFrame, meta: dict[str, Any]) -> pd.DataFrame:
 
 @dataclass(frozen=True)
 class DataSetUse:
-    """One data set (a data file or a built-in set) the cells of a scenario read, as a report names it.
+    """Data the cells of a scenario read (a data file, a built-in set, bestiary entries), as a report names it.
 
     Attributes
     ----------
     param : str
-        The ``file=True`` parameter that names it (e.g. ``"board"``).
-    value : str
-        Its value as shown: the built-in name (``"illustrative"``) or the file's name.
+        The parameter whose values name it (e.g. ``"board"``, ``"monster"``).
+    values : tuple of str
+        Its values as shown: built-in names (``"illustrative"``, ``"ドラゴン"``) or file names.
     parts : tuple of str
         The scenario parts whose cells read it (scenario order).
     title : str
-        The data's ``title`` (see :class:`gamesim.core.registry.DataLabel`); "" where it could not be read.
+        The data's title (see :class:`gamesim.core.registry.DataLabel`); "" where it could not be read.
     illustrative : bool
         Whether the data is (partly) ILLUSTRATIVE.
     note : str
         Which part is ILLUSTRATIVE where only some is; or why the data could not be read now, or that
-        the file has changed since the run.
+        a file has changed since the run.
+    remedy : str
+        How to put the real data in ("" : point the parameter at a file with the real data).
     """
 
     param: str
-    value: str
+    values: tuple[str, ...]
     parts: tuple[str, ...]
     title: str
     illustrative: bool
     note: str
+    remedy: str = ""
 
 
 def data_sets(results: Any) -> list[DataSetUse]:
@@ -424,13 +427,11 @@ def data_sets(results: Any) -> list[DataSetUse]:
     Returns
     -------
     list of DataSetUse
-        One per (parameter, value) in the order the parts first read them. A file whose SHA-256
-        differs from the one recorded in the results' metadata says so in ``note`` (its title is
-        then today's file's, not necessarily the run's).
-
-    Raises
-    ------
-    Nothing for an unreadable data file: its ``note`` gives the error's first line.
+        One per parameter and label (values with the same label, e.g. several bestiary monsters,
+        together), in the order the parts first read them; values that name no data (``monster =
+        "custom"``) are left out. A file whose SHA-256 differs from the one recorded in the
+        results' metadata says so in ``note`` (its title is then today's file's, not necessarily
+        the run's); one that cannot be read now says that, and the report still renders.
     """
     import hashlib
     from pathlib import Path
@@ -440,36 +441,41 @@ def data_sets(results: Any) -> list[DataSetUse]:
         return []
     recorded = {str(d.get("path")): d.get("sha256") for d in (getattr(results, "meta", {}) or {}).get("data_files") or []
                 if isinstance(d, dict)}
-    found: dict[tuple[str, str], list[str]] = {}
-    described: dict[tuple[str, str], Any] = {}
+    groups: dict[tuple[str, Any], tuple[list[str], list[str]]] = {}
     for part in sc.parts:
-        params = [p for p in part.task.params if p.file]
+        params = [p for p in part.task.params if p.describe is not None]
         for cell in part.cells() if params else ():
             for prm in params:
                 value = cell.get(prm.name, prm.default)
                 if value is None:
                     continue
-                key = (prm.name, str(value))
-                parts = found.setdefault(key, [])
+                path = Path(str(value))
+                is_file = prm.file and path.is_absolute() and path.is_file()
+                try:
+                    label = prm.describe(value, cell)
+                except Exception as exc:  # a file gone or broken since the run: say so, do not fail the report
+                    label = ("could not be read now: " + (str(exc).splitlines() or [type(exc).__name__])[0],)
+                if label is None:
+                    continue
+                if is_file and str(value) in recorded and \
+                        recorded[str(value)] != hashlib.sha256(path.read_bytes()).hexdigest():
+                    label = (label, "the file has changed since this run (its title is today's)")
+                values, parts = groups.setdefault((prm.name, label), ([], []))
+                shown = path.name if is_file or (prm.file and path.is_absolute()) else str(value)
+                if shown not in values:
+                    values.append(shown)
                 if part.name not in parts:
                     parts.append(part.name)
-                described.setdefault(key, prm.describe)
     out = []
-    for (name, value), parts in found.items():
-        describe = described[(name, value)]
-        path = Path(value)
-        is_file = path.is_absolute() and path.is_file()
-        shown = path.name if is_file else value
-        title, illustrative, note = "", False, ""
-        if describe is not None:
-            try:
-                label = describe(value)
-                title, illustrative, note = label.title, label.illustrative, label.note
-            except Exception as exc:  # a file gone or broken since the run: say so, do not fail the report
-                note = "could not be read now: " + (str(exc).splitlines() or [type(exc).__name__])[0]
-        if is_file and value in recorded and recorded[value] != hashlib.sha256(path.read_bytes()).hexdigest():
-            note = "; ".join(x for x in (note, "the file has changed since this run (its title is today's)") if x)
-        out.append(DataSetUse(name, shown, tuple(parts), title, illustrative, note))
+    for (name, label), (values, parts) in groups.items():
+        changed = ""
+        if isinstance(label, tuple) and len(label) == 2:  # (label, "changed since the run")
+            label, changed = label
+        if isinstance(label, tuple):  # (error,)
+            out.append(DataSetUse(name, tuple(values), tuple(parts), "", False, label[0]))
+            continue
+        note = "; ".join(x for x in (label.note, changed) if x)
+        out.append(DataSetUse(name, tuple(values), tuple(parts), label.title, label.illustrative, note, label.remedy))
     return out
 
 
@@ -482,15 +488,18 @@ def data_set_lines(results: Any, *, illustrative_only: bool = False) -> list[str
         Results with their scenario.
     illustrative_only : bool, default False
         Only the ILLUSTRATIVE data sets, each with a warning that the numbers describe the rules on
-        invented data (the Findings' first lines).
+        invented data and how to put the real data in (the Findings' first lines).
 
     Returns
     -------
     list of str
         One Markdown line per data set (no list marker); every title and name from a data file or
-        scenario is escaped (:func:`gamesim.core.sanitize.safe_markdown`).
+        scenario is escaped (:func:`gamesim.core.sanitize.safe_markdown`) and kept on one line.
     """
     from gamesim.core.sanitize import safe_markdown
+
+    def one_line(text: str) -> str:  # a newline would start a paragraph, "#" a heading
+        return safe_markdown(" ".join(text.split()))
 
     sc = getattr(results, "scenario", None)
     n_parts = len(sc.parts) if sc is not None else 0
@@ -499,19 +508,22 @@ def data_set_lines(results: Any, *, illustrative_only: bool = False) -> list[str
         if illustrative_only and not d.illustrative:
             continue
         where = ("every part" if len(d.parts) == n_parts and n_parts > 1 else
-                 "part " + ", ".join(f"`{safe_markdown(p)}`" for p in d.parts) if n_parts > 1 else "")
-        what = f"`{d.param} = {safe_markdown(d.value)}`" + (f" ({where})" if where else "")
-        # one line whatever the file holds (a newline would start a paragraph, "#" a heading)
-        title = f"*{safe_markdown(' '.join(d.title.split()))}*" if d.title.strip() else "(no title)"
-        note = f" {safe_markdown(' '.join(d.note.split()))}." if d.note.strip() else ""
-        if illustrative_only and d.note and not d.note.startswith("could not"):  # only some of it invented
-            lines.append(f"**Partly ILLUSTRATIVE data:** {what}: {title}.{note} Results that involve those parts "
-                         f"describe the rules played on invented data, not the printed game; point `{d.param}` at "
-                         "a file with the real data to measure the game itself.")
-        elif illustrative_only:
-            lines.append(f"**ILLUSTRATIVE data:** {what}: {title}.{note} These numbers describe the rules played "
-                         f"on that data, not the printed game; point `{d.param}` at a file with the real data "
-                         "to measure the game itself.")
+                 "part " + ", ".join(f"`{one_line(p)}`" for p in d.parts) if n_parts > 1 else "")
+        shown = [one_line(v) for v in d.values]
+        what = (f"`{d.param} = {shown[0]}`" if len(shown) == 1 else
+                f"`{d.param}` = {', '.join(f'`{v}`' for v in shown)}") + (f" ({where})" if where else "")
+        title = f"*{one_line(d.title)}*" if d.title.strip() else "(no title)"
+        note = f" {one_line(d.note)}." if d.note.strip() else ""
+        remedy = one_line(d.remedy) if d.remedy.strip() else \
+            f"point `{d.param}` at a file with the real data to measure the game itself"
+        if illustrative_only:
+            partly = bool(d.note) and not d.note.startswith("the file has changed")
+            lines.append(("**Partly ILLUSTRATIVE data:** " if partly else "**ILLUSTRATIVE data:** ")
+                         + f"{what}: {title}.{note} "
+                         + ("Results that involve the invented parts describe the rules played on invented data"
+                            if partly else "These numbers describe the rules played on that data")
+                         + f", not the printed game; {remedy}.")
         else:
-            lines.append(f"Data: {what}: {title}" + (" **(ILLUSTRATIVE)**" if d.illustrative else "") + f".{note}")
+            flag = d.illustrative and "ILLUSTRATIVE" not in d.title  # said once, by the title or here
+            lines.append(f"Data: {what}: {title}" + (" **(ILLUSTRATIVE)**" if flag else "") + f".{note}")
     return lines

@@ -26,23 +26,25 @@ def _file_params():
     for game in all_games().values():
         for task in game.tasks.values():
             for p in task.params:
-                if p.file:
+                if p.file or p.describe is not None:
                     yield game.name, task.name, p
 
 
 def test_every_data_parameter_describes_its_data():
     found = list(_file_params())
-    assert {g for g, _, _ in found} >= {"gacha_game", "kami_no_ikari", "mech_arena", "panzer_hexen"}
+    assert {(g, p.name) for g, _, p in found} >= {("gacha_game", "data"), ("kami_no_ikari", "board"),
+                                                   ("mech_arena", "weapons"), ("panzer_hexen", "data"),
+                                                   ("dqz", "monster"), ("dqz", "monsters")}
     for game, task, p in found:
         assert p.describe is not None, (game, task, p.name)
-        label = p.describe(p.default)
+        label = p.describe(p.default, {})
         assert isinstance(label, DataLabel) and label.title.strip(), (game, task, p.name)
 
 
 def test_built_in_labels_say_what_the_files_say():
     import tomllib
 
-    labels = {(g, p.name): p.describe(p.default) for g, _, p in _file_params()}
+    labels = {(g, p.name): p.describe(p.default, {}) for g, _, p in _file_params() if p.file}
     # the three built-in sets invented for the pictured cards / missing board say so in their own files
     for game, rel in (("gacha_game", "gacha_game/data/illustrative.toml"),
                       ("panzer_hexen", "panzer_hexen/data/illustrative.toml"),
@@ -84,10 +86,11 @@ def _results(path: Path, meta: dict | None = None):
 
 def test_data_sets_name_each_set_once_with_the_parts_that_read_it(two_boards):
     uses = data_sets(_results(two_boards))
-    assert [(u.param, u.value, u.parts, u.illustrative) for u in uses] == [
-        ("board", "illustrative", ("builtin",), True), ("board", "reprint.toml", ("reprint",), False)]
+    assert [(u.param, u.values, u.parts, u.illustrative) for u in uses] == [
+        ("board", ("illustrative",), ("builtin",), True), ("board", ("reprint.toml",), ("reprint",), False)]
     lines = data_set_lines(_results(two_boards))
-    assert len(lines) == 2 and "**(ILLUSTRATIVE)**" in lines[0] and "ILLUSTRATIVE" not in lines[1]
+    # the built-in board's title says ILLUSTRATIVE itself; the designer's board says nothing of it
+    assert len(lines) == 2 and "*ILLUSTRATIVE board" in lines[0] and "ILLUSTRATIVE" not in lines[1]
     assert "<script>" not in lines[1] and "alert" not in lines[1] and "Reprint board" in lines[1]
     warn = data_set_lines(_results(two_boards), illustrative_only=True)
     assert len(warn) == 1 and warn[0].startswith("**Partly ILLUSTRATIVE data:** `board = illustrative`")
@@ -152,3 +155,28 @@ def test_a_card_file_title_must_be_one_line_of_text(tmp_path, game, loader):
         with pytest.raises(data.DataError, match=r"title = .*must be one line of text"):
             getattr(data, loader)(path)
     assert getattr(data, loader)().title == title.split(" = ", 1)[1].strip('"')
+
+
+def test_bestiary_monsters_are_illustrative_unless_the_scenario_gives_their_values(tmp_path):
+    from gamesim.games.dqz.bestiary import BESTIARY
+
+    path = tmp_path / "dqz.toml"
+    names = list(BESTIARY)[:3]
+    path.write_text('game = "dqz"\nn_trials = 10\n'
+                    f'[[parts]]\nname = "named"\ntask = "battle"\ngrid = {{ monster = {names!r} }}\n'.replace("'", '"')
+                    + '[[parts]]\nname = "own"\ntask = "battle"\n'
+                    'cases = [{ name = "custom", monster = "custom", hp = 30, level = 2, skills = "" },\n'
+                    f'  {{ name = "all given", monster = "{names[0]}", hp = 30, level = 2, skills = "" }},\n'
+                    f'  {{ name = "hp given", monster = "{names[1]}", hp = 30 }}]\n'
+                    '[[parts]]\nname = "runs"\ntask = "run"\n', encoding="utf-8")
+    uses = data_sets(_results(path))
+    # the three swept names share one label and one line; "custom" and an entry with all three values
+    # given name no invented data; an entry with only hp given stays partly invented
+    assert [(u.param, u.values, u.parts, bool(u.note)) for u in uses] == [
+        ("monster", tuple(names), ("named",), False), ("monster", (names[1],), ("own",), True),
+        ("monsters", ("スライム, ドラキー, ホイミスライム",), ("runs",), False)]
+    assert all(u.illustrative for u in uses)
+    warn = data_set_lines(_results(path), illustrative_only=True)
+    assert warn[0].startswith("**ILLUSTRATIVE data:** `monster` = " + ", ".join(f"`{n}`" for n in names))
+    assert warn[1].startswith("**Partly ILLUSTRATIVE data:**") and "level, skills stay invented" in warn[1]
+    assert all('monster = "custom"' in w or "custom" in w for w in warn) and "point `monster`" not in "".join(warn)

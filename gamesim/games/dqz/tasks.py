@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from gamesim.core.registry import Metric, Param, ParamError, Task
+from gamesim.core.registry import DataLabel, Metric, Param, ParamError, Task
 
 from .bestiary import BESTIARY
 from .exact_battle import exact_first_turn
@@ -49,6 +49,56 @@ COMMON_PARAMS: tuple[Param, ...] = (
 )
 
 _MONSTER_NAMES = ("custom",) + tuple(BESTIARY)
+
+
+#: What a report says of the bestiary (its entries are invented: the rulebook gives no monster list).
+_BESTIARY_TITLE = "entries of the ILLUSTRATIVE bestiary (gamesim/games/dqz/bestiary.py: invented HP, levels and skills)"
+_OVERRIDES = ("hp", "level", "skills")
+
+
+def monster_label(monster: str, cell: Mapping[str, Any] | None = None) -> DataLabel | None:
+    """What a report says of a battle's monster (``Param.describe`` of ``monster``).
+
+    Parameters
+    ----------
+    monster : str
+        ``"custom"`` or a name from :data:`.bestiary.BESTIARY`.
+    cell : mapping, optional
+        The cell's parameters: ``hp``, ``level`` and ``skills`` replace the entry's invented values.
+
+    Returns
+    -------
+    gamesim.core.registry.DataLabel or None
+        ``None`` for ``"custom"`` or an entry whose three values the cell all replaces (no
+        invented number left); else ILLUSTRATIVE, ``note`` naming the values the cell replaces.
+    """
+    cell = cell or {}
+    given = [k for k in _OVERRIDES if cell.get(k) is not None]
+    if monster == "custom" or len(given) == len(_OVERRIDES):
+        return None
+    note = (f"the scenario replaces its {', '.join(given)}; {', '.join(k for k in _OVERRIDES if k not in given)} "
+            "stay invented" if given else "")
+    return DataLabel(_BESTIARY_TITLE, True, note, remedy="set hp, level and skills to the real monster's values "
+                     "(monster = \"custom\")")
+
+
+def monsters_label(monsters: str, cell: Mapping[str, Any] | None = None) -> DataLabel:
+    """What a report says of a run's monster list (``Param.describe`` of ``monsters``): every name is a
+    bestiary entry, so the list is ILLUSTRATIVE.
+
+    Parameters
+    ----------
+    monsters : str
+        Comma-separated bestiary names.
+    cell : mapping, optional
+        Unused.
+
+    Returns
+    -------
+    gamesim.core.registry.DataLabel
+    """
+    return DataLabel(_BESTIARY_TITLE, True, remedy="the run task has no custom monsters yet; use the battle task "
+                     "with monster = \"custom\" for real values")
 
 
 def monster_from_params(params: Mapping[str, Any]) -> Monster:
@@ -158,7 +208,7 @@ BATTLE_TASK = Task(
     ),
     params=COMMON_PARAMS + (
         Param("monster", "str", "スライム", "monster: 'custom' (give hp, level, skills) or a name from the ILLUSTRATIVE bestiary",
-              choices=_MONSTER_NAMES),
+              choices=_MONSTER_NAMES, describe=monster_label),
         Param("hp", "int", None, "monster HP (overrides the bestiary's; required for custom)", min=1, max=MAX_HP,
               optional=True),
         Param("level", "int", None, "monster level (experience cards per player; overrides)", min=0, max=MAX_CARDS,
@@ -221,7 +271,7 @@ RUN_TASK = Task(
     ),
     params=COMMON_PARAMS + (
         Param("monsters", "str", "スライム, ドラキー, ホイミスライム",
-              "battles of one pass, comma-separated names from the ILLUSTRATIVE bestiary"),
+              "battles of one pass, comma-separated names from the ILLUSTRATIVE bestiary", describe=monsters_label),
         Param("repeat", "int", 3, "passes through the monster list (battles = passes x monsters)", min=1, max=50),
         Param("inn_every", "int", 1, "stay at the inn before every k-th battle (0 = never)", min=0, max=MAX_INN_EVERY),
     ),

@@ -125,13 +125,15 @@ def _sim_game(params: Mapping[str, Any], n_trials: int, *, rng: np.random.Genera
     return out
 
 
-def data_label(data: str) -> DataLabel:
+def data_label(data: str, cell: Mapping[str, Any] | None = None) -> DataLabel:
     """The title and ILLUSTRATIVE flag of a card-list file, for reports (``Param.describe`` of ``data``).
 
     Parameters
     ----------
     data : str
         ``"illustrative"`` or a path to a card-list TOML file.
+    cell : mapping, optional
+        The cell's parameters (unused: the file alone says what it holds).
 
     Returns
     -------

@@ -33,13 +33,15 @@ __all__ = ["TASKS", "DUEL_TASK", "LEAGUE_TASK", "BASE_RULE_PARAMS", "rules_from_
 
 _ASSUMED = "ASSUMED base rule: "
 #: The base rules (assumed, not from the rulebook) and the 2013 switches, as task parameters.
-def weapons_label(weapons: str) -> DataLabel:
+def weapons_label(weapons: str, cell: Mapping[str, Any] | None = None) -> DataLabel:
     """The title of a weapon file and its ILLUSTRATIVE part, for reports (``Param.describe`` of ``weapons``).
 
     Parameters
     ----------
     weapons : str
         ``"2013"`` or a path to a weapon file.
+    cell : mapping, optional
+        The cell's parameters (unused: the file alone says what it holds).
 
     Returns
     -------

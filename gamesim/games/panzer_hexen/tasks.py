@@ -94,13 +94,15 @@ def cards_from_params(params: Mapping[str, Any]) -> CardSet:
     return cards
 
 
-def data_label(data: str) -> DataLabel:
+def data_label(data: str, cell: Mapping[str, Any] | None = None) -> DataLabel:
     """The title and ILLUSTRATIVE flag of a card file, for reports (``Param.describe`` of ``data``).
 
     Parameters
     ----------
     data : str
         ``"illustrative"`` or a path to a card file.
+    cell : mapping, optional
+        The cell's parameters (unused: the file alone says what it holds).
 
     Returns
     -------
