@@ -84,8 +84,11 @@ ANY_VALUE = st.recursive(ANY_SCALAR, lambda inner: st.lists(inner, max_size=3), 
 #: sizes: an Ice Cream Turret score-attack cell of 40 games with ``rollout_k = 7, rollout_horizon = 6`` and
 #: look-ahead playouts takes 12 CPU-s (a document of 2 parts of 9 such cells, minutes), with 3 and 2 about 2.
 SPAN, LIGHT_SPAN = 6, 2
-#: Trials per cell of a light document (and its precision rule's ``max_trials``): at most these.
-LIGHT_TRIALS, LIGHT_MAX_TRIALS = 12, 24
+#: Trials per cell of a light document (and its precision rule's ``max_trials``): at most these. A cell of
+#: panzer_hexen games with every seat a rollout player (4 players, ``rollout_k = rollout_horizon = 3``, all
+#: among the smallest values) costs about 0.25 CPU-s a game: 12 games a cell made one run of the suite's
+#: panzer_hexen example take 10 s.
+LIGHT_TRIALS, LIGHT_MAX_TRIALS = 6, 12
 
 
 def param_value(p, valid: bool, light: bool = False):
