@@ -7,6 +7,7 @@ legends, exact values in the right cells, the comparison, and no built-in study 
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -243,7 +244,8 @@ def _table_rows(body: str, n_index: int) -> dict[tuple[str, ...], dict[str, str]
 
 
 def _shown(value: object) -> str:
-    return str(value)
+    """A value as the report shows it: as a scenario file writes it (booleans true/false)."""
+    return json.dumps(value) if isinstance(value, bool) else str(value)
 
 
 def _series_caption(page: str, what: str, after: str) -> list[str]:
@@ -314,14 +316,13 @@ def check_generic_report(path: Path, rendered: Rendered, *, exact_expected: bool
         if others:
             assert len(series) == len(combos), (part.name, series, combos)
             for combo in combos:
-                assert " | ".join(str(v) for v in combo) in series, (part.name, combo, series)
+                assert " | ".join(_shown(v) for v in combo) in series, (part.name, combo, series)
         for metric in res.metrics(part.name):
             having = declared[metric]  # the cells with this metric, each a row of its table
             body = _table_html(page, table_id(part.name, metric))
             assert body.count("<tr") - body.split("</thead>")[0].count("<tr") == len(having), (part.name, metric)
             for value in {lab[d] for lab in having for d in part.dims}:
-                shown = {True: "True", False: "False"}.get(value, str(value)) if isinstance(value, bool) else str(value)
-                assert shown in body, (metric, value)
+                assert _shown(value) in body, (metric, value)
             # every exact value sits in its own cell's row, beside that cell's estimate, and agrees with it
             shown_rows = _table_rows(body, len(part.dims))
             assert len(shown_rows) == len(having)

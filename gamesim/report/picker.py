@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gamesim.report.present import format_interval, format_value, show_value
+from gamesim.report.present import format_interval, format_value, show_text
 
 __all__ = ["picker_data", "picker_html", "event_lines", "READ_JS", "MAX_EVENT_CELLS"]
 
@@ -103,7 +103,7 @@ _ids = itertools.count()
 
 
 def _label(row: pd.Series, dims: list[str]) -> str:
-    return ", ".join(f"{d} = {show_value(row[d])}" for d in dims) or "(one cell)"
+    return ", ".join(f"{d} = {show_text(row[d])}" for d in dims) or "(one cell)"
 
 
 def _num(a: Any) -> list[float | None]:

@@ -22,6 +22,7 @@ __all__ = [
     "format_interval",
     "format_value",
     "show_value",
+    "show_text",
     "select",
     "has_parts",
     "lead_metrics",
@@ -138,6 +139,27 @@ def show_value(v: Any) -> Any:
     if isinstance(v, np.generic):
         return v.item()
     return v
+
+
+def show_text(v: Any) -> str:
+    """A cell or parameter value as a report's text shows it: as a scenario file writes it.
+
+    Parameters
+    ----------
+    v : any
+        A value from the results or the scenario.
+
+    Returns
+    -------
+    str
+        ``true``/``false`` for booleans (TOML's spelling, so a value copied from a report into a
+        scenario file is valid), lists as JSON, NA as an en dash, anything else ``str`` of
+        :func:`show_value`.
+    """
+    import json
+
+    s = show_value(v)
+    return json.dumps(s) if isinstance(s, (bool, np.bool_)) else str(s)
 
 
 def select(results: pd.DataFrame, *, part: str, metric: str, statistic: str | None = None, **where: Any) -> pd.DataFrame:

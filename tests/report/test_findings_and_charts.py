@@ -197,3 +197,22 @@ def test_has_parts_asks_for_rows_of_every_named_part() -> None:
         has_parts(frame)
     with pytest.raises(TypeError, match="part names"):
         has_parts(frame, ["a"])  # type: ignore[arg-type]
+
+
+def test_report_text_writes_values_as_a_scenario_file_does():
+    """true/false (TOML's spelling, so a value copied from a report into a scenario is valid), lists as JSON."""
+    import numpy as np
+
+    from gamesim.report.generic import _toml_bools
+    from gamesim.report.present import show_text
+
+    assert [show_text(v) for v in (True, np.bool_(False), (1, 2), None, 3, "x")] == ["true", "false", "[1, 2]", "–",
+                                                                                  "3", "x"]
+    df = pd.DataFrame({"a": [True, False], "b": ["x", True], "c": [1.5, 2.5]},
+                      index=pd.MultiIndex.from_tuples([(True, 1), (False, 2)], names=["expert", "n"]))
+    out = _toml_bools(df)
+    assert list(out.index) == [("true", 1), ("false", 2)] and out.index.names == ["expert", "n"]
+    assert list(out["a"]) == ["true", "false"] and list(out["b"]) == ["x", "true"] and list(out["c"]) == [1.5, 2.5]
+    assert "True" not in out.to_html() and list(df["a"]) == [True, False]  # the caller's frame is unchanged
+    plain = pd.DataFrame({"c": [1.5]}, index=pd.Index([3], name="n"))
+    assert _toml_bools(plain) is plain
