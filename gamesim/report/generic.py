@@ -34,10 +34,9 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pandas as pd
 
-from gamesim.report.present import run_summary, scenario_part, show_text
+from gamesim.report.present import run_summary, scenario_part, scenario_spelling, show_text
 from gamesim.core.sanitize import safe_markdown
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -129,29 +128,7 @@ def _html(text: str) -> None:
 
 
 def _table_html(df: pd.DataFrame, tid: str, before: str = "") -> str:
-    return before + _toml_bools(df).to_html(table_id=tid, classes="gamesim-table", border=0, escape=True)
-
-
-def _toml_bools(df: pd.DataFrame) -> pd.DataFrame:
-    """``df`` with every boolean in its index and cells written ``true``/``false``, as in a scenario file."""
-    def fix(v: Any) -> Any:
-        return show_text(v) if isinstance(v, (bool, np.bool_)) else v
-
-    flat = [x for t in df.index for x in (t if isinstance(df.index, pd.MultiIndex) else (t,))]
-    index_bools = any(isinstance(v, (bool, np.bool_)) for v in flat)
-    cols = [c for c in df.columns if df[c].dtype == bool or (df[c].dtype == object
-                                                              and df[c].map(lambda v: isinstance(v, bool)).any())]
-    if not index_bools and not cols:
-        return df
-    out = df.copy()
-    if index_bools:
-        if isinstance(out.index, pd.MultiIndex):
-            out.index = pd.MultiIndex.from_tuples([tuple(fix(x) for x in t) for t in out.index], names=out.index.names)
-        else:
-            out.index = pd.Index([fix(x) for x in out.index], name=out.index.name)
-    for c in cols:
-        out[c] = out[c].map(fix).astype(object)
-    return out
+    return before + scenario_spelling(df).to_html(table_id=tid, classes="gamesim-table", border=0, escape=True)
 
 
 def _table(df: pd.DataFrame, tid: str, before: str = "") -> None:

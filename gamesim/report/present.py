@@ -23,6 +23,7 @@ __all__ = [
     "format_value",
     "show_value",
     "show_text",
+    "scenario_spelling",
     "select",
     "has_parts",
     "lead_metrics",
@@ -162,6 +163,48 @@ def show_text(v: Any) -> str:
     return json.dumps(s) if isinstance(s, (bool, np.bool_)) else str(s)
 
 
+def scenario_spelling(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` for display with every boolean label and cell written ``true``/``false``, as in a scenario file.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A table to show (its index, columns and cells may hold booleans).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``df`` itself where it holds no boolean; else a copy with each boolean in the index (every
+        level), the column labels and the cells replaced by :func:`show_text`'s ``"true"``/``"false"``.
+    """
+    def fix(v: Any) -> Any:
+        return show_text(v) if isinstance(v, (bool, np.bool_)) else v
+
+    def has_bools(index: pd.Index) -> bool:
+        if isinstance(index, pd.MultiIndex):
+            return any(isinstance(x, (bool, np.bool_)) for t in index for x in t)
+        return any(isinstance(x, (bool, np.bool_)) for x in index)
+
+    def fixed(index: pd.Index) -> pd.Index:
+        if isinstance(index, pd.MultiIndex):
+            return pd.MultiIndex.from_tuples([tuple(fix(x) for x in t) for t in index], names=index.names)
+        return pd.Index([fix(x) for x in index], name=index.name)
+
+    cols = [c for c in df.columns if df[c].dtype == bool or (df[c].dtype == object
+                                                              and df[c].map(lambda v: isinstance(v, bool)).any())]
+    index_bools, column_bools = has_bools(df.index), has_bools(df.columns)
+    if not (cols or index_bools or column_bools):
+        return df
+    out = df.copy()
+    for c in cols:
+        out[c] = out[c].map(fix).astype(object)
+    if index_bools:
+        out.index = fixed(out.index)
+    if column_bools:
+        out.columns = fixed(out.columns)
+    return out
+
+
 def select(results: pd.DataFrame, *, part: str, metric: str, statistic: str | None = None, **where: Any) -> pd.DataFrame:
     """Rows of one part and metric (and statistic, and parameter values).
 
@@ -292,7 +335,8 @@ def interval_table(
     Returns
     -------
     pandas.DataFrame
-        Strings, ready to display.
+        Strings, ready to display; boolean settings in the index and column labels read
+        ``true``/``false`` (:func:`scenario_spelling`).
     """
     rows = rows.copy()
     rows["shown"] = [
@@ -304,12 +348,12 @@ def interval_table(
         out = rows[cols + (["exact"] if has_exact else [])].rename(columns={"shown": "estimate [95% CI]"})
         if has_exact:
             out["exact"] = out["exact"].map(lambda v: format_value(v, digits=digits))
-        return out.set_index(index)
+        return scenario_spelling(out.set_index(index))
     if has_exact:
         rows["shown"] = [
             s if pd.isna(x) else f"{s} ({format_value(x, digits=digits)})" for s, x in zip(rows["shown"], rows["exact"])
         ]
-    return rows.pivot_table(index=index, columns=columns, values="shown", aggfunc="first")
+    return scenario_spelling(rows.pivot_table(index=index, columns=columns, values="shown", aggfunc="first"))
 
 
 def plot_estimates(

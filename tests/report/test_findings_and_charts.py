@@ -203,16 +203,20 @@ def test_report_text_writes_values_as_a_scenario_file_does():
     """true/false (TOML's spelling, so a value copied from a report into a scenario is valid), lists as JSON."""
     import numpy as np
 
-    from gamesim.report.generic import _toml_bools
-    from gamesim.report.present import show_text
+    from gamesim.report.present import interval_table, scenario_spelling, show_text
 
     assert [show_text(v) for v in (True, np.bool_(False), (1, 2), None, 3, "x")] == ["true", "false", "[1, 2]", "–",
                                                                                   "3", "x"]
     df = pd.DataFrame({"a": [True, False], "b": ["x", True], "c": [1.5, 2.5]},
                       index=pd.MultiIndex.from_tuples([(True, 1), (False, 2)], names=["expert", "n"]))
-    out = _toml_bools(df)
+    out = scenario_spelling(df)
     assert list(out.index) == [("true", 1), ("false", 2)] and out.index.names == ["expert", "n"]
     assert list(out["a"]) == ["true", "false"] and list(out["b"]) == ["x", "true"] and list(out["c"]) == [1.5, 2.5]
     assert "True" not in out.to_html() and list(df["a"]) == [True, False]  # the caller's frame is unchanged
     plain = pd.DataFrame({"c": [1.5]}, index=pd.Index([3], name="n"))
-    assert _toml_bools(plain) is plain
+    assert scenario_spelling(plain) is plain
+    rows = pd.DataFrame({"overdrive": [False, True, False, True], "expert": [False, False, True, True],
+                         "estimate": [0.5] * 4, "ci_low": [0.4] * 4, "ci_high": [0.6] * 4, "n": [10] * 4})
+    table = interval_table(rows, "overdrive", "expert", exact=False)
+    assert list(table.index) == ["false", "true"] and list(table.columns) == ["false", "true"]
+    assert list(interval_table(rows, ["overdrive", "expert"], exact=False).index)[0] == ("false", "false")
