@@ -508,6 +508,8 @@ def data_sets(results: Any) -> list[DataSetUse]:
     recorded = {str(d.get("path")): d.get("sha256") for d in (getattr(results, "meta", {}) or {}).get("data_files") or []
                 if isinstance(d, dict)}
     groups: dict[tuple[str, Any], tuple[list[str], list[str]]] = {}
+    changed: dict[str, bool] = {}  # file -> differs from the run's SHA-256 (each file hashed once, not per cell)
+    by_file: dict[tuple[str, str], Any] = {}
     for part in sc.parts:
         params = [p for p in part.task.params if p.describe is not None]
         for cell in part.cells() if params else ():
@@ -517,15 +519,23 @@ def data_sets(results: Any) -> list[DataSetUse]:
                     continue
                 path = Path(str(value))
                 is_file = prm.file and path.is_absolute() and path.is_file()
-                try:
-                    label = prm.describe(value, cell)
-                except Exception as exc:  # a file gone or broken since the run: say so, do not fail the report
-                    label = ("could not be read now: " + (str(exc).splitlines() or [type(exc).__name__])[0],)
+                memo_key = (prm.name, str(value))
+                if prm.file and memo_key in by_file:  # a file's label depends on the file alone: read it once
+                    label = by_file[memo_key]
+                else:
+                    try:
+                        label = prm.describe(value, cell)
+                    except Exception as exc:  # a file gone or broken since the run: say so, do not fail the report
+                        label = ("could not be read now: " + (str(exc).splitlines() or [type(exc).__name__])[0],)
+                    if prm.file:
+                        by_file[memo_key] = label
                 if label is None:
                     continue
-                if is_file and str(value) in recorded and \
-                        recorded[str(value)] != hashlib.sha256(path.read_bytes()).hexdigest():
-                    label = (label, "the file has changed since this run (its title is today's)")
+                if is_file and str(value) in recorded:
+                    if str(value) not in changed:
+                        changed[str(value)] = recorded[str(value)] != hashlib.sha256(path.read_bytes()).hexdigest()
+                    if changed[str(value)]:
+                        label = (label, "the file has changed since this run (its title is today's)")
                 values, parts = groups.setdefault((prm.name, label), ([], []))
                 shown = path.name if is_file or (prm.file and path.is_absolute()) else str(value)
                 if shown not in values:
@@ -534,13 +544,13 @@ def data_sets(results: Any) -> list[DataSetUse]:
                     parts.append(part.name)
     out = []
     for (name, label), (values, parts) in groups.items():
-        changed = ""
+        since = ""
         if isinstance(label, tuple) and len(label) == 2:  # (label, "changed since the run")
-            label, changed = label
+            label, since = label
         if isinstance(label, tuple):  # (error,)
             out.append(DataSetUse(name, tuple(values), tuple(parts), "", False, label[0]))
             continue
-        note = "; ".join(x for x in (label.note, changed) if x)
+        note = "; ".join(x for x in (label.note, since) if x)
         out.append(DataSetUse(name, tuple(values), tuple(parts), label.title, label.illustrative, note, label.remedy))
     return out
 

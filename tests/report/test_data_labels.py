@@ -180,3 +180,13 @@ def test_bestiary_monsters_are_illustrative_unless_the_scenario_gives_their_valu
     assert warn[0].startswith("**ILLUSTRATIVE data:** `monster` = " + ", ".join(f"`{n}`" for n in names))
     assert warn[1].startswith("**Partly ILLUSTRATIVE data:**") and "level, skills stay invented" in warn[1]
     assert all('monster = "custom"' in w or "custom" in w for w in warn) and "point `monster`" not in "".join(warn)
+
+
+def test_a_data_file_is_read_once_whatever_the_cells(two_boards, monkeypatch):
+    import gamesim.games.kami_no_ikari.tasks as kami_tasks
+
+    calls = []
+    real = kami_tasks.load_board
+    monkeypatch.setattr(kami_tasks, "load_board", lambda board: calls.append(board) or real(board))
+    uses = data_sets(_results(two_boards))  # 2 cells per part, one file per part
+    assert len(uses) == 2 and sorted(Path(c).name for c in calls) == ["illustrative", "reprint.toml"]
