@@ -499,7 +499,6 @@ def data_sets(results: Any) -> list[DataSetUse]:
         results' metadata says so in ``note`` (its title is then today's file's, not necessarily
         the run's); one that cannot be read now says that, and the report still renders.
     """
-    import hashlib
     from pathlib import Path
 
     sc = getattr(results, "scenario", None)
@@ -508,8 +507,7 @@ def data_sets(results: Any) -> list[DataSetUse]:
     recorded = {str(d.get("path")): d.get("sha256") for d in (getattr(results, "meta", {}) or {}).get("data_files") or []
                 if isinstance(d, dict)}
     groups: dict[tuple[str, Any], tuple[list[str], list[str]]] = {}
-    changed: dict[str, bool] = {}  # file -> differs from the run's SHA-256 (each file hashed once, not per cell)
-    by_file: dict[tuple[str, str], Any] = {}
+    by_file: dict[tuple[str, str], Any] = {}  # a file's label depends on the file alone: read and hashed once
     for part in sc.parts:
         params = [p for p in part.task.params if p.describe is not None]
         for cell in part.cells() if params else ():
@@ -518,41 +516,42 @@ def data_sets(results: Any) -> list[DataSetUse]:
                 if value is None:
                     continue
                 path = Path(str(value))
-                is_file = prm.file and path.is_absolute() and path.is_file()
-                memo_key = (prm.name, str(value))
-                if prm.file and memo_key in by_file:  # a file's label depends on the file alone: read it once
-                    label = by_file[memo_key]
+                key = (prm.name, str(value))
+                if prm.file and key in by_file:
+                    label = by_file[key]
                 else:
-                    try:
-                        label = prm.describe(value, cell)
-                    except Exception as exc:  # a file gone or broken since the run: say so, do not fail the report
-                        label = ("could not be read now: " + (str(exc).splitlines() or [type(exc).__name__])[0],)
+                    label = _label_now(prm, value, cell, path, recorded)
                     if prm.file:
-                        by_file[memo_key] = label
+                        by_file[key] = label
                 if label is None:
                     continue
-                if is_file and str(value) in recorded:
-                    if str(value) not in changed:
-                        changed[str(value)] = recorded[str(value)] != hashlib.sha256(path.read_bytes()).hexdigest()
-                    if changed[str(value)]:
-                        label = (label, "the file has changed since this run (its title is today's)")
                 values, parts = groups.setdefault((prm.name, label), ([], []))
-                shown = path.name if is_file or (prm.file and path.is_absolute()) else str(value)
+                shown = path.name if prm.file and path.is_absolute() else str(value)
                 if shown not in values:
                     values.append(shown)
                 if part.name not in parts:
                     parts.append(part.name)
-    out = []
-    for (name, label), (values, parts) in groups.items():
-        since = ""
-        if isinstance(label, tuple) and len(label) == 2:  # (label, "changed since the run")
-            label, since = label
-        if isinstance(label, tuple):  # (error,)
-            out.append(DataSetUse(name, tuple(values), tuple(parts), "", False, label[0]))
-            continue
-        note = "; ".join(x for x in (label.note, since) if x)
-        out.append(DataSetUse(name, tuple(values), tuple(parts), label.title, label.illustrative, note, label.remedy))
-    return out
+    return [DataSetUse(name, tuple(values), tuple(parts), label.title, label.illustrative, label.note, label.remedy)
+            for (name, label), (values, parts) in groups.items()]
+
+
+def _label_now(prm: Any, value: Any, cell: Any, path: Any, recorded: dict[str, Any]) -> Any:
+    """``prm.describe(value, cell)`` as a report shows it: a file that cannot be read now becomes a label saying
+    so, and one whose SHA-256 differs from the run's (``recorded``) says it has changed."""
+    import dataclasses
+    import hashlib
+
+    from gamesim.core.registry import DataLabel
+
+    try:
+        label = prm.describe(value, cell)
+    except Exception as exc:  # a file gone or broken since the run: say so, do not fail the report
+        return DataLabel("", False, "could not be read now: " + (str(exc).splitlines() or [type(exc).__name__])[0])
+    if (label is not None and prm.file and path.is_absolute() and path.is_file() and str(value) in recorded
+            and recorded[str(value)] != hashlib.sha256(path.read_bytes()).hexdigest()):
+        since = "the file has changed since this run (its title is today's)"
+        label = dataclasses.replace(label, note="; ".join(x for x in (label.note, since) if x))
+    return label
 
 
 def data_set_lines(results: Any, *, illustrative_only: bool = False) -> list[str]:
