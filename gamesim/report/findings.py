@@ -25,7 +25,7 @@ from typing import Any
 import pandas as pd
 
 from gamesim.core.sanitize import safe_markdown
-from gamesim.report.present import format_interval, lead_metrics, scenario_part, show_value
+from gamesim.report.present import format_interval, lead_metrics, scenario_part, show_text, show_value
 
 __all__ = ["findings_markdown", "comparison_sentences", "MAX_METRICS"]
 
@@ -37,8 +37,7 @@ MANY_PARTS, FEW_METRICS = 6, 2
 
 def _txt(v: Any) -> str:
     """A value from the results or the scenario, safe to put in Markdown."""
-    s = show_value(v)
-    return safe_markdown(s if isinstance(s, str) else json.dumps(s) if isinstance(s, bool) else str(s))
+    return safe_markdown(show_text(v))
 
 
 def _where(row: pd.Series, dims: list[str]) -> str:
