@@ -574,7 +574,8 @@ def data_set_lines(results: Any, *, illustrative_only: bool = False) -> list[str
     from gamesim.core.sanitize import safe_markdown
 
     def one_line(text: str) -> str:  # a newline would start a paragraph, "#" a heading
-        return safe_markdown(" ".join(text.split()))
+        # spaces collapsed again after the sanitizer: a dropped tag leaves its spaces (`*v3 *` is no emphasis)
+        return " ".join(safe_markdown(" ".join(text.split())).split())
 
     sc = getattr(results, "scenario", None)
     n_parts = len(sc.parts) if sc is not None else 0
@@ -587,7 +588,7 @@ def data_set_lines(results: Any, *, illustrative_only: bool = False) -> list[str
         shown = [one_line(v) for v in d.values]
         what = (f"`{d.param} = {shown[0]}`" if len(shown) == 1 else
                 f"`{d.param}` = {', '.join(f'`{v}`' for v in shown)}") + (f" ({where})" if where else "")
-        title = f"*{one_line(d.title)}*" if d.title.strip() else "(no title)"
+        title = f"*{one_line(d.title)}*" if one_line(d.title) else "(no title)"
         note = f" {one_line(d.note)}." if d.note.strip() else ""
         remedy = one_line(d.remedy) if d.remedy.strip() else \
             f"point `{d.param}` at a file with the real data to measure the game itself"
