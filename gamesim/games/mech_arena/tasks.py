@@ -161,22 +161,41 @@ def _sim_duel(params: Mapping[str, Any], n_trials: int, *, rng: np.random.Genera
     return _duel_metrics(r)
 
 
-DUEL_TASK = Task(
-    name="duel",
-    simulate=_sim_duel,
-    metrics=(
+def _bound(params: Mapping[str, Any], name: str) -> int:
+    """``params[name]`` where it is a valid value of that base-rule parameter, else its default (the cell is
+    checked elsewhere: the metrics are also listed for cells not yet checked)."""
+    p = next(q for q in BASE_RULE_PARAMS if q.name == name)
+    v = params.get(name, p.default)
+    return v if isinstance(v, int) and not isinstance(v, bool) and p.min <= v <= p.max else p.default
+
+
+def _duel_metric_list(params: Mapping[str, Any]) -> tuple[Metric, ...]:
+    """The duel's metrics for a cell: HP left lies in 0..start_hp (HP only goes down), turns in 1..max_turns.
+
+    The bounds set the range of the distribution tables and the rule-of-three interval of a cell whose
+    games all end the same (e.g. mech B never keeps an HP): the cell's own range, not the parameters' caps.
+    """
+    hp = _bound(params, "start_hp")
+    turns = _bound(params, "max_turns")
+    return (
         Metric("a_won", "proportion", doc="mech A brought mech B to 0 HP"),
         Metric("b_won", "proportion", doc="mech B brought mech A to 0 HP"),
         Metric("stalemate", "proportion", doc="no winner after max_turns turns"),
         Metric("first_won", "proportion", doc="the mech that moved first won"),
         Metric("turns", "mean", quantiles=(0.1, 0.5, 0.9), doc="turns played, both mechs, lost turns included",
-               bounds=(1, MAX_TURNS)),
+               bounds=(1, turns)),
         Metric("strips", "mean", doc="armours stripped to 0 in the game (both mechs)", bounds=(0, float("inf"))),
         Metric("lost_turns", "mean", doc="turns lost to stun or a stripped armour (both mechs)",
                bounds=(0, float("inf"))),
-        Metric("a_hp_left", "mean", doc="mech A's HP at the end", bounds=(0, 9)),
-        Metric("b_hp_left", "mean", doc="mech B's HP at the end", bounds=(0, 9)),
-    ),
+        Metric("a_hp_left", "mean", doc="mech A's HP at the end", bounds=(0, hp)),
+        Metric("b_hp_left", "mean", doc="mech B's HP at the end", bounds=(0, hp)),
+    )
+
+
+DUEL_TASK = Task(
+    name="duel",
+    simulate=_sim_duel,
+    metrics=_duel_metric_list,
     params=(
         Param("mech_a", "str", "oscar", "mech A: a key (oscar, jaeger, leo, volga, uranus, nerva, cocalias) or its "
               "Japanese name"),
@@ -207,7 +226,8 @@ def _league_metrics(params: Mapping[str, Any]) -> tuple[Metric, ...]:
     return per + (
         Metric("first_won", "mean", doc="share of the round's games won by the mech that moved first", bounds=(0, 1)),
         Metric("stalemate", "mean", doc="share of the round's games with no winner after max_turns", bounds=(0, 1)),
-        Metric("turns", "mean", doc="mean game length of the round (turns, both mechs)", bounds=(1, MAX_TURNS)),
+        Metric("turns", "mean", doc="mean game length of the round (turns, both mechs)",
+               bounds=(1, _bound(params, "max_turns"))),
         Metric("spread", "mean", doc="best minus worst mech score of the round (0: balanced)", bounds=(0, 1)),
     )
 

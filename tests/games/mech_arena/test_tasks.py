@@ -28,6 +28,24 @@ def test_duel_task_runs_with_every_metric() -> None:
     assert np.all(out["a_won"] + out["b_won"] + out["stalemate"] == 1)
 
 
+@pytest.mark.parametrize(("start_hp", "max_turns"), [(1, 60), (3, 8), (9, 1000)])
+def test_duel_bounds_are_the_cells_own_range(start_hp: int, max_turns: int) -> None:
+    """HP left lies in 0..start_hp and turns in 1..max_turns: the bounds that size the distribution tables and
+    the rule-of-three interval are the cell's, and every game stays inside them (HP only goes down)."""
+    t = get_game("mech_arena").tasks["duel"]
+    params = t.defaults(mech_a="jaeger", mech_b="volga", policy_a="random", start_hp=start_hp, max_turns=max_turns)
+    bounds = {m.name: m.bounds for m in t.metrics_for(params)}
+    assert bounds["a_hp_left"] == bounds["b_hp_left"] == (0, start_hp)
+    assert bounds["turns"] == (1, max_turns)
+    out = t.simulate(params, 400, rng=np.random.default_rng(2))
+    for name in ("a_hp_left", "b_hp_left", "turns"):
+        lo, hi = bounds[name]
+        assert lo <= out[name].min() and out[name].max() <= hi, name
+    # a cell not checked yet (the metric list is also asked for then) gets the defaults' bounds
+    odd = {m.name: m.bounds for m in t.metrics_for(dict(params, start_hp=True, max_turns=2.5))}
+    assert odd["a_hp_left"] == (0, 2) and odd["turns"] == (1, 60)
+
+
 def test_league_scores_are_zero_sum() -> None:
     t = get_game("mech_arena").tasks["league"]
     params = t.defaults(policy="random", max_turns=40)
