@@ -837,7 +837,7 @@ def search_cli(scenario: str | Path, *, seed: int | None = None, out: str | Path
     from gamesim.analysis.search import search
     from gamesim.analysis.sensitivity import parse_sensitivity, sensitivity_run
     from gamesim.analysis.target import load_target_scenario
-    from gamesim.report.search_report import write_report
+    from gamesim.report.search_report import settings_overview, write_report
 
     sc, tgt, raw_sens = load_target_scenario(scenario)
     if tgt is None:
@@ -848,7 +848,7 @@ def search_cli(scenario: str | Path, *, seed: int | None = None, out: str | Path
         warnings.simplefilter("ignore", UserWarning)
         res = search(sc, tgt, seed=seed)
     print(res.summary())
-    print(res.table().to_string(index=False, max_rows=60))
+    print(settings_overview(res).to_string(index=False, max_rows=60))
     sens = None
     if raw_sens is not None:
         spec = parse_sensitivity(raw_sens, sc, where=str(scenario))

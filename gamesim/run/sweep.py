@@ -41,6 +41,7 @@ import os
 import re
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,7 +53,7 @@ import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
-from tqdm.auto import tqdm
+from tqdm import TqdmWarning
 
 from gamesim.core.version import __version__
 from gamesim.core.analysis import (
@@ -90,6 +91,12 @@ from gamesim.core.summary import (
     pair_moments,
     summarize_column,
 )
+
+with warnings.catch_warnings():
+    # in a notebook kernel without ipywidgets tqdm.auto falls back to the text bar with a TqdmWarning, which a
+    # report's notebook (the search notebook runs sweeps) would print into the page, with a path of this machine
+    warnings.simplefilter("ignore", TqdmWarning)
+    from tqdm.auto import tqdm
 
 __all__ = [
     "Backend",

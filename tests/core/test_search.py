@@ -337,7 +337,10 @@ def test_search_notebook_report(tmp_path):
 
     html, pdf = render_search_report(TARGETS / "godtear_smallest_skill.toml", tmp_path)
     text = html.read_text()
-    assert "Target search" in text and "Sensitivity" in text and pdf.stat().st_size > 0
+    assert "Findings" in text and "Sensitivity" in text and pdf.stat().st_size > 0
+    assert text.index("Findings") < text.index("Every setting") < text.index("How these results were produced")
+    assert "IProgress" not in text and "Warning" not in text  # tqdm's widget warning printed into the page
+    assert str(Path.home()) not in text and "site-packages" not in text
 
 
 def test_python_arguments_are_checked():

@@ -302,10 +302,18 @@ def search(
             ev.last_look.clear()
             method = ""
     if method == "bisect":
+        for i, rec in recs.items():  # the end settings, sampled for the check above: their own values are shown
+            if (rec["basis"] == "inferred" and i in ev.decided_at
+                    and all(math.isnan(c["estimate"]) for c in rec["cons"])):
+                own = ev.decided_at[i]  # its own intervals decide it too where they agree with the inference
+                recs[i] = dict(rec, basis=own["basis"] if own["status"] == rec["status"] else "inferred",
+                               cons=[dict(g, decision=r["decision"]) for g, r in zip(own["cons"], rec["cons"])])
         for i, rec in recs.items():  # feasible by inference: give them values to show and rank
             if rec["basis"] == "inferred" and rec["status"] == "feasible":
                 if i in ev.decided_at and ev.decided_at[i]["basis"] != "exact":
                     continue  # sampled here (one bound decided here): its own values are shown
+                if tgt.prefer != "closest" and ev.needs_sampling(i):
+                    continue  # smallest/largest rank by position: a first-look estimate would be simulated unused
                 got = ev.at_look(i, 0)
                 if got["basis"] == "exact":
                     recs[i] = got

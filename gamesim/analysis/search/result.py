@@ -33,7 +33,9 @@ class SearchResult:
         One row per setting of the box: the searched parameters, ``status``
         (one of :data:`STATUSES`), ``basis`` (``exact``, ``sampled``,
         ``inferred`` from a monotone bisection, or ``-`` when not evaluated),
-        ``n`` (trials used at the setting's last look, 0 for exact or inferred),
+        ``n`` (trials simulated at the setting's last look; 0 for an exact setting and for an inferred one,
+        except an inferred feasible setting under ``prefer = "closest"``, sampled at the first look for
+        the estimate that ranks it),
         and per constraint ``<label>: estimate / ci_low / ci_high / exact /
         decision``. Intervals are at the decision level ``1 - alpha_interval``.
     recommended : dict or None
@@ -146,9 +148,6 @@ class SearchResult:
             fig, axes = plt.subplots(len(cons), 1, figsize=(7, 3.2 * len(cons)), squeeze=False)
             for c, ax_ in zip(cons, axes[:, 0]):
                 lab = c.label
-                lo = -1e300 if math.isinf(c.low) else c.low
-                hi = 1e300 if math.isinf(c.high) else c.high
-                ax_.axhspan(lo, hi, color="tab:green", alpha=0.12, label="target band")
                 for st, col in colors.items():
                     d = df[(df["status"] == st) & df[f"{lab}: estimate"].notna()]
                     if d.empty:
@@ -165,6 +164,13 @@ class SearchResult:
                     vals = list(ys) + finite
                     pad = 0.05 * (max(vals) - min(vals) or 1)
                     ax_.set_ylim(min(vals) - pad, max(vals) + pad)
+                # the band within the axes: a one-sided band's infinite end stops at the axes' edge (an
+                # axhspan to +-1e300 overflowed the drawing and shaded the whole axes)
+                y0, y1 = ax_.get_ylim()
+                lo, hi = max(c.low, y0), min(c.high, y1)
+                if lo < hi:
+                    ax_.axhspan(lo, hi, color="tab:green", alpha=0.12, label="target band", zorder=0)
+                ax_.set_ylim(y0, y1)
                 import matplotlib.transforms as mtransforms
 
                 rug = mtransforms.blended_transform_factory(ax_.transData, ax_.transAxes)
