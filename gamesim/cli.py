@@ -846,7 +846,7 @@ def search_cli(scenario: str | Path, *, seed: int | None = None, out: str | Path
     check_report_path(out, pdf=pdf)
     with warnings.catch_warnings():  # the contradiction is printed in the summary below, once
         warnings.simplefilter("ignore", UserWarning)
-        res = search(sc, tgt, seed=seed)
+        res = search(sc, tgt, seed=seed, progress=True)
     print(res.summary())
     print(settings_overview(res).to_string(index=False, max_rows=60))
     sens = None

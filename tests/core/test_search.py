@@ -347,6 +347,8 @@ def test_python_arguments_are_checked():
     sc = _godtear_dict(params={"damage": [3, 5]}, constraints=[{"metric": "knockout", "low": 0.5}])
     with pytest.raises(TypeError, match="crn"):
         search(sc, crn=1)
+    with pytest.raises(TypeError, match="progress"):
+        search(sc, progress="yes")
     with pytest.raises(ValueError, match="seed"):
         search(sc, seed=-1)
     with pytest.raises(TypeError, match="seed"):

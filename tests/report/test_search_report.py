@@ -195,3 +195,28 @@ def test_findings_of_an_unmet_target_say_so():
     text = search_findings_markdown(res)
     assert "**No setting was shown to meet the target**" in text and "**Infeasible** (3 of 3 settings)" in text
     assert not math.isnan(res.alpha_interval)
+
+
+def test_progress_shows_the_trials_simulated_and_clears(capsys, bernoulli_oracle, monkeypatch):
+    """`gamesim search` shows the trials simulated so far while it runs (a long search is not silent), and the
+    bar is gone at the end; the results do not depend on it."""
+    import gamesim.run.sweep as sweep_module
+
+    shown = []
+    real = sweep_module.tqdm
+
+    def spy(*a, **kw):  # the bar as created, without its half-second delay
+        kw["delay"] = 0
+        bar = real(*a, **kw)
+        shown.append((kw["disable"], bar))
+        return bar
+
+    monkeypatch.setattr(sweep_module, "tqdm", spy)
+    sc = {"game": bernoulli_oracle, "n_trials": 200, "chunk_size": 200, "seed": 3,
+          "parts": [{"name": "b", "task": "draw"}],
+          "target": {"params": {"p": [0.2, 0.5]}, "n_start": 200, "max_trials": 800,
+                     "constraints": [{"metric": "hit", "low": 0.3}]}}
+    quiet, loud = search(sc), search(sc, progress=True)
+    assert quiet.settings.equals(loud.settings)
+    assert [d for d, _ in shown] == [True, False] and shown[1][1].n == loud.trials_used > 0
+    assert " trials" in capsys.readouterr().err

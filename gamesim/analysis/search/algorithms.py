@@ -205,6 +205,7 @@ def search(
     seed: int | None = None,
     rng: Any = None,
     crn: bool = True,
+    progress: bool = False,
 ) -> SearchResult:
     """Find the settings of rule parameters that hit a target on metrics.
 
@@ -224,6 +225,9 @@ def search(
     crn : bool, default True
         Common random numbers: every setting draws chunk ``k`` from the same
         child seed. ``False`` gives each setting its own stream.
+    progress : bool, default False
+        Show the trials simulated so far (count and rate) on standard error while the search runs
+        (``gamesim search`` does); the bar is removed when the search ends.
 
     Returns
     -------
@@ -237,7 +241,7 @@ def search(
     ValueError
         For a negative seed, or no target.
     TypeError
-        For a non-bool ``crn`` or a non-integer seed.
+        For a non-bool ``crn`` or ``progress``, or a non-integer seed.
 
     Notes
     -----
@@ -263,6 +267,7 @@ def search(
     from gamesim.core.validate import check_bool, check_int
 
     check_bool("crn", crn)
+    check_bool("progress", progress)
     if isinstance(scenario, Scenario):
         if target is None:
             raise ValueError("target is required with a loaded Scenario")
@@ -281,7 +286,7 @@ def search(
         entropy = int(np.random.default_rng(rng).integers(0, 2**63))
     else:
         entropy = int(root_seed_sequence(sc.seed if seed is None else seed).entropy)
-    ev = _Evaluator(sc, tgt, entropy, crn=crn)
+    ev = _Evaluator(sc, tgt, entropy, crn=crn, progress=progress)
     ev.check(where)
     n_set = len(ev.settings)
     notes: list[str] = []
@@ -357,5 +362,6 @@ def search(
         recs[i] = ev.sequential(i, start_look=min(1, len(ev.looks) - 1))
         df = table_of(recs)
         recommended, frontier = _recommend(df, tgt)
+    ev.bar.close()
     return SearchResult(df, recommended, frontier, tgt, sc, method, int(sum(ev.n.values())), ev.alpha_interval(),
                         entropy, notes)

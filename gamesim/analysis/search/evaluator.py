@@ -26,10 +26,13 @@ __all__: list[str] = []
 class _Evaluator:
     """Per-setting data with sequential looks, exact values and common random numbers."""
 
-    def __init__(self, scenario: Scenario, target: Target, entropy: int, *, crn: bool = True):
-        from gamesim.run.sweep import run_chunk
+    def __init__(self, scenario: Scenario, target: Target, entropy: int, *, crn: bool = True, progress: bool = False):
+        from gamesim.run.sweep import run_chunk, tqdm
 
         self._run_chunk = run_chunk
+        #: Trials simulated so far, on the terminal (a search's total is not known in advance: the count and rate)
+        self.bar = tqdm(desc=f"{scenario.name} search", unit=" trials", unit_scale=True, delay=0.5,
+                        disable=not progress, leave=False)
         self.scenario = scenario
         self.target = target
         self.part = next(p for p in scenario.parts if p.name == target.part)
@@ -99,6 +102,7 @@ class _Evaluator:
             for name, arr in arrays.items():
                 if name in self.kept:  # only the constrained metrics are kept in memory
                     store.setdefault(name, []).append(arr)
+            self.bar.update(self.chunk)
         self.n[i] = -(-n // self.chunk) * self.chunk
 
     def at_look(self, i: int, look: int) -> dict[str, Any]:
