@@ -112,6 +112,10 @@ def test_one_sided_band_is_shaded_from_its_bound_to_the_edge():
     y0, y1 = ax.get_ylim()
     lo, hi = band[0].get_y(), band[0].get_y() + band[0].get_height()
     assert lo == pytest.approx(0.5) and hi == pytest.approx(y1) and y0 < 0.5 < y1
+    sc["target"]["params"] = {"damage": [5, 6, 7]}  # three players, three damages: ticks 5, 6, 7, never 5.25
+    ax = search(sc).plot().axes[0]
+    x0, x1 = ax.get_xlim()
+    assert [t for t in ax.get_xticks() if x0 <= t <= x1] == [5, 6, 7]
 
 
 def test_bisection_simulates_no_setting_it_does_not_show(bernoulli_oracle):

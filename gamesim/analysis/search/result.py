@@ -180,6 +180,11 @@ class SearchResult:
                 xv = [float(v) for v in self.target.params[0].values]  # the whole box, not only sampled points
                 xpad = 0.02 * (max(xv) - min(xv) or 1)
                 ax_.set_xlim(min(xv) - xpad, max(xv) + xpad)
+                if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+                       for v in self.target.params[0].values):
+                    from matplotlib.ticker import MaxNLocator
+
+                    ax_.xaxis.set_major_locator(MaxNLocator(integer=True))  # 2, 3, 4 players: no 2.25
                 ax_.set_xlabel(names[0] + "  (ticks at the bottom: every setting's status, inferred ones included)")
                 ax_.set_ylabel(f"{c.metric} ({c.statistic})")
                 ax_.set_title(lab)
