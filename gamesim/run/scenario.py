@@ -1127,8 +1127,11 @@ def _parse_compare(where: str, rc: Any, parts: list[Part]) -> Compare | None:
         (dimension, value), = base.items()
     else:
         raise ScenarioError(
-            f"{where}: compare.baseline = {_toml_text(base)}, must be a case name (a string) "
-            "or a table with one swept parameter, e.g. { bag_n = 44 }"
+            (f"{where}: compare.baseline is missing; give" if base is None else
+             f"{where}: compare.baseline = {_toml_text(base)}, must be")
+            + " a case name (a string) or a table with one swept parameter, e.g. { bag_n = 44 }"
+            + (" (with pairs = \"all\" too: it names the dimension whose values are compared)"
+               if rc.get("pairs") == "all" else "")
         )
     having = [p for p in parts if dimension in p.dim_values()]
     if not having:

@@ -88,6 +88,16 @@ def test_values_are_shown_as_the_file_spells_them(write_scenario, old, new, show
     assert "True" not in msg and "False" not in msg and "datetime" not in msg, msg
 
 
+def test_missing_compare_baseline_says_it_is_missing(write_scenario):
+    """A [compare] table without baseline (easy to leave out with pairs = "all") reads "is missing", not
+    "= None"."""
+    body = GOOD.replace("grid = { session_size = [1, 10], total_pulls = [20, 40, 60] }",
+                        "grid = { session_size = [1, 10] }") + '\n[compare]\npairs = "all"\n'
+    msg = expect_error(write_scenario, body, "compare.baseline is missing; give a case name",
+                       'with pairs = "all" too')
+    assert "None" not in msg, msg
+
+
 def test_chip_counts_that_do_not_add_up(write_scenario):
     body = GOOD.replace("bag_n = 44", "bag_n = 44\nbag_total = 49")
     expect_error(write_scenario, body, "bag_total = 49", "50")
