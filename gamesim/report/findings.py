@@ -27,7 +27,7 @@ import pandas as pd
 from gamesim.core.sanitize import safe_markdown
 from gamesim.report.present import format_interval, lead_metrics, scenario_part, show_text, show_value
 
-__all__ = ["findings_markdown", "comparison_sentences", "MAX_METRICS"]
+__all__ = ["findings_markdown", "comparison_sentences", "ranking_sentences", "MAX_METRICS"]
 
 #: Metrics described per part in the Findings (the rest are in the part's own section, and said to be).
 MAX_METRICS = 4
@@ -47,6 +47,82 @@ def _where(row: pd.Series, dims: list[str]) -> str:
 def _interval(row: pd.Series, digits: int = 3) -> str:
     return format_interval(float(row["estimate"]), float(row["ci_low"]), float(row["ci_high"]), digits=digits,
                            n=int(row["n"]))
+
+
+def _precision_sentence(results: Any, part: str, dims: list[str]) -> str | None:
+    """Whether the ``[precision]`` target was met in the part's cells, naming those where it was not."""
+    sc = results.scenario
+    if sc is None or sc.precision is None:
+        return None
+    f = results.part_frame(part)
+    if "target_met" not in f.columns or f["target_met"].isna().all():
+        return None
+    pr = sc.precision
+    rows = f[(f["metric"] == pr.metric) & f["target_met"].notna()].drop_duplicates("cell")
+    if rows.empty:
+        return None
+    missed = rows[rows["target_met"] == False]  # noqa: E712 (a column of True/False/None)
+    what = f"Precision target (95% interval of **{safe_markdown(pr.metric)}** within ±{pr.half_width:g})"
+    if missed.empty:
+        return f"{what}: met in every one of the {len(rows)} cells."
+    swept = [d for d in dims if rows[d].map(lambda v: json.dumps(show_value(v))).nunique() > 1] or dims
+    where = "; ".join(_where(r, swept) for _, r in missed.head(6).iterrows())
+    more = f" and {len(missed) - 6} more" if len(missed) > 6 else ""
+    return (f"{what}: met in {len(rows) - len(missed)} of {len(rows)} cells; not within {pr.max_trials:,} trials "
+            f"(the cap) at {where}{more}.")
+
+
+#: Families of a ranking described per part in the Findings (one sentence each).
+MAX_RANKINGS = 4
+
+
+def ranking_sentences(results: Any, part: str) -> list[str]:
+    """With ``[compare] pairs = "all"``: per compared metric (and values of the other dimensions), the values
+    of the compared dimension in rank order, the best, and those indistinguishable from it.
+
+    Parameters
+    ----------
+    results : gamesim.core.api.Results
+    part : str
+
+    Returns
+    -------
+    list of str
+        Markdown sentences (at most :data:`MAX_RANKINGS`): "**metric**, lower is better: 1. edition = spa
+        (estimate [interval]), 2. ... ; best spa, and original is indistinguishable from it (Holm, family-wise
+        5%)." Empty without an all-pairs comparison of the part.
+    """
+    sc = results.scenario
+    if sc is None or sc.compare is None or sc.compare.pairs != "all" or results.comparisons.empty:
+        return []
+    rk = results.ranking()
+    rk = rk[rk["part"] == part]
+    if rk.empty:
+        return []
+    fixed = {"part", "metric", "dimension", "value", "cell", "n", "estimate", "ci_low", "ci_high", "rank", "best",
+             "p_holm_vs_best", "indistinguishable_from_best"}
+    others = [c for c in rk.columns if c not in fixed]
+    lead, rest = lead_metrics(results, part)
+    order_of = {m: i for i, m in enumerate(lead + rest)}  # the metrics the scenario is about first
+    rk = rk.assign(_order=rk["metric"].map(lambda m: order_of.get(m, len(order_of)))).sort_values("_order", kind="stable")
+    out = []
+    for _, fam in rk.groupby(["_order", "metric"] + others, sort=False, dropna=False):
+        fam = fam.sort_values("rank")
+        dim = safe_markdown(str(fam["dimension"].iloc[0]))
+        at = ", ".join(f"{safe_markdown(o)} = {_txt(fam[o].iloc[0])}" for o in others)
+        order = ", ".join(f"{int(r['rank'])}. {dim} = {_txt(r['value'])} ({_interval(r)})"
+                          for _, r in fam.head(6).iterrows()) + (f", and {len(fam) - 6} more" if len(fam) > 6 else "")
+        best = fam[fam["best"]]
+        ties = fam[(~fam["best"]) & (fam["indistinguishable_from_best"] == True)]  # noqa: E712 (pd.NA: not compared)
+        tie_text = (f"{', '.join(_txt(v) for v in ties['value'])} "
+                    f"{'is' if len(ties) == 1 else 'are'} indistinguishable from it" if len(ties)
+                    else "no other value is indistinguishable from it")
+        out.append(f"**{safe_markdown(str(fam['metric'].iloc[0]))}**, {sc.compare.better} is better"
+                   + (f" (at {at})" if at else "") + f": {order}; best {_txt(best['value'].iloc[0])}, and "
+                   f"{tie_text} (Holm, family-wise 5%).")
+        if len(out) == MAX_RANKINGS:
+            break
+    return out
 
 
 def _headline(results: Any, part: str, metric: str, dims: list[str]) -> str:
@@ -203,7 +279,9 @@ def findings_markdown(results: Any, *, heading: str = "##", part_headings: dict[
         lines.append("")
         lead, others = lead_metrics(results, part)  # lead: the part's findings key, the metrics its question is about
         metrics = lead + others
-        shown = lead or metrics[:per_part]
+        # a findings key is the designer's choice, shown as it is; the metrics of a precision rule or comparison
+        # lead the usual number
+        shown = lead if spec is not None and spec.findings else metrics[:max(per_part, len(lead))]
         for metric in shown:
             lines.append("- " + _headline(results, part, metric, dims))
         more = metrics[len(shown):]  # shown is a prefix of metrics (the named ones lead)
@@ -211,7 +289,10 @@ def findings_markdown(results: Any, *, heading: str = "##", part_headings: dict[
             lines.append(f"- {len(more)} more metrics" + (": " + ", ".join(safe_markdown(m) for m in more)
                                                           if len(more) <= MAX_METRICS else "")
                          + " (in this part's section).")
-        for s in comparison_sentences(results, part):
+        prec = _precision_sentence(results, part, dims)
+        if prec:
+            lines.append("- " + prec)
+        for s in ranking_sentences(results, part) + comparison_sentences(results, part):
             lines.append("- " + s)
         ex = _exact_agreement(results, part)
         if ex:

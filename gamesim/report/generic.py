@@ -327,9 +327,12 @@ def _part_section(results: Results, part: str, h: list[str]) -> None:
                 + ("; lines: exact values" if frame["exact"].notna().any() else ""),
                 "Series plotted", series, " | ".join(others))
     capped = frame[frame["target_met"] == False]  # noqa: E712
-    if len(capped):
-        cells = sorted(set(capped["cell"]))
-        _md(f"*Precision target not met (trial cap reached) in cells {', '.join(map(str, cells))}.*")
+    if len(capped):  # which cells, by their settings (the Findings say it too)
+        part_dims = results.dims(part)
+        swept = [d for d in part_dims if frame[d].map(show_text).nunique() > 1] or part_dims
+        where = "; ".join(", ".join(f"{safe_markdown(d)} = {_md_value(r[d])}" for d in swept)
+                          for _, r in capped.drop_duplicates("cell").iterrows())
+        _md(f"*Precision target not met (trial cap reached) at {where}.*")
 
     comp = results.comparisons
     compared = []

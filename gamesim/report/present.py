@@ -244,7 +244,7 @@ def select(results: pd.DataFrame, *, part: str, metric: str, statistic: str | No
 
 
 def lead_metrics(results: Any, part: str) -> tuple[list[str], list[str]]:
-    """A part's metrics split into the ones its scenario's ``findings`` key names and the others.
+    """A part's metrics split into the ones its scenario is about and the others.
 
     Parameters
     ----------
@@ -256,13 +256,22 @@ def lead_metrics(results: Any, part: str) -> tuple[list[str], list[str]]:
     Returns
     -------
     (list of str, list of str)
-        The named metrics the part reports, in the key's order, and every other metric of the part in
-        declared order. The report's Findings show the first list (else the first metrics) and its
-        figures put them first.
+        The lead metrics the part reports and every other metric of the part in declared order. The
+        lead: the part's ``findings`` key, in its order; without one, the ``[precision]`` metric, then the
+        ``[compare]`` metrics where the part is compared (the metrics the scenario's own rules name). The
+        report's Findings show the lead first and its figures put it first.
     """
     metrics = results.metrics(part)
     spec = scenario_part(results, part)
-    lead = [m for m in (spec.findings if spec is not None else ()) if m in metrics]
+    named: list[str] = list(spec.findings) if spec is not None else []
+    sc = getattr(results, "scenario", None)
+    if spec is not None and not named and sc is not None:
+        if sc.precision is not None:
+            named.append(sc.precision.metric)
+        cmp_ = sc.compare
+        if cmp_ is not None and cmp_.metrics and cmp_.dimension in spec.dim_values():
+            named += list(cmp_.metrics)
+    lead = [m for m in dict.fromkeys(named) if m in metrics]
     return lead, [m for m in metrics if m not in lead]
 
 

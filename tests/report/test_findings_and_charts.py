@@ -220,3 +220,44 @@ def test_report_text_writes_values_as_a_scenario_file_does():
     table = interval_table(rows, "overdrive", "expert", exact=False)
     assert list(table.index) == ["false", "true"] and list(table.columns) == ["false", "true"]
     assert list(interval_table(rows, ["overdrive", "expert"], exact=False).index)[0] == ("false", "false")
+
+
+def test_findings_lead_with_the_scenarios_own_metrics_rank_all_pairs_and_say_where_precision_failed(tmp_path):
+    """No findings key: the [precision] metric, then the [compare] metrics lead the Findings (not the task's first
+    metrics); pairs = "all" gives the ranking the exact values give, best first; a precision target missed is
+    named by the cell's settings in the Findings, as the results' target_met says."""
+    from gamesim.core.registry import get_game
+
+    task = get_game("godtear").tasks["knockout"]
+    exact = {a: task.exact(task.defaults(accuracy=a))["wounds:mean"] for a in (1, 2, 4)}
+    scenario = {
+        "name": "ranked", "game": "godtear", "seed": 2, "n_trials": 400, "chunk_size": 400,
+        "parts": [{"name": "p", "task": "knockout",
+                   "cases": [{"name": "a", "accuracy": 1}, {"name": "b", "accuracy": 2}, {"name": "c", "accuracy": 4}]}],
+        "compare": {"baseline": "a", "pairs": "all", "metrics": ["uses_to_knockout", "wounds"], "better": "higher"},
+        "precision": {"metric": "wounds", "half_width": 0.02, "max_trials": 800},
+    }
+    r = gamesim.sweep(scenario, progress=False, cache_root=tmp_path)
+    bullets = [ln for ln in findings_markdown(r).splitlines() if ln.startswith("- ")]
+    assert [b.split("**")[1] for b in bullets[:2]] == ["wounds", "uses_to_knockout"], bullets[:3]
+
+    ranked = [b for b in bullets if ", higher is better:" in b and b.startswith("- **wounds**")]
+    assert len(ranked) == 1, bullets
+    order = sorted(exact, key=exact.get, reverse=True)  # the exact means: accuracy 4, 2, 1
+    se = r.rows("wounds", part="p", statistic="mean")["se"].max()
+    assert min(abs(exact[x] - exact[y]) for x in exact for y in exact if x != y) > 8 * se  # no near tie
+    names = {1: "a", 2: "b", 4: "c"}
+    positions = [ranked[0].index(f"{k}. case = {names[a]} ") for k, a in enumerate(order, 1)]
+    assert positions == sorted(positions), ranked[0]
+    assert f"best {names[order[0]]}, and no other value is indistinguishable from it" in ranked[0]
+
+    frame = r.part_frame("p")
+    met = frame[frame["metric"] == "wounds"].drop_duplicates("cell").set_index("case")["target_met"]
+    prec = [b for b in bullets if b.startswith("- Precision target")]
+    assert len(prec) == 1
+    if met.all():
+        assert "met in every one of the 3 cells" in prec[0]
+    else:
+        assert f"met in {int(met.sum())} of 3 cells" in prec[0]
+        for case, ok in met.items():
+            assert (f"case = {case}" in prec[0]) == (not ok), prec[0]
