@@ -280,8 +280,8 @@ def findings_markdown(results: Any, *, heading: str = "##", part_headings: dict[
         lead, others = lead_metrics(results, part)  # lead: the part's findings key, the metrics its question is about
         metrics = lead + others
         # a findings key is the designer's choice, shown as it is; the metrics of a precision rule or comparison
-        # lead the usual number
-        shown = lead if spec is not None and spec.findings else metrics[:max(per_part, len(lead))]
+        # come first within the usual number (a comparison of eleven metrics would fill the Findings)
+        shown = lead if spec is not None and spec.findings else metrics[:per_part]
         for metric in shown:
             lines.append("- " + _headline(results, part, metric, dims))
         more = metrics[len(shown):]  # shown is a prefix of metrics (the named ones lead)
