@@ -26,10 +26,10 @@ from gamesim.run.results import atomic_write
 from gamesim.run.scenario import ScenarioError
 
 __all__ = ["write_report", "render_search_report", "search_findings_markdown", "decision_rule_markdown",
-           "settings_overview", "search_run_table", "search_rules_markdown"]
+           "settings_overview", "status_matrix", "search_run_table", "search_rules_markdown"]
 
 
-def plain_title(text: str) -> str:
+def _plain_title(text: str) -> str:
     """A scenario title on one line, without markup (for the page title and heading)."""
     return " ".join(plain_text(text).split())
 
@@ -440,7 +440,7 @@ def write_report(result: SearchResult, path: str | Path, *, sensitivity: Any = N
     parts += [md(search_rules_markdown(result)),
               h2("produced", "How these results were produced"), _table_html(search_run_table(result), index=True)]
     body = "\n".join(p for p in parts if p)
-    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(plain_title(sc.title))}</title>"
+    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(_plain_title(sc.title))}</title>"
             f"{_SEARCH_CSS}</head><body>{body}</body></html>")
     data = finish_page(page).encode("utf-8")
     atomic_write(path, lambda fh: fh.write(data))  # Ctrl-C or a full disk: the old report or none
