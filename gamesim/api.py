@@ -846,6 +846,7 @@ def sweep(
         "scheduler": scheduler,
         "chunks_run": res.chunks_run,
         "chunks_reused": res.chunks_reused,
+        "chunks_in_process": res.chunks_in_process,
         "python": platform.python_version(),
         "numpy": np.__version__,
         "data_files": [{"key": d.key, "path": str(d.path), "sha256": d.sha256} for d in sc.data_files],

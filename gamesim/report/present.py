@@ -452,11 +452,27 @@ def run_summary(results: pd.DataFrame, meta: dict[str, Any]) -> pd.DataFrame:
         "parameter cells": int(n.size),
         "trials per cell (n)": f"{int(n.min()):,} – {int(n.max()):,}" if n.min() != n.max() else f"{int(n.min()):,}",
         "total trials": f"{int(n.sum()):,}",
-        "backend / n_jobs": f"{meta.get('backend', '?')} / {meta.get('n_jobs', '?')}",
+        "backend / n_jobs": _backend_text(meta),
         "sweep wall time (s)": meta.get("seconds", "?"),
         "run started (UTC)": meta.get("started_utc", "?"),
     }
     return pd.DataFrame({"value": [str(v) for v in info.values()]}, index=list(info.keys()))
+
+
+def _backend_text(meta: dict[str, Any]) -> str:
+    """The run table's backend line: the settings, and where the chunks really ran when not in the workers (a
+    sweep too small to start workers for runs in gamesim's own process; a rerun reuses saved chunks)."""
+    text = f"{meta.get('backend', '?')} / {meta.get('n_jobs', '?')}"
+    ran, here = meta.get("chunks_run"), meta.get("chunks_in_process")
+    if not isinstance(ran, int) or not isinstance(here, int):
+        return text  # results written before these were recorded
+    if ran == 0:
+        return text + " (every chunk reused from an earlier run)"
+    if here == ran:
+        return text + " (not used: the sweep was small enough to run in gamesim's own process)"
+    if here:
+        return text + f" ({here:,} of {ran:,} chunks in gamesim's own process)"
+    return text
 
 
 @dataclass(frozen=True)

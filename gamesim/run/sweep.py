@@ -160,6 +160,9 @@ class SweepResult:
         With ``[compare]``: the best value of the compared dimension per part,
         metric and other dimensions, and which values are indistinguishable from it
         at the family-wise 5% level (Holm; :func:`gamesim.core.analysis.rank_cases`).
+    chunks_in_process : int
+        Of ``chunks_run``, the chunks run in the calling process (``inline_below_s``: a sweep too small
+        for workers), not by the backend's workers.
     """
 
     table: pd.DataFrame
@@ -172,6 +175,7 @@ class SweepResult:
     comparisons: pd.DataFrame = field(default_factory=pd.DataFrame)
     distributions: pd.DataFrame = field(default_factory=pd.DataFrame)
     rankings: pd.DataFrame = field(default_factory=pd.DataFrame)
+    chunks_in_process: int = 0
 
 
 def _warn(msg: str) -> None:
@@ -755,7 +759,7 @@ def run_sweep(
     rankings = rank_cases(table, comparisons, better=scenario.compare.better) if scenario.compare else pd.DataFrame()
     return SweepResult(
         table, entropy, digest, cache_dir, ran, reused, time.perf_counter() - t0, comparisons, distributions,
-        rankings,
+        rankings, chunks_in_process=inline_n,
     )
 
 

@@ -195,3 +195,30 @@ def test_tables_show_a_tiny_exact_value_with_the_decimals_that_show_it(res: Resu
     assert shown.loc[p, "half-width paired / indep."].endswith(" / 0.000044")
     other = 1 - p
     assert shown.loc[other, "exact"] == f"{float(MEAN[('two dice', other)] - MEAN[('one die', other)]):.3f}"
+
+
+def test_run_table_says_where_the_chunks_ran(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The run table's backend line: a sweep small enough to run in gamesim's own process says its workers were
+    not used; a rerun from saved chunks says every chunk was reused; the chunk counts survive a save and load."""
+    import gamesim.run.sweep as sweep_module
+    from gamesim.api import summary_table
+
+    monkeypatch.setattr(sweep_module, "_workers_warm_until", 0.0)  # workers an earlier test left running: unused
+
+    scenario = {"name": "where_run", "game": "godtear", "seed": 4, "n_trials": 300, "chunk_size": 100,
+                "parts": [{"name": "p", "task": "knockout", "grid": {"accuracy": [2, 5]}}]}
+    first = gamesim.sweep(scenario, n_jobs=2, progress=False, cache_root=tmp_path / "c", inline_below_s=60.0)
+    assert first.meta["chunks_run"] == first.meta["chunks_in_process"] == 6
+    line = summary_table(first).loc["backend / n_jobs", "value"]
+    assert line == "loky / 2 (not used: the sweep was small enough to run in gamesim's own process)"
+    again = gamesim.sweep(scenario, n_jobs=2, progress=False, cache_root=tmp_path / "c", inline_below_s=60.0)
+    assert again.meta["chunks_run"] == 0 and again.frame.equals(first.frame)
+    assert summary_table(again).loc["backend / n_jobs", "value"].endswith("(every chunk reused from an earlier run)")
+    first.save(tmp_path / "r.parquet")
+    loaded = Results.load(tmp_path / "r.parquet")
+    assert summary_table(loaded).loc["backend / n_jobs", "value"] == line
+    old = dict(first.meta)  # results written before the counts were recorded: the settings alone
+    del old["chunks_in_process"]
+    from gamesim.report.present import run_summary
+
+    assert run_summary(first.frame, old).loc["backend / n_jobs", "value"] == "loky / 2"
