@@ -20,6 +20,7 @@ names, parameter values) goes through :func:`gamesim.core.sanitize.safe_markdown
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import pandas as pd
@@ -68,8 +69,13 @@ def _precision_sentence(results: Any, part: str, dims: list[str]) -> str | None:
     swept = [d for d in dims if rows[d].map(lambda v: json.dumps(show_value(v))).nunique() > 1] or dims
     where = "; ".join(_where(r, swept) for _, r in missed.head(6).iterrows())
     more = f" and {len(missed) - 6} more" if len(missed) > 6 else ""
+    # every trial of the cell gave the same value and the metric has no known range: no number of trials makes
+    # the interval finite (docs/reliability.md), so the cap was reached however large it was
+    flat = missed[(missed["se"].astype(float) == 0) & ~(missed["ci_high"].astype(float) < math.inf)]
+    why = (" (every trial there gave the same value; while that holds, a mean with no known range has no finite "
+           "interval, however many trials are run)" if len(flat) == len(missed) else "")
     return (f"{what}: met in {len(rows) - len(missed)} of {len(rows)} cells; not within {pr.max_trials:,} trials "
-            f"(the cap) at {where}{more}.")
+            f"(the cap) at {where}{more}{why}.")
 
 
 #: Families of a ranking described per part in the Findings (one sentence each).

@@ -261,3 +261,29 @@ def test_findings_lead_with_the_scenarios_own_metrics_rank_all_pairs_and_say_whe
         assert f"met in {int(met.sum())} of 3 cells" in prec[0]
         for case, ok in met.items():
             assert (f"case = {case}" in prec[0]) == (not ok), prec[0]
+
+
+def test_precision_sentence_explains_a_cell_with_no_spread(tmp_path):
+    """A cell whose every trial gives the same value of an unbounded metric can never meet a precision target
+    (its interval is infinite while that holds): the Findings say so instead of leaving "not met" unexplained."""
+    import numpy as np
+
+    from gamesim.core import registry
+    from gamesim.core.registry import Game, Metric, Param, Task, register_game
+
+    def sim(params, n_trials, *, rng):
+        g = np.random.default_rng(rng)
+        return {"x": np.zeros(n_trials) if params["flat"] else g.exponential(1.0, n_trials)}
+
+    game = register_game(Game("flat_metric_findings_test", "synthetic (tests only)",
+                              {"t": Task("t", sim, (Metric("x", "mean"),), (Param("flat", "bool", True),))}))
+    try:
+        r = gamesim.sweep({"name": "flat", "game": game.name, "seed": 1, "n_trials": 100, "chunk_size": 100,
+                           "parts": [{"name": "p", "task": "t", "grid": {"flat": [True, False]}}],
+                           "precision": {"metric": "x", "half_width": 0.5, "max_trials": 300}},
+                          progress=False, cache_root=tmp_path)
+    finally:
+        registry._REGISTRY.pop(game.name, None)
+    prec = [ln for ln in findings_markdown(r).splitlines() if ln.startswith("- Precision target")]
+    assert len(prec) == 1 and "met in 1 of 2 cells" in prec[0] and "at flat = true" in prec[0], prec
+    assert "every trial there gave the same value" in prec[0]
