@@ -207,6 +207,10 @@ def status_matrix(result: SearchResult) -> pd.DataFrame | None:
     one column per value of the first; each cell the status mark (✓ feasible, ✗ infeasible, ? undecided,
     · not evaluated), after the value of the one constraint where there is one and it was simulated or exact.
 
+    Parameters
+    ----------
+    result : SearchResult
+
     Returns
     -------
     pandas.DataFrame or None
@@ -230,7 +234,17 @@ def status_matrix(result: SearchResult) -> pd.DataFrame | None:
 
 
 def decision_rule_markdown(result: SearchResult) -> str:
-    """One paragraph: how each setting was decided (looks, interval level, the Bonferroni split)."""
+    """One paragraph: how each setting was decided (looks, interval level, the Bonferroni split).
+
+    Parameters
+    ----------
+    result : SearchResult
+
+    Returns
+    -------
+    str
+        Markdown (no scenario text in it: numbers and the method only).
+    """
     t = result.target
     split = ["looks", "constraints"] + (["settings"] if t.familywise else []) + (
         ["bisection levels"] if result.method == "bisect" else [])
@@ -295,6 +309,10 @@ def settings_overview(result: SearchResult) -> pd.DataFrame:
 def search_run_table(result: SearchResult) -> pd.DataFrame:
     """How the search's results were produced: target, box, method, looks, level, trials, seed, version, hash.
 
+    Parameters
+    ----------
+    result : SearchResult
+
     Returns
     -------
     pandas.DataFrame
@@ -334,6 +352,12 @@ class _Run:
 
 def search_rules_markdown(result: SearchResult, *, heading: str = "##") -> str:
     """The rules section: the game, its rulebook and our reading, the searched part's fixed parameters, its data.
+
+    Parameters
+    ----------
+    result : SearchResult
+    heading : str, default "##"
+        The Markdown heading marks of the section.
 
     Returns
     -------
