@@ -90,3 +90,32 @@ def test_report_opens_offline_in_chromium(scenario, report_of, browser):
     assert all(p.startswith("P(") and "Wilson 95%" in p for p in picks), picks[:3]
     browser.save_screenshot(str(rendered.out_dir / f"{rendered.name}.screenshot.png"))
     assert (rendered.out_dir / f"{rendered.name}.screenshot.png").stat().st_size > 10_000
+
+
+@pytest.mark.slow
+def test_search_report_opens_offline_in_chromium(tmp_path, browser):
+    """`gamesim search`'s page in a real browser: no console error, nothing requested from the network, its
+    pictures decoded, its sections foldable and its long table filterable, as a study report's."""
+    from gamesim.core.search import search
+    from gamesim.report.search_report import write_report
+
+    sc = {"game": "godtear", "n_trials": 500, "title": "Browser <b>check</b>", "name": "browser_search",
+          "parts": [{"name": "ko", "task": "knockout", "params": {"dodge": 3, "protection": 2, "health": 5}}],
+          "target": {"params": {"accuracy": {"min": 1, "max": 8}, "damage": {"min": 2, "max": 9}},
+                     "constraints": [{"metric": "knockout", "low": 0.5}], "prefer": "smallest"}}
+    page = write_report(search(sc), tmp_path / "browser_search.search.html")
+    _requests(browser)
+    browser.get_log("browser")
+    browser.get(page.resolve().as_uri())
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and browser.execute_script("return document.readyState") != "complete":
+        time.sleep(0.25)
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert not errors, errors[:3]
+    outside = [u for u in _requests(browser) if u.startswith(("http:", "https:", "ws:", "wss:", "ftp:"))]
+    assert not outside, outside[:5]
+    widths = browser.execute_script("return Array.from(document.images).map(function (i) { return i.naturalWidth; })")
+    assert widths and all(w > 100 for w in widths), widths
+    assert browser.execute_script("return document.querySelectorAll('h2.gamesim-collapsible').length") >= 4
+    assert browser.execute_script("return document.querySelectorAll('input.gamesim-filter').length") >= 1
+    assert browser.execute_script("return document.querySelector('nav.gamesim-toc') !== null")
