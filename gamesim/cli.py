@@ -452,9 +452,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return error(str(exc), EXIT_FAILED)
         except KeyboardInterrupt as exc:
             _quiet_interrupt_hooks()
+            # a search keeps its trials in memory (docs/targets.md): nothing resumes, unlike a sweep
+            again = "a search saves nothing; run the same command again to start it over"
             if isinstance(exc, _Terminated):
-                return error("terminated; run the same command again", EXIT_TERMINATED)
-            return error("interrupted; run the same command again", EXIT_INTERRUPTED)
+                return error(f"terminated; {again}", EXIT_TERMINATED)
+            return error(f"interrupted; {again}", EXIT_INTERRUPTED)
         finally:
             _restore_sigterm(previous_sigint)
     if args.n_jobs is not None and args.n_jobs < 1:

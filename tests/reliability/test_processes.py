@@ -133,6 +133,49 @@ def test_sigint_during_report_prints_one_clean_line(tmp_path):
     assert len(err.strip().splitlines()) == 1 and "interrupted" in err
 
 
+def test_sigint_during_search_prints_one_clean_line_after_its_progress(tmp_path):
+    """Ctrl-C in `gamesim search`: exit 130, the progress bar's line ended, then one line saying nothing was kept
+    (a search, unlike a sweep, does not resume), no traceback and no report written."""
+    scenario = tmp_path / "slow_target.toml"
+    scenario.write_text("""name = "slow_target"
+game = "ice_cream_turret"
+seed = 1
+n_trials = 200
+chunk_size = 100
+[[parts]]
+name = "solo"
+task = "solitaire"
+params = { policy = "lookahead" }
+[target]
+part = "solo"
+max_trials = 64000
+[target.params]
+crush_count = { min = 0, max = 8 }
+[[target.constraints]]
+metric = "won"
+low = 0.3
+high = 0.31
+""", encoding="utf-8")
+    out = tmp_path / "r.search.html"
+    proc = subprocess.Popen([sys.executable, "-m", "gamesim.cli", "search", str(scenario), "--out", str(out)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    assert proc.stderr is not None
+    seen = b""
+    deadline = time.time() + 120
+    while b"trials" not in seen and time.time() < deadline:  # the progress bar is up: the search is running
+        seen += os.read(proc.stderr.fileno(), 4096)
+        assert proc.poll() is None, seen
+    os.killpg(proc.pid, signal.SIGINT)
+    _, rest = proc.communicate(timeout=60)
+    err = (seen + rest).decode().replace("\r", "\n")
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err, err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert lines[-1] == "gamesim: error: interrupted; a search saves nothing; run the same command again to start it over"
+    assert all("trials" in ln for ln in lines[:-1]), lines  # only the progress bar before it
+    assert not out.exists()
+
+
 def _cmdline(pid: int) -> bytes:
     try:
         return Path(f"/proc/{pid}/cmdline").read_bytes()

@@ -287,6 +287,14 @@ def search(
     else:
         entropy = int(root_seed_sequence(sc.seed if seed is None else seed).entropy)
     ev = _Evaluator(sc, tgt, entropy, crn=crn, progress=progress)
+    try:  # the progress bar is closed however the search ends (Ctrl-C: its line ends before the message)
+        return _run(ev, sc, tgt, entropy, where)
+    finally:
+        ev.bar.close()
+
+
+def _run(ev: _Evaluator, sc: Scenario, tgt: Target, entropy: int, where: str) -> SearchResult:
+    """The search itself, on an evaluator (:func:`search` checks the arguments and closes its progress bar)."""
     ev.check(where)
     n_set = len(ev.settings)
     notes: list[str] = []
@@ -300,7 +308,7 @@ def search(
             msg = ("warning: the decided settings contradict the declared monotonicity ("
                    + "; ".join(contradicted) + f"): {tgt.params[0].name} searched on the grid instead, "
                    "nothing inferred")
-            warnings.warn(msg, UserWarning, stacklevel=2)
+            warnings.warn(msg, UserWarning, stacklevel=3)  # the caller of search()
             notes.append(msg)
             ev.depth = 1
             ev.decided_at.clear()
@@ -362,6 +370,5 @@ def search(
         recs[i] = ev.sequential(i, start_look=min(1, len(ev.looks) - 1))
         df = table_of(recs)
         recommended, frontier = _recommend(df, tgt)
-    ev.bar.close()
     return SearchResult(df, recommended, frontier, tgt, sc, method, int(sum(ev.n.values())), ev.alpha_interval(),
                         entropy, notes)
