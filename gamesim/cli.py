@@ -207,6 +207,8 @@ def _parser() -> argparse.ArgumentParser:
     srch.add_argument("--seed", type=int, help="root seed (overrides the scenario's)")
     srch.add_argument("--out", type=Path, help="report file (default reports/<scenario>.search.html)")
     srch.add_argument("--pdf", action="store_true", help="also write a PDF next to the HTML")
+    srch.add_argument("--fresh", action="store_true",
+                      help="discard the chunks saved by an earlier run of this search (in .chunks beside the report)")
     return ap
 
 
@@ -445,15 +447,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             if args.out is not None:
                 check_report_path(args.out, pdf=args.pdf)  # before any work: a bad --out fails in a second
-            return search_cli(args.scenario, seed=args.seed, out=args.out, pdf=args.pdf)
+            return search_cli(args.scenario, seed=args.seed, out=args.out, pdf=args.pdf, fresh=args.fresh)
         except (ScenarioError, ReportPathError) as exc:
             return error(str(exc), EXIT_USAGE)
         except OSError as exc:  # e.g. a full disk while writing the report (the old report is kept)
             return error(str(exc), EXIT_FAILED)
         except KeyboardInterrupt as exc:
             _quiet_interrupt_hooks()
-            # a search keeps its trials in memory (docs/targets.md): nothing resumes, unlike a sweep
-            again = "a search saves nothing; run the same command again to start it over"
+            # every chunk simulated so far is saved (beside the report, in .chunks): the same command resumes
+            again = "run the same command again to resume the search"
             if isinstance(exc, _Terminated):
                 return error(f"terminated; {again}", EXIT_TERMINATED)
             return error(f"interrupted; {again}", EXIT_INTERRUPTED)
@@ -818,8 +820,11 @@ def check_report_path(path: str | Path, *, pdf: bool = False) -> Path:
 
 
 def search_cli(scenario: str | Path, *, seed: int | None = None, out: str | Path | None = None,
-               pdf: bool = False) -> int:
+               pdf: bool = False, fresh: bool = False) -> int:
     """``gamesim search SCENARIO``: run the target search (and ``[sensitivity]``), print and write the report.
+
+    Every simulated chunk is saved under ``.chunks`` in the report's folder as it completes, so the same
+    command resumes an interrupted search (``fresh``: discard them first).
 
     Returns
     -------
@@ -848,7 +853,9 @@ def search_cli(scenario: str | Path, *, seed: int | None = None, out: str | Path
     check_report_path(out, pdf=pdf)
     with warnings.catch_warnings():  # the contradiction is printed in the summary below, once
         warnings.simplefilter("ignore", UserWarning)
-        res = search(sc, tgt, seed=seed, progress=True)
+        res = search(sc, tgt, seed=seed, progress=True, cache_root=out.parent / ".chunks", fresh=fresh)
+    if res.chunks_reused:
+        print(f"{sc.name}: resumed: {res.chunks_reused} saved chunks reused")
     print(res.summary())
     print(settings_overview(res).to_string(index=False, max_rows=60))
     sens = None

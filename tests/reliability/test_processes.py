@@ -134,8 +134,8 @@ def test_sigint_during_report_prints_one_clean_line(tmp_path):
 
 
 def test_sigint_during_search_prints_one_clean_line_after_its_progress(tmp_path):
-    """Ctrl-C in `gamesim search`: exit 130, the progress bar's line ended, then one line saying nothing was kept
-    (a search, unlike a sweep, does not resume), no traceback and no report written."""
+    """Ctrl-C in `gamesim search`: exit 130, the progress bar's line ended, then one line saying the same command
+    resumes, no traceback and no report written; run again, it resumes from the chunks saved so far."""
     scenario = tmp_path / "slow_target.toml"
     scenario.write_text("""name = "slow_target"
 game = "ice_cream_turret"
@@ -171,9 +171,21 @@ high = 0.31
     assert proc.returncode == 130, err
     assert "Traceback" not in err, err
     lines = [ln for ln in err.splitlines() if ln.strip()]
-    assert lines[-1] == "gamesim: error: interrupted; a search saves nothing; run the same command again to start it over"
+    assert lines[-1] == "gamesim: error: interrupted; run the same command again to resume the search"
     assert all("trials" in ln for ln in lines[:-1]), lines  # only the progress bar before it
     assert not out.exists()
+    saved = list((tmp_path / ".chunks").glob("slow_target-search-*/p0-c*-k*.parquet"))
+    assert saved  # the chunks finished before Ctrl-C, beside the report
+    proc = subprocess.Popen([sys.executable, "-m", "gamesim.cli", "search", str(scenario), "--out", str(out)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    seen = b""
+    deadline = time.time() + 120
+    while b"trials" not in seen and time.time() < deadline:
+        seen += os.read(proc.stderr.fileno(), 4096)
+    os.killpg(proc.pid, signal.SIGINT)  # the second run is interrupted too, after reading what was saved
+    _, rest = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (seen + rest).decode()
+    assert len(list((tmp_path / ".chunks").glob("slow_target-search-*/p0-c*-k*.parquet"))) >= len(saved)
 
 
 def _cmdline(pid: int) -> bytes:

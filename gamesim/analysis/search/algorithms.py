@@ -206,6 +206,8 @@ def search(
     rng: Any = None,
     crn: bool = True,
     progress: bool = False,
+    cache_root: str | Path | None = None,
+    fresh: bool = False,
 ) -> SearchResult:
     """Find the settings of rule parameters that hit a target on metrics.
 
@@ -228,6 +230,15 @@ def search(
     progress : bool, default False
         Show the trials simulated so far (count and rate) on standard error while the search runs
         (``gamesim search`` does); the bar is removed when the search ends.
+    cache_root : str or pathlib.Path, optional
+        Save every simulated chunk under ``<cache_root>/<name>-search-<hash12>/`` as it completes (the
+        sweep's chunk store: checked before use, recomputed when damaged), so a search run again after an
+        interruption resumes with the same answer; the hash covers the scenario, its data files, gamesim's
+        code, the seed, the searched box, the part, ``crn`` and the chunk size. Without a seed (``seed`` or the
+        scenario's) the first run's entropy is kept there, as a sweep's. Default: nothing saved (``gamesim
+        search`` saves under the report's folder, ``.chunks``). Not with ``rng``.
+    fresh : bool, default False
+        Discard the chunks saved for this search first.
 
     Returns
     -------
@@ -241,7 +252,7 @@ def search(
     ValueError
         For a negative seed, or no target.
     TypeError
-        For a non-bool ``crn`` or ``progress``, or a non-integer seed.
+        For a non-bool ``crn``, ``progress`` or ``fresh``, or a non-integer seed.
 
     Notes
     -----
@@ -268,6 +279,7 @@ def search(
 
     check_bool("crn", crn)
     check_bool("progress", progress)
+    check_bool("fresh", fresh)
     if isinstance(scenario, Scenario):
         if target is None:
             raise ValueError("target is required with a loaded Scenario")
@@ -282,15 +294,45 @@ def search(
     where = str(sc.path) if sc.path is not None else "<scenario dict>"
     if seed is not None:
         check_int("seed", seed, min=0)
+    store = None
     if seed is None and rng is not None:
+        if cache_root is not None:
+            raise ValueError("cache_root needs a seed (seed= or the scenario's) or none, not rng: saved chunks are "
+                             "keyed by the seed")
         entropy = int(np.random.default_rng(rng).integers(0, 2**63))
+    elif cache_root is not None:
+        store = _search_store(sc, tgt, sc.seed if seed is None else seed, crn, Path(cache_root), fresh)
+        entropy = store.entropy
     else:
         entropy = int(root_seed_sequence(sc.seed if seed is None else seed).entropy)
-    ev = _Evaluator(sc, tgt, entropy, crn=crn, progress=progress)
+    ev = _Evaluator(sc, tgt, entropy, crn=crn, progress=progress, store=store)
     try:  # the progress bar is closed however the search ends (Ctrl-C: its line ends before the message)
         return _run(ev, sc, tgt, entropy, where)
     finally:
         ev.bar.close()
+        if store is not None:
+            store.save()  # the chunks saved so far are listed in the manifest: an interrupted search resumes
+
+
+def _search_store(sc: Scenario, tgt: Target, seed: int | None, crn: bool, root: Path, fresh: bool) -> Any:
+    """The chunk store of one search (folder named by what its chunks depend on), opened with its entropy."""
+    import hashlib
+    import json
+
+    from gamesim.run.sweep import ChunkStore
+
+    chunk = min(sc.chunk_size, tgt.n_start)
+    what = {"scenario": sc.content_hash(seed), "part": tgt.part, "crn": crn, "chunk": chunk,
+            "box": [[p.name, list(p.values)] for p in tgt.params]}
+    digest = hashlib.sha256(json.dumps(what, sort_keys=True, default=str).encode()).hexdigest()
+    folder = root / f"{sc.name}-search-{digest[:12]}"
+    if fresh and folder.exists():
+        for f in folder.glob("*"):
+            if f.is_file():
+                f.unlink()
+    store = ChunkStore(folder)
+    store.open(seed, {"scenario": sc.name, "search_hash": digest, "what": "target search chunks"})
+    return store
 
 
 def _run(ev: _Evaluator, sc: Scenario, tgt: Target, entropy: int, where: str) -> SearchResult:
@@ -371,4 +413,4 @@ def _run(ev: _Evaluator, sc: Scenario, tgt: Target, entropy: int, where: str) ->
         df = table_of(recs)
         recommended, frontier = _recommend(df, tgt)
     return SearchResult(df, recommended, frontier, tgt, sc, method, int(sum(ev.n.values())), ev.alpha_interval(),
-                        entropy, notes)
+                        entropy, notes, chunks_reused=ev.reused)

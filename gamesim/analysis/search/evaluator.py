@@ -26,10 +26,15 @@ __all__: list[str] = []
 class _Evaluator:
     """Per-setting data with sequential looks, exact values and common random numbers."""
 
-    def __init__(self, scenario: Scenario, target: Target, entropy: int, *, crn: bool = True, progress: bool = False):
+    def __init__(self, scenario: Scenario, target: Target, entropy: int, *, crn: bool = True, progress: bool = False,
+                 store: Any = None):
         from gamesim.run.sweep import run_chunk, tqdm
 
         self._run_chunk = run_chunk
+        #: Where each simulated chunk is saved as it completes (a :class:`gamesim.run.sweep.ChunkStore` opened with
+        #: this ``entropy``), so an interrupted search resumes; None: kept in memory only.
+        self.store = store
+        self.reused = 0
         #: Trials simulated so far, on the terminal (a search's total is not known in advance: the count and rate)
         self.bar = tqdm(desc=f"{scenario.name} search", unit=" trials", unit_scale=True, delay=0.5,
                         disable=not progress, leave=False)
@@ -97,8 +102,15 @@ class _Evaluator:
         cell = self.cell(i)
         for k in range(have // self.chunk, -(-n // self.chunk)):
             key = (0, 0 if self.crn else i, k)
-            _, arrays = self._run_chunk(self.scenario.game.name, self.task.name, cell, self.chunk, self.entropy, key,
-                                       events=getattr(self.task, "events", ()))
+            saved = (0, i, k)  # the chunk's file: setting i's k-th chunk (its random numbers: ``key``)
+            if self.store is not None and self.store.valid(saved, self.chunk):
+                arrays = self.store.read_chunk(saved, columns=sorted(self.kept))
+                self.reused += 1
+            else:
+                _, arrays = self._run_chunk(self.scenario.game.name, self.task.name, cell, self.chunk, self.entropy,
+                                           key, events=getattr(self.task, "events", ()))
+                if self.store is not None:
+                    self.store.write(saved, arrays)
             for name, arr in arrays.items():
                 if name in self.kept:  # only the constrained metrics are kept in memory
                     store.setdefault(name, []).append(arr)

@@ -54,6 +54,11 @@ class SearchResult:
         One minus the confidence level of each interval.
     seed_entropy : int
         Root entropy; pass ``seed=`` to reproduce.
+    notes : list of str
+        Warnings of the search (e.g. a declared monotonicity the decided settings contradict).
+    chunks_reused : int
+        Chunks read back from the search's saved chunks (``cache_root``: an interrupted search resumed)
+        instead of simulated.
     """
 
     settings: pd.DataFrame
@@ -66,6 +71,7 @@ class SearchResult:
     alpha_interval: float
     seed_entropy: int
     notes: list[str] = field(default_factory=list)
+    chunks_reused: int = 0
 
     @property
     def param_names(self) -> list[str]:
