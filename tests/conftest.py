@@ -311,3 +311,24 @@ def assert_same_mean(a, b, *, z: float = 4.5, label: str = "") -> None:  # type:
     pooled = np.concatenate([a, b]).var(ddof=1)
     se = float(np.sqrt(pooled * (1.0 / a.size + 1.0 / b.size)))
     assert abs(a.mean() - b.mean()) <= z * se + 1e-12, f"{label}: {a.mean()} vs {b.mean()} (SE {se:.3g})"
+
+
+@pytest.fixture
+def bernoulli_oracle():
+    """A synthetic game ``draw`` whose one metric ``hit`` is Bernoulli(``p``), registered for one test: its name.
+
+    For the target-search tests, whose truth is known exactly (the feasible ``p`` are those in the band).
+    """
+    import numpy as np
+
+    from gamesim.core import registry
+    from gamesim.core.registry import Game, Metric, Param, Task, register_game
+
+    def draw(params, n_trials, *, rng):  # type: ignore[no-untyped-def]
+        return {"hit": np.random.default_rng(rng).random(n_trials) < params["p"]}
+
+    game = register_game(Game("bernoulli_oracle_fixture", "synthetic Bernoulli oracle (tests only)",
+                              {"draw": Task("draw", draw, (Metric("hit", "proportion"),),
+                                            (Param("p", "float", 0.5, min=0.0, max=1.0),))}))
+    yield game.name
+    registry._REGISTRY.pop(game.name, None)

@@ -2,27 +2,10 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import gamesim.run.sweep as sweep_module
 from gamesim.core.search import search
-
-
-@pytest.fixture
-def oracle():
-    """A synthetic game whose one metric is Bernoulli(p): registered for these tests only."""
-    from gamesim.core import registry
-    from gamesim.core.registry import Game, Metric, Param, Task, register_game
-
-    def draw(params, n_trials, *, rng):
-        return {"hit": np.random.default_rng(rng).random(n_trials) < params["p"]}
-
-    game = register_game(Game("bernoulli_search_resume_test", "synthetic Bernoulli oracle (tests only)",
-                              {"draw": Task("draw", draw, (Metric("hit", "proportion"),),
-                                            (Param("p", "float", 0.5, min=0.0, max=1.0),))}))
-    yield game.name
-    registry._REGISTRY.pop(game.name, None)
 
 
 def _scenario(game: str) -> dict:
@@ -32,8 +15,8 @@ def _scenario(game: str) -> dict:
                        "max_trials": 1600, "constraints": [{"metric": "hit", "low": 0.44, "high": 0.5}]}}
 
 
-def test_an_interrupted_search_resumes_to_the_same_answer(oracle, tmp_path, monkeypatch):
-    whole = search(_scenario(oracle))  # nothing saved: the reference
+def test_an_interrupted_search_resumes_to_the_same_answer(bernoulli_oracle, tmp_path, monkeypatch):
+    whole = search(_scenario(bernoulli_oracle))  # nothing saved: the reference
     real, calls = sweep_module.run_chunk, {"n": 0}
 
     def interrupted(*a, **kw):  # Ctrl-C after 25 chunks
@@ -44,51 +27,51 @@ def test_an_interrupted_search_resumes_to_the_same_answer(oracle, tmp_path, monk
 
     monkeypatch.setattr(sweep_module, "run_chunk", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        search(_scenario(oracle), cache_root=tmp_path)
+        search(_scenario(bernoulli_oracle), cache_root=tmp_path)
     monkeypatch.setattr(sweep_module, "run_chunk", real)
-    resumed = search(_scenario(oracle), cache_root=tmp_path)
+    resumed = search(_scenario(bernoulli_oracle), cache_root=tmp_path)
     assert resumed.chunks_reused == 25
     assert resumed.settings.equals(whole.settings) and resumed.recommended == whole.recommended
     assert resumed.trials_used == whole.trials_used
 
-    again = search(_scenario(oracle), cache_root=tmp_path)  # every chunk saved now
+    again = search(_scenario(bernoulli_oracle), cache_root=tmp_path)  # every chunk saved now
     assert again.chunks_reused == whole.trials_used // 100 and again.settings.equals(whole.settings)
-    assert search(_scenario(oracle), cache_root=tmp_path, fresh=True).chunks_reused == 0
+    assert search(_scenario(bernoulli_oracle), cache_root=tmp_path, fresh=True).chunks_reused == 0
 
 
-def test_a_damaged_saved_chunk_is_recomputed(oracle, tmp_path, capsys):
-    whole = search(_scenario(oracle), cache_root=tmp_path)
+def test_a_damaged_saved_chunk_is_recomputed(bernoulli_oracle, tmp_path, capsys):
+    whole = search(_scenario(bernoulli_oracle), cache_root=tmp_path)
     (folder,) = [f for f in tmp_path.iterdir() if f.name.startswith("resume_check-search-")]
     victim = sorted(folder.glob("p0-c*-k0.parquet"))[0]
     victim.write_bytes(victim.read_bytes()[:100])  # truncated, as by a crash
-    again = search(_scenario(oracle), cache_root=tmp_path)
+    again = search(_scenario(bernoulli_oracle), cache_root=tmp_path)
     assert again.settings.equals(whole.settings)
     assert again.chunks_reused == whole.trials_used // 100 - 1
     assert f"{victim}: " in capsys.readouterr().err  # one line naming the file it recomputes
 
 
-def test_saved_chunks_belong_to_one_search(oracle, tmp_path):
+def test_saved_chunks_belong_to_one_search(bernoulli_oracle, tmp_path):
     """Another box, seed or crn gets its own folder: no chunk of another search is read."""
-    search(_scenario(oracle), cache_root=tmp_path)
-    other = _scenario(oracle)
+    search(_scenario(bernoulli_oracle), cache_root=tmp_path)
+    other = _scenario(bernoulli_oracle)
     other["target"]["params"] = {"p": {"min": 0.30, "max": 0.62, "step": 0.02}}
     assert search(other, cache_root=tmp_path).chunks_reused == 0
-    assert search(_scenario(oracle), cache_root=tmp_path, seed=22).chunks_reused == 0
-    assert search(_scenario(oracle), cache_root=tmp_path, crn=False).chunks_reused == 0
+    assert search(_scenario(bernoulli_oracle), cache_root=tmp_path, seed=22).chunks_reused == 0
+    assert search(_scenario(bernoulli_oracle), cache_root=tmp_path, crn=False).chunks_reused == 0
     assert len([f for f in tmp_path.iterdir() if f.name.startswith("resume_check-search-")]) == 4
 
 
-def test_cache_root_is_refused_with_rng(oracle, tmp_path):
+def test_cache_root_is_refused_with_rng(bernoulli_oracle, tmp_path):
     with pytest.raises(ValueError, match="cache_root needs a seed"):
-        search(_scenario(oracle), cache_root=tmp_path, rng=5, seed=None)
+        search(_scenario(bernoulli_oracle), cache_root=tmp_path, rng=5, seed=None)
     with pytest.raises(TypeError, match="fresh"):
-        search(_scenario(oracle), fresh="yes")
+        search(_scenario(bernoulli_oracle), fresh="yes")
 
 
-def test_without_a_seed_the_saved_entropy_is_kept(oracle, tmp_path):
+def test_without_a_seed_the_saved_entropy_is_kept(bernoulli_oracle, tmp_path):
     """No seed anywhere: the first run draws entropy and saves it with its chunks; the next run uses it (as a
     sweep's manifest does), so it resumes the same search."""
-    sc = _scenario(oracle)
+    sc = _scenario(bernoulli_oracle)
     del sc["seed"]
     first = search(sc, cache_root=tmp_path)
     second = search(sc, cache_root=tmp_path)

@@ -169,24 +169,6 @@ def test_two_parameters_print_a_value_and_status_table(tmp_path):
     assert "Every setting, one row each: 30 rows (in the HTML report; not printed)" in page
 
 
-@pytest.fixture
-def bernoulli_oracle():
-    """A synthetic game whose one metric is Bernoulli(p): registered for these tests only."""
-    import numpy as np
-
-    from gamesim.core import registry
-    from gamesim.core.registry import Game, Metric, Param, Task, register_game
-
-    def draw(params, n_trials, *, rng):
-        return {"hit": np.random.default_rng(rng).random(n_trials) < params["p"]}
-
-    game = register_game(Game("bernoulli_search_report_test", "synthetic Bernoulli oracle (tests only)",
-                              {"draw": Task("draw", draw, (Metric("hit", "proportion"),),
-                                            (Param("p", "float", 0.5, min=0.0, max=1.0),))}))
-    yield game.name
-    registry._REGISTRY.pop(game.name, None)
-
-
 def test_findings_of_an_unmet_target_say_so():
     sc = {"game": "godtear", "n_trials": 500,
           "parts": [{"name": "ko", "task": "knockout",
