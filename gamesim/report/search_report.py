@@ -331,7 +331,7 @@ def search_run_table(result: SearchResult) -> pd.DataFrame:
                                        else ", ".join(f"{n:,}" for n in t.looks())),
         "interval level": f"{100 * (1 - result.alpha_interval):.4g}%",
         "trials simulated": f"{result.trials_used:,}" + (
-            f" ({result.chunks_reused:,} chunks of them saved by an interrupted run and reused)"
+            f" ({result.chunks_reused:,} chunks of them saved by an earlier run of this search and reused)"
             if result.chunks_reused else ""),
         "seed entropy (reproduce with --seed)": str(result.seed_entropy),
         "gamesim version": __version__,
