@@ -206,3 +206,42 @@ def test_progress_shows_the_trials_simulated_and_clears(capsys, bernoulli_oracle
     assert quiet.settings.equals(loud.settings)
     assert [d for d, _ in shown] == [True, False] and shown[1][1].n == loud.trials_used > 0
     assert " trials" in capsys.readouterr().err
+
+
+def test_interrupted_progress_line_is_ended_before_the_message(bernoulli_oracle, monkeypatch):
+    """Ctrl-C while the bar is drawn (after its text, before tqdm notes it drew it): tqdm's close leaves the line
+    open, so the search ends it itself; the command's one-line message then starts its own line."""
+    import io
+
+    import gamesim.analysis.search.evaluator as evaluator_module
+    import gamesim.run.sweep as sweep_module
+
+    err = io.StringIO()
+    monkeypatch.setattr(evaluator_module.sys, "stderr", err)
+    real, made = sweep_module.tqdm, []
+
+    def bar(*a, **kw):
+        kw["delay"] = 0
+        made.append(real(*a, **kw))
+        return made[-1]
+
+    monkeypatch.setattr(sweep_module, "tqdm", bar)
+    real_chunk, calls = sweep_module.run_chunk, {"n": 0}
+
+    def chunk(*a, **kw):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            made[0].refresh()  # the bar's text is on the line...
+            made[0].last_print_t = made[0].start_t - 1  # ...and tqdm believes it never drew it
+            raise KeyboardInterrupt
+        return real_chunk(*a, **kw)
+
+    monkeypatch.setattr(sweep_module, "run_chunk", chunk)
+    sc = {"game": bernoulli_oracle, "n_trials": 100, "chunk_size": 100, "seed": 1,
+          "parts": [{"name": "b", "task": "draw"}],
+          "target": {"params": {"p": [0.2, 0.5]}, "n_start": 100, "max_trials": 800,
+                     "constraints": [{"metric": "hit", "low": 0.3}]}}
+    with pytest.raises(KeyboardInterrupt):
+        search(sc, progress=True)
+    text = err.getvalue()
+    assert " trials" in text and text.endswith("\n"), repr(text)

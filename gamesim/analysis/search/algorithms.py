@@ -308,8 +308,14 @@ def search(
     ev = _Evaluator(sc, tgt, entropy, crn=crn, progress=progress, store=store)
     try:  # the progress bar is closed however the search ends (Ctrl-C: its line ends before the message)
         return _run(ev, sc, tgt, entropy, where)
+    except BaseException:
+        ev.bar.leave = True  # interrupted: the bar's last state stays on its own line, above the message
+        raise
     finally:
         ev.bar.close()
+        if ev.bar_out.open:  # tqdm did not end the line (see _BarStream)
+            ev.bar_out.write("\n")
+            ev.bar_out.flush()
         if store is not None:
             store.save()  # the chunks saved so far are listed in the manifest: an interrupted search resumes
 
