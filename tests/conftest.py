@@ -332,3 +332,30 @@ def bernoulli_oracle():
                                             (Param("p", "float", 0.5, min=0.0, max=1.0),))}))
     yield game.name
     registry._REGISTRY.pop(game.name, None)
+
+
+def interrupt_while_the_bar_draws(monkeypatch, chunk_function: str, at: int = 2) -> None:
+    """Ctrl-C at the worst moment for a progress bar: at call ``at`` of ``gamesim.run.sweep.<chunk_function>``
+    the bar's text is drawn and tqdm is made to believe it never drew it (as when Ctrl-C lands inside its draw),
+    then KeyboardInterrupt is raised. The bars of ``gamesim.run.sweep.tqdm`` show at once (no delay)."""
+    import gamesim.run.sweep as sweep_module
+
+    real, made = sweep_module.tqdm, []
+
+    def bar(*a, **kw):  # type: ignore[no-untyped-def]
+        kw["delay"] = 0
+        made.append(real(*a, **kw))
+        return made[-1]
+
+    real_chunk, calls = getattr(sweep_module, chunk_function), {"n": 0}
+
+    def chunk(*a, **kw):  # type: ignore[no-untyped-def]
+        calls["n"] += 1
+        if calls["n"] == at:
+            made[0].refresh()  # the bar's text is on the line...
+            made[0].last_print_t = made[0].start_t - 1  # ...and tqdm believes it never drew it
+            raise KeyboardInterrupt
+        return real_chunk(*a, **kw)
+
+    monkeypatch.setattr(sweep_module, "tqdm", bar)
+    monkeypatch.setattr(sweep_module, chunk_function, chunk)

@@ -178,6 +178,35 @@ class SweepResult:
     chunks_in_process: int = 0
 
 
+class BarStream:
+    """Standard error for the progress bar, remembering whether the bar's line is left open.
+
+    Ctrl-C can land while the bar is being drawn, after its text and before tqdm notes that it drew it: tqdm's
+    ``close`` then leaves the line as it is, and the command's one-line message would run on after the bar's
+    text. The sweep (:func:`run_sweep`) and the target search end such a line themselves.
+
+    Parameters
+    ----------
+    fp : file
+        The stream the bar writes to (standard error).
+    """
+
+    def __init__(self, fp: Any):
+        self.fp = fp
+        self.open = False
+
+    def write(self, s: str) -> int:
+        if s:
+            self.open = not s.endswith(("\n", "\r"))  # a bar line cleared with "\r" leaves the cursor at its start
+        return self.fp.write(s)
+
+    def flush(self) -> None:
+        self.fp.flush()
+
+    def __getattr__(self, name: str) -> Any:  # isatty, encoding...: the stream's own
+        return getattr(self.fp, name)
+
+
 def _warn(msg: str) -> None:
     """One-line warning on stderr (chunk and manifest repairs)."""
     print(f"gamesim: warning: {msg}", file=sys.stderr, flush=True)
@@ -713,7 +742,8 @@ def run_sweep(
         return ((game, scenario.parts[p].task.name, cells[p][c], n, entropy, (p, groups[p][c], k), (p, c, k)),
                 {"events": getattr(scenario.parts[p].task, "events", ())})
 
-    bar = tqdm(total=0, desc=scenario.name, unit="chunk", disable=not progress, leave=True, delay=0.5)
+    bar_out = BarStream(sys.stderr)
+    bar = tqdm(total=0, desc=scenario.name, unit="chunk", disable=not progress, leave=True, delay=0.5, file=bar_out)
     try:
         ctx = contextlib.nullcontext() if backend is None else compute_backend(backend, n_jobs, scheduler)
         with ctx, contextlib.ExitStack() as stack:
@@ -752,6 +782,9 @@ def run_sweep(
                     break
     finally:
         bar.close()
+        if bar_out.open:  # Ctrl-C while the bar was drawn: tqdm left its line open (see BarStream)
+            bar_out.write("\n")
+            bar_out.flush()
         store.save()
     reused = store.reused
 

@@ -484,3 +484,24 @@ def test_sweep_workers_import_neither_pandas_nor_scipy():
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert len(out) == 6 and all(rows == 50 for _, rows, _ in out)  # every chunk ran in a worker
     assert [heavy for _, _, heavy in out] == [[]] * 6
+
+
+def test_interrupted_progress_line_is_ended_before_the_message(tmp_path, monkeypatch):
+    """Ctrl-C while the sweep's bar is drawn (after its text, before tqdm notes it drew it): tqdm's close leaves
+    the line open, so the sweep ends it itself and the command's one-line message starts its own line."""
+    import io
+
+    import gamesim
+    import gamesim.run.sweep as sweep_module
+    from tests.conftest import interrupt_while_the_bar_draws
+
+    err = io.StringIO()
+    monkeypatch.setattr(sweep_module.sys, "stderr", err)
+    monkeypatch.setattr(sweep_module, "_workers_warm_until", 0.0)
+    interrupt_while_the_bar_draws(monkeypatch, "run_chunk_summary")
+    scenario = {"name": "bar_check", "game": "godtear", "seed": 1, "n_trials": 300, "chunk_size": 100,
+                "parts": [{"name": "p", "task": "knockout"}]}
+    with pytest.raises(KeyboardInterrupt):
+        gamesim.sweep(scenario, progress=True, cache_root=tmp_path, inline_below_s=60.0)
+    text = err.getvalue()
+    assert "bar_check" in text and text.endswith("\n"), repr(text)

@@ -214,29 +214,11 @@ def test_interrupted_progress_line_is_ended_before_the_message(bernoulli_oracle,
     import io
 
     import gamesim.analysis.search.evaluator as evaluator_module
-    import gamesim.run.sweep as sweep_module
+    from tests.conftest import interrupt_while_the_bar_draws
 
     err = io.StringIO()
     monkeypatch.setattr(evaluator_module.sys, "stderr", err)
-    real, made = sweep_module.tqdm, []
-
-    def bar(*a, **kw):
-        kw["delay"] = 0
-        made.append(real(*a, **kw))
-        return made[-1]
-
-    monkeypatch.setattr(sweep_module, "tqdm", bar)
-    real_chunk, calls = sweep_module.run_chunk, {"n": 0}
-
-    def chunk(*a, **kw):
-        calls["n"] += 1
-        if calls["n"] == 2:
-            made[0].refresh()  # the bar's text is on the line...
-            made[0].last_print_t = made[0].start_t - 1  # ...and tqdm believes it never drew it
-            raise KeyboardInterrupt
-        return real_chunk(*a, **kw)
-
-    monkeypatch.setattr(sweep_module, "run_chunk", chunk)
+    interrupt_while_the_bar_draws(monkeypatch, "run_chunk")
     sc = {"game": bernoulli_oracle, "n_trials": 100, "chunk_size": 100, "seed": 1,
           "parts": [{"name": "b", "task": "draw"}],
           "target": {"params": {"p": [0.2, 0.5]}, "n_start": 100, "max_trials": 800,

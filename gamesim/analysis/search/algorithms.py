@@ -313,7 +313,7 @@ def search(
         raise
     finally:
         ev.bar.close()
-        if ev.bar_out.open:  # tqdm did not end the line (see _BarStream)
+        if ev.bar_out.open:  # tqdm did not end the line (see gamesim.run.sweep.BarStream)
             ev.bar_out.write("\n")
             ev.bar_out.flush()
         if store is not None:

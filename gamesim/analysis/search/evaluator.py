@@ -24,36 +24,12 @@ from gamesim.run.scenario import Scenario, ScenarioError
 
 __all__: list[str] = []
 
-class _BarStream:
-    """Standard error for the progress bar, remembering whether the bar's line is left open.
-
-    Ctrl-C can land while the bar is being drawn, after its text and before tqdm notes that it drew it: tqdm's
-    ``close`` then leaves the line as it is, and the command's one-line message would run on after the bar's
-    text. :func:`gamesim.analysis.search.algorithms.search` ends such a line itself.
-    """
-
-    def __init__(self, fp: Any):
-        self.fp = fp
-        self.open = False
-
-    def write(self, s: str) -> int:
-        if s:
-            self.open = not s.endswith(("\n", "\r"))  # a bar line cleared with "\r" leaves the cursor at its start
-        return self.fp.write(s)
-
-    def flush(self) -> None:
-        self.fp.flush()
-
-    def __getattr__(self, name: str) -> Any:  # isatty, encoding...: the stream's own
-        return getattr(self.fp, name)
-
-
 class _Evaluator:
     """Per-setting data with sequential looks, exact values and common random numbers."""
 
     def __init__(self, scenario: Scenario, target: Target, entropy: int, *, crn: bool = True, progress: bool = False,
                  store: Any = None):
-        from gamesim.run.sweep import run_chunk, tqdm
+        from gamesim.run.sweep import BarStream, run_chunk, tqdm
 
         self._run_chunk = run_chunk
         #: Where each simulated chunk is saved as it completes (a :class:`gamesim.run.sweep.ChunkStore` opened with
@@ -61,7 +37,7 @@ class _Evaluator:
         self.store = store
         self.reused = 0
         #: Trials simulated so far, on the terminal (a search's total is not known in advance: the count and rate)
-        self.bar_out = _BarStream(sys.stderr)
+        self.bar_out = BarStream(sys.stderr)
         self.bar = tqdm(desc=f"{scenario.name} search", unit=" trials", unit_scale=True, delay=0.5,
                         disable=not progress, leave=False, file=self.bar_out)
         self.scenario = scenario
