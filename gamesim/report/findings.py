@@ -26,7 +26,7 @@ from typing import Any
 import pandas as pd
 
 from gamesim.core.sanitize import safe_markdown
-from gamesim.report.present import format_interval, lead_metrics, scenario_part, show_text, show_value
+from gamesim.report.present import format_interval, lead_metrics, scenario_part, show_text, show_value, varied_dims
 
 __all__ = ["findings_markdown", "comparison_sentences", "ranking_sentences", "MAX_METRICS"]
 
@@ -66,7 +66,7 @@ def _precision_sentence(results: Any, part: str, dims: list[str]) -> str | None:
     what = f"Precision target (95% interval of **{safe_markdown(pr.metric)}** within ±{pr.half_width:g})"
     if missed.empty:
         return f"{what}: met in every one of the {len(rows)} cells."
-    swept = [d for d in dims if rows[d].map(lambda v: json.dumps(show_value(v))).nunique() > 1] or dims
+    swept = varied_dims(rows, dims) or dims
     where = "; ".join(_where(r, swept) for _, r in missed.head(6).iterrows())
     more = f" and {len(missed) - 6} more" if len(missed) > 6 else ""
     # every trial of the cell gave the same value and the metric has no known range: no number of trials makes
@@ -110,7 +110,8 @@ def ranking_sentences(results: Any, part: str) -> list[str]:
     others = [c for c in rk.columns if c not in fixed]
     lead, rest = lead_metrics(results, part)
     order_of = {m: i for i, m in enumerate(lead + rest)}  # the metrics the scenario is about first
-    rk = rk.assign(_order=rk["metric"].map(lambda m: order_of.get(m, len(order_of)))).sort_values("_order", kind="stable")
+    rk = rk.assign(_order=rk["metric"].map(lambda m: order_of.get(m, len(order_of))))
+    rk = rk.sort_values("_order", kind="stable")
     out = []
     for _, fam in rk.groupby(["_order", "metric"] + others, sort=False, dropna=False):
         fam = fam.sort_values("rank")
@@ -134,7 +135,7 @@ def ranking_sentences(results: Any, part: str) -> list[str]:
 def _headline(results: Any, part: str, metric: str, dims: list[str]) -> str:
     stat = results.primary_statistic(metric, part=part)
     rows = results.rows(metric, part=part, statistic=stat)
-    swept = [d for d in dims if rows[d].map(lambda v: json.dumps(show_value(v))).nunique() > 1]
+    swept = varied_dims(rows, dims)
     name = f"**{safe_markdown(metric)}** ({stat})"
     if len(rows) == 1:
         r = rows.iloc[0]

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from gamesim.report.present import run_summary, scenario_part, scenario_spelling, show_text
+from gamesim.report.present import run_summary, scenario_part, scenario_spelling, show_text, varied_dims
 from gamesim.core.sanitize import safe_markdown
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -328,8 +328,7 @@ def _part_section(results: Results, part: str, h: list[str]) -> None:
                 "Series plotted", series, " | ".join(others))
     capped = frame[frame["target_met"] == False]  # noqa: E712
     if len(capped):  # which cells, by their settings (the Findings say it too)
-        part_dims = results.dims(part)
-        swept = [d for d in part_dims if frame[d].map(show_text).nunique() > 1] or part_dims
+        swept = varied_dims(frame, results.dims(part)) or results.dims(part)
         where = "; ".join(", ".join(f"{safe_markdown(d)} = {_md_value(r[d])}" for d in swept)
                           for _, r in capped.drop_duplicates("cell").iterrows())
         _md(f"*Precision target not met (trial cap reached) at {where}.*")

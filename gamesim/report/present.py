@@ -27,6 +27,7 @@ __all__ = [
     "select",
     "has_parts",
     "lead_metrics",
+    "varied_dims",
     "scenario_part",
     "estimate_of",
     "interval_table",
@@ -161,6 +162,26 @@ def show_text(v: Any) -> str:
 
     s = show_value(v)
     return json.dumps(s) if isinstance(s, (bool, np.bool_)) else str(s)
+
+
+def varied_dims(frame: pd.DataFrame, dims: list[str]) -> list[str]:
+    """The dimensions among ``dims`` whose values differ between the rows of ``frame`` (a sentence names only those).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Rows of results (one column per dimension).
+    dims : list of str
+        Candidate dimensions, in the order to keep.
+
+    Returns
+    -------
+    list of str
+        Those with more than one value, values compared as shown (:func:`show_value`, JSON-spelled).
+    """
+    import json
+
+    return [d for d in dims if frame[d].map(lambda v: json.dumps(show_value(v))).nunique() > 1]
 
 
 def scenario_spelling(df: pd.DataFrame) -> pd.DataFrame:
