@@ -45,7 +45,8 @@ def _fig_html(fig: Any, caption: str) -> str:
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
     plt.close(fig)
     data = base64.b64encode(buf.getvalue()).decode()
-    return (f'<figure class="gamesim-search-figure"><img src="data:image/png;base64,{data}" alt="{html.escape(caption)}"/>'
+    return (f'<figure class="gamesim-search-figure">'
+            f'<img src="data:image/png;base64,{data}" alt="{html.escape(caption)}"/>'
             f"<figcaption>{html.escape(caption)}</figcaption></figure>")
 
 
@@ -71,8 +72,19 @@ def _value_text(rec: dict[str, Any], c: Any) -> str:
     if not math.isnan(ex):
         return f"{_num(ex)} (exact)"
     if math.isnan(e):
-        return "not simulated (inferred)" if rec.get("basis") == "inferred" else "not evaluated"
+        return _no_value(rec.get("basis"))
     return f"{_num(e)} [{_num(lo)}, {_num(hi)}]"
+
+
+def _no_value(basis: Any) -> str:
+    """Why a setting shows no value: decided by inference, or not looked at."""
+    return "not simulated (inferred)" if basis == "inferred" else "not evaluated"
+
+
+def _searched_part(result: SearchResult) -> Any:
+    """The scenario part the target searches."""
+    sc = result.scenario
+    return next((p for p in sc.parts if p.name == result.target.part), sc.parts[0])
 
 
 def _setting_text(rec: dict[str, Any], names: list[str]) -> str:
@@ -99,7 +111,8 @@ def _ranges(result: SearchResult, rows: pd.DataFrame) -> str:
                 runs[-1][1] = i
             else:
                 runs.append([i, i])
-        items = [show_text(values[a]) if a == b else f"{show_text(values[a])}–{show_text(values[b])}" for a, b in runs]
+        items = [show_text(values[a]) if a == b else f"{show_text(values[a])}–{show_text(values[b])}"
+                 for a, b in runs]
     else:
         items = [show_text(values[i]) for i in idx]
     if len(items) > 8:
@@ -139,7 +152,7 @@ def search_findings_markdown(result: SearchResult, *, heading: str = "##") -> st
     lines = [f"{heading} Findings", "",
              f"*Every number is an estimate with its interval at {100 * (1 - result.alpha_interval):.4g}% (the level "
              "each decision is taken at), or an exact value.*", ""]
-    lines += [f"- {line}" for line in data_set_lines(_Run(result.scenario, t.part), illustrative_only=True)]
+    lines += [f"- {line}" for line in data_set_lines(_Run(result), illustrative_only=True)]
     rec = result.recommended
     if rec is not None:
         vals = "; ".join(f"{safe_markdown(c.metric)} {_value_text(rec, c)} (target: {_target_text(c)})"
@@ -302,7 +315,7 @@ def settings_overview(result: SearchResult) -> pd.DataFrame:
             row[name] = f"{show_text(values[row['_from']])}–{show_text(values[row['_to']])}"
         if row["_bare"]:
             for c in cons:
-                row[c] = "not simulated (inferred)" if row["basis"] == "inferred" else "not evaluated"
+                row[c] = _no_value(row["basis"])
     return pd.DataFrame(rows).drop(columns=["_from", "_to", "_bare"]).reset_index(drop=True)
 
 
@@ -320,7 +333,7 @@ def search_run_table(result: SearchResult) -> pd.DataFrame:
     """
     t = result.target
     sc = result.scenario
-    part = next((p for p in sc.parts if p.name == t.part), sc.parts[0])
+    part = _searched_part(result)
     info = {
         "target": " and ".join(c.label for c in t.constraints),
         "searched": "; ".join(f"{p.name} in {show_text(p.values[0])} .. {show_text(p.values[-1])} ({len(p.values)} "
@@ -344,11 +357,10 @@ def search_run_table(result: SearchResult) -> pd.DataFrame:
 class _Run:
     """The searched part's scenario, as :func:`gamesim.report.present.data_sets` reads a run's results."""
 
-    def __init__(self, scenario: Any, part: str):
+    def __init__(self, result: SearchResult):
         import dataclasses
 
-        self.scenario = dataclasses.replace(scenario, parts=tuple(p for p in scenario.parts if p.name == part)
-                                            or scenario.parts[:1])
+        self.scenario = dataclasses.replace(result.scenario, parts=(_searched_part(result),))
         self.meta: dict[str, Any] = {}
 
 
@@ -368,7 +380,7 @@ def search_rules_markdown(result: SearchResult, *, heading: str = "##") -> str:
     """
     sc = result.scenario
     game = sc.game
-    part = next((p for p in sc.parts if p.name == result.target.part), sc.parts[0])
+    part = _searched_part(result)
     lines = [f"{heading} Rules and variant modelled", "",
              f"- Game: **{game.title}** (`{game.name}`); rulebook `shared/seeds/{game.seed_file}`; "
              f"our reading of it: `{game.rules_doc}`."]
@@ -377,7 +389,7 @@ def search_rules_markdown(result: SearchResult, *, heading: str = "##") -> str:
         lines.append(f"- Fixed in part {_code(part.name)} (task `{part.task.name}`): "
                      + ", ".join(_code(f"{k} = {show_text(v)}") for k, v in fixed.items())
                      + "; every other parameter at its default (`gamesim list`).")
-    lines += [f"- {line}" for line in data_set_lines(_Run(sc, result.target.part))]
+    lines += [f"- {line}" for line in data_set_lines(_Run(result))]
     return "\n".join(lines)
 
 
@@ -392,8 +404,8 @@ def _settings_html(result: SearchResult) -> list[str]:
     if matrix is not None:
         value = (f"the value of {result.target.constraints[0].label} and " if len(result.target.constraints) == 1
                  else "")
-        printed = [f'<p class="gamesim-caption">Each cell: {html.escape(value)}the status (✓ feasible, ✗ infeasible, '
-                   "? undecided, · not evaluated).</p>", _table_html(matrix, index=True)]
+        printed = [f'<p class="gamesim-caption">Each cell: {html.escape(value)}the status (✓ feasible, '
+                   "✗ infeasible, ? undecided, · not evaluated).</p>", _table_html(matrix, index=True)]
     else:
         shown = overview[overview["basis"].isin(["sampled", "exact"])]
         printed = [f'<p class="gamesim-caption">The {len(shown):,} settings with values of their own (sampled or '
