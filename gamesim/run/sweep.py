@@ -203,6 +203,12 @@ class BarStream:
     def flush(self) -> None:
         self.fp.flush()
 
+    def end_line(self) -> None:
+        """After the bar's ``close``: end its line where tqdm left it open (Ctrl-C while it was drawn)."""
+        if self.open:
+            self.write("\n")
+            self.flush()
+
     def __getattr__(self, name: str) -> Any:  # isatty, encoding...: the stream's own
         return getattr(self.fp, name)
 
@@ -223,6 +229,10 @@ class ChunkStore:
     ----------
     root : pathlib.Path
         Cache folder of this scenario version (created if missing).
+    summaries : bool, default True
+        Keep each chunk's per-metric summaries (the sweep's tables are merged from them). The target
+        search reads its chunks back whole (:meth:`take`) and keeps none: ``False`` spares it summarising
+        every chunk it writes or finds.
 
     Attributes
     ----------
@@ -256,8 +266,9 @@ class ChunkStore:
     _META = CHUNK_META
     _SAVE_EVERY_S = 2.0
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, *, summaries: bool = True):
         self.root = Path(root)
+        self.summaries = summaries
         self.root.mkdir(parents=True, exist_ok=True)
         self.manifest_path = self.root / "manifest.json"
         self.entropy: int | None = None
@@ -270,6 +281,13 @@ class ChunkStore:
         self.splits: dict[int, int] = {}
         self._dirty = False
         self._saved_at = 0.0
+
+    def discard(self) -> None:
+        """Delete every file of the folder (``--fresh``): chunks, manifest and temporary files; call before
+        :meth:`open`."""
+        for f in self.root.glob("*"):
+            if f.is_file():
+                f.unlink()
 
     # -- manifest -------------------------------------------------------------------------
 
@@ -357,51 +375,73 @@ class ChunkStore:
         A file that fails a check is deleted with a one-line warning naming it
         (the caller then recomputes the chunk).
         """
+        return self._verify(key, n_rows)[0]
+
+    def take(self, key: tuple[int, ...], n_rows: int, columns: list[str]) -> dict[str, npt.NDArray[Any]] | None:
+        """The ``columns`` of chunk ``key`` where it is valid (see :meth:`valid`), else None (it is to be recomputed).
+
+        The file is read once: its columns come from the bytes just checked.
+
+        Raises
+        ------
+        ChunkError
+            If a chunk verified earlier in this run cannot be read now (:meth:`read_chunk`).
+        """
+        ok, table = self._verify(key, n_rows)
+        if not ok:
+            return None
+        if table is None:  # written or verified earlier in this run
+            return self.read_chunk(key, columns)
+        return {c: table.column(c).to_numpy() for c in columns}
+
+    def _verify(self, key: tuple[int, ...], n_rows: int) -> tuple[bool, Any]:
+        """:meth:`valid`, with the table read from disk when this call checked it (None otherwise)."""
         if self._ok.get(key) == n_rows:
-            return True
+            return True, None
         f = self.path(key)
         if not f.is_file():
-            return False
-        problem = self._check(key, f, n_rows)
+            return False, None
+        problem, table = self._check(key, f, n_rows)
         if problem is None:
             self._ok[key] = n_rows
             self.reused += 1
-            return True
+            return True, table
         _warn(f"{f}: {problem}; discarding and recomputing this chunk")
         with contextlib.suppress(OSError):
             f.unlink()
         if self._entries.pop(f.name, None) is not None:
             self._dirty = True
-        return False
+        return False, None
 
-    def _check(self, key: tuple[int, ...], f: Path, n_rows: int) -> str | None:
+    def _check(self, key: tuple[int, ...], f: Path, n_rows: int) -> tuple[str | None, Any]:
+        """What is wrong with chunk file ``f`` (None: nothing) and, when nothing is, its table."""
         try:
             blob = f.read_bytes()
         except OSError as exc:
-            return f"unreadable ({exc.strerror or exc})"
+            return f"unreadable ({exc.strerror or exc})", None
         digest = hashlib.sha256(blob).hexdigest()
         entry = self._entries.get(f.name)
         if entry is not None and entry.get("sha256") != digest:
-            return "content does not match the SHA-256 in manifest.json"
+            return "content does not match the SHA-256 in manifest.json", None
         try:
             table = pq.read_table(pa.BufferReader(blob), page_checksum_verification=True)
             meta = json.loads((table.schema.metadata or {})[self._META])
         except KeyError:
-            return "no gamesim chunk metadata (written by another version)"
+            return "no gamesim chunk metadata (written by another version)", None
         except Exception as exc:  # noqa: BLE001 - pyarrow raises several types for damaged files
-            return f"truncated or corrupt ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})"
+            return f"truncated or corrupt ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})", None
         if str(meta.get("entropy")) != str(self.entropy):
-            return f"seed entropy {meta.get('entropy')} is not this run's {self.entropy}"
+            return f"seed entropy {meta.get('entropy')} is not this run's {self.entropy}", None
         if list(meta.get("key", [])) != list(key):
-            return f"holds chunk {tuple(meta.get('key', []))}, not {key}"
+            return f"holds chunk {tuple(meta.get('key', []))}, not {key}", None
         if table.num_rows != n_rows or int(meta.get("rows", -1)) != n_rows:
-            return f"{table.num_rows} rows, expected {n_rows}"
+            return f"{table.num_rows} rows, expected {n_rows}", None
         if entry is None:  # written before the manifest was saved (e.g. killed): record it now
             self._entries[f.name] = {"rows": n_rows, "sha256": digest}
             self._dirty = True
-        # a chunk from an earlier run: summarise it here, one chunk at a time
-        self._cell(key).add(key[2], summarize_chunk({c: table.column(c).to_numpy() for c in table.column_names}))
-        return None
+        if self.summaries:  # a chunk from an earlier run: summarise it here, one chunk at a time
+            self._cell(key).add(key[2], summarize_chunk({c: table.column(c).to_numpy() for c in table.column_names}))
+        return None, table
 
     def _cell(self, key: tuple[int, ...]) -> CellAccumulator:
         return self._cells.setdefault((key[0], key[1]), CellAccumulator(self.splits.get(key[0], 0)))
@@ -409,7 +449,7 @@ class ChunkStore:
     def write(self, key: tuple[int, ...], arrays: Mapping[str, npt.NDArray[Any]]) -> None:
         """Write chunk ``key`` atomically, with its entropy, key and row count, and record its hash and summary."""
         blob, rows = encode_chunk(arrays, int(self.entropy or 0), key)
-        self.write_blob(key, blob, rows, summarize_chunk(arrays))
+        self.write_blob(key, blob, rows, summarize_chunk(arrays) if self.summaries else {})
 
     def write_blob(
         self, key: tuple[int, ...], blob: bytes, rows: int, summaries: Mapping[str, ColumnSummary]
@@ -419,7 +459,8 @@ class ChunkStore:
         # not fsync-ed: a chunk is checked before it is used (see the class notes), and the two fsync calls
         # cost the command's process more than the rest of a chunk's bookkeeping while workers run
         atomic_write(final, lambda fh: fh.write(blob), durable=False)
-        self._cell(key).add(key[2], dict(summaries))
+        if self.summaries:
+            self._cell(key).add(key[2], dict(summaries))
         self._entries[final.name] = {"rows": rows, "sha256": hashlib.sha256(blob).hexdigest()}
         self._ok[key] = rows
         self._dirty = True
@@ -715,10 +756,9 @@ def run_sweep(
         raise ValueError(f"seed = {seed}, must be >= 0")
     digest = scenario.content_hash(seed)
     cache_dir = Path(cache_root) / f"{scenario.name}-{digest[:12]}"
-    if fresh and cache_dir.exists():
-        for f in cache_dir.glob("*"):
-            f.unlink()
     store = ChunkStore(cache_dir)
+    if fresh:
+        store.discard()
     info = {"scenario": scenario.name, "scenario_path": str(scenario.path), "scenario_hash": digest,
             "gamesim_version": __version__}
     entropy = store.open(seed, info)  # manifest (repaired if unreadable); chunks of another entropy never mix
@@ -782,9 +822,7 @@ def run_sweep(
                     break
     finally:
         bar.close()
-        if bar_out.open:  # Ctrl-C while the bar was drawn: tqdm left its line open (see BarStream)
-            bar_out.write("\n")
-            bar_out.flush()
+        bar_out.end_line()
         store.save()
     reused = store.reused
 

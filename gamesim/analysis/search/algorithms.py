@@ -313,9 +313,7 @@ def search(
         raise
     finally:
         ev.bar.close()
-        if ev.bar_out.open:  # tqdm did not end the line (see gamesim.run.sweep.BarStream)
-            ev.bar_out.write("\n")
-            ev.bar_out.flush()
+        ev.bar_out.end_line()
         if store is not None:
             store.save()  # the chunks saved so far are listed in the manifest: an interrupted search resumes
 
@@ -332,11 +330,9 @@ def _search_store(sc: Scenario, tgt: Target, seed: int | None, crn: bool, root: 
             "box": [[p.name, list(p.values)] for p in tgt.params]}
     digest = hashlib.sha256(json.dumps(what, sort_keys=True, default=str).encode()).hexdigest()
     folder = root / f"{sc.name}-search-{digest[:12]}"
-    if fresh and folder.exists():
-        for f in folder.glob("*"):
-            if f.is_file():
-                f.unlink()
-    store = ChunkStore(folder)
+    store = ChunkStore(folder, summaries=False)  # the search reads its chunks back whole (ChunkStore.take)
+    if fresh:
+        store.discard()
     store.open(seed, {"scenario": sc.name, "search_hash": digest, "what": "target search chunks"})
     return store
 

@@ -105,8 +105,8 @@ class _Evaluator:
         for k in range(have // self.chunk, -(-n // self.chunk)):
             key = (0, 0 if self.crn else i, k)
             saved = (0, i, k)  # the chunk's file: setting i's k-th chunk (its random numbers: ``key``)
-            if self.store is not None and self.store.valid(saved, self.chunk):
-                arrays = self.store.read_chunk(saved, columns=sorted(self.kept))
+            arrays = self.store.take(saved, self.chunk, sorted(self.kept)) if self.store is not None else None
+            if arrays is not None:
                 self.reused += 1
             else:
                 _, arrays = self._run_chunk(self.scenario.game.name, self.task.name, cell, self.chunk, self.entropy,
