@@ -29,6 +29,7 @@ __all__ = ["TASKS", "GAME_TASK", "rules_from_params", "policies_from_params", "g
 _RULE_KEYS = ("n_players", "board", "mate_counter", "road", "collapse_doubled", "deck_out", "ties", "smoke_by_choice",
               "board_players", "remove_line")
 
+
 def board_label(board: str, cell: Mapping[str, Any] | None = None) -> DataLabel:
     """The title and ILLUSTRATIVE flag of a board file, for reports (``Param.describe`` of ``board``).
 

@@ -32,7 +32,8 @@ from .sim import simulate, simulate_ids, tables_for
 __all__ = ["TASKS", "DUEL_TASK", "LEAGUE_TASK", "BASE_RULE_PARAMS", "rules_from_params", "weapons_from_params"]
 
 _ASSUMED = "ASSUMED base rule: "
-#: The base rules (assumed, not from the rulebook) and the 2013 switches, as task parameters.
+
+
 def weapons_label(weapons: str, cell: Mapping[str, Any] | None = None) -> DataLabel:
     """The title of a weapon file and its ILLUSTRATIVE part, for reports (``Param.describe`` of ``weapons``).
 
@@ -62,6 +63,7 @@ def weapons_label(weapons: str, cell: Mapping[str, Any] | None = None) -> DataLa
     return DataLabel(ws.title or ws.source, bool(assumed), note)
 
 
+#: The base rules (assumed, not from the rulebook) and the 2013 switches, as task parameters.
 BASE_RULE_PARAMS: tuple[Param, ...] = (
     Param("check_reading", "str", "n_dice", _ASSUMED + "判定N = N dice, any 4-6 succeeds (1/2, 3/4) ('n_dice'), or one "
           "die succeeding on 6-N or more (1/3, 1/2) ('one_die')", choices=("n_dice", "one_die")),
