@@ -95,7 +95,7 @@ def ranking_sentences(results: Any, part: str) -> list[str]:
     -------
     list of str
         Markdown sentences (at most :data:`MAX_RANKINGS`): "**metric**, lower is better: 1. edition = spa
-        (estimate [interval]), 2. ... ; best spa, and original is indistinguishable from it (Holm, family-wise
+        (estimate [interval], n = trials), 2. ... ; best spa, and original is indistinguishable from it (Holm, family-wise
         5%)." Empty without an all-pairs comparison of the part.
     """
     sc = results.scenario
@@ -117,7 +117,8 @@ def ranking_sentences(results: Any, part: str) -> list[str]:
         fam = fam.sort_values("rank")
         dim = safe_markdown(str(fam["dimension"].iloc[0]))
         at = ", ".join(f"{safe_markdown(o)} = {_txt(fam[o].iloc[0])}" for o in others)
-        order = ", ".join(f"{int(r['rank'])}. {dim} = {_txt(r['value'])} ({_interval(r)})"
+        order = ", ".join(f"{int(r['rank'])}. {dim} = {_txt(r['value'])} ({_interval(r)}"
+                          + ("" if "no spread" in _interval(r) else f", n = {int(r['n']):,}") + ")"
                           for _, r in fam.head(6).iterrows()) + (f", and {len(fam) - 6} more" if len(fam) > 6 else "")
         best = fam[fam["best"]]
         ties = fam[(~fam["best"]) & (fam["indistinguishable_from_best"] == True)]  # noqa: E712 (pd.NA: not compared)

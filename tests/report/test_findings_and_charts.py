@@ -250,6 +250,10 @@ def test_findings_lead_with_the_scenarios_own_metrics_rank_all_pairs_and_say_whe
     positions = [ranked[0].index(f"{k}. case = {names[a]} ") for k, a in enumerate(order, 1)]
     assert positions == sorted(positions), ranked[0]
     assert f"best {names[order[0]]}, and no other value is indistinguishable from it" in ranked[0]
+    rows = r.rows("wounds", part="p", statistic="mean").set_index("case")
+    for case in names.values():  # every ranked estimate with its trials
+        item = ranked[0].split(f"case = {case} (", 1)[1].split(")", 1)[0]
+        assert item.endswith(f", n = {int(rows.loc[case, 'n']):,}"), item
 
     frame = r.part_frame("p")
     met = frame[frame["metric"] == "wounds"].drop_duplicates("cell").set_index("case")["target_met"]
