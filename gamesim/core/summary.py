@@ -442,6 +442,8 @@ class CellAccumulator:
         # ``np.unique`` every few chunks rather than one per chunk (the command's process merges
         # while workers run, on the same cores)
         self._pending: tuple[dict[str, list[Any]], dict[str, list[Any]]] = ({}, {})
+        # distinct values waiting per bucket and metric (the sum of the waiting value counts' sizes)
+        self._waiting_values: tuple[dict[str, int], dict[str, int]] = ({}, {})
         self._seen = [False, False]
 
     def __contains__(self, k: int) -> bool:
@@ -452,20 +454,22 @@ class CellAccumulator:
         if k in self._light:
             return
         b = int(k >= self._split)
-        counts, pending = self._counts[b], self._pending[b]
+        counts, pending, sizes = self._counts[b], self._pending[b], self._waiting_values[b]
         for name, s in summaries.items():
             have = counts.get(name, ()) if self._seen[b] else ()
             if s.values is None or s.counts is None or have is None:
                 counts[name] = None
                 pending.pop(name, None)
+                sizes.pop(name, None)
             elif have == ():
                 counts[name] = (s.values, s.counts)
             else:
                 waiting = pending.setdefault(name, [])
                 waiting.append((s.values, s.counts))
-                if len(waiting) >= self._MERGE_CHUNKS or sum(v.size for v, _ in waiting) >= MAX_COUNTED_VALUES:
+                sizes[name] = size = sizes.get(name, 0) + s.values.size
+                if len(waiting) >= self._MERGE_CHUNKS or size >= MAX_COUNTED_VALUES:
                     counts[name] = _merge_counts([have, *waiting])
-                    del pending[name]
+                    del pending[name], sizes[name]
         self._seen[b] = True
         self._light[k] = {name: ColumnSummary(s.n, s.n_nan, s.n_true, s.moments, None, None)
                           for name, s in summaries.items()}
@@ -473,6 +477,7 @@ class CellAccumulator:
     def _merged(self, b: int, name: str) -> Any:
         """Bucket ``b``'s value counts of metric ``name`` with every pending chunk merged in (or None)."""
         counts, waiting = self._counts[b], self._pending[b].pop(name, None)
+        self._waiting_values[b].pop(name, None)
         if waiting and counts.get(name) is not None:
             counts[name] = _merge_counts([counts[name], *waiting])
         return counts.get(name)
