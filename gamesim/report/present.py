@@ -104,7 +104,10 @@ def format_interval(estimate: float, low: float, high: float, *, digits: int = 3
         Decimal places. Where a value that is not 0 would print as 0 with them (the upper bound of a
         proportion never seen in 40,000 trials, 0.000096), all three numbers get the decimals that
         show two significant figures of the smallest one, ``"0.000000 [0.000000, 0.000096]"``: an
-        interval never reads ``[0.000, 0.000]`` when it is not.
+        interval never reads ``[0.000, 0.000]`` when it is not. Likewise where the two bounds differ
+        but would print the same (a proportion near 1: 20,000 wins out of 20,000 give
+        ``[0.999808, 1]``), all three get the decimals that show two significant figures of the
+        interval's width, ``"1.00000 [0.99981, 1.00000]"`` rather than ``"1.000 [1.000, 1.000]"``.
     n : int, optional
         The sample size. Given, an interval infinite at both ends (a mean whose
         trials all gave the same value: such a sample cannot measure its own
@@ -115,6 +118,9 @@ def format_interval(estimate: float, low: float, high: float, *, digits: int = 3
     """
 
     digits = _decimals((estimate, low, high), digits)
+    if low is not None and high is not None and math.isfinite(low) and math.isfinite(high) and low < high \
+            and round(float(low), digits) == round(float(high), digits):
+        digits = max(digits, 1 - math.floor(math.log10(float(high) - float(low))))
 
     def f(v: float) -> str:
         if v is None or (isinstance(v, float) and math.isnan(v)):

@@ -1144,8 +1144,9 @@ def _parse_compare(where: str, rc: Any, parts: list[Part]) -> Compare | None:
         values = p.dim_values()[dimension]
         if not any(value == v and isinstance(value, bool) == isinstance(v, bool) for v in values):
             raise ScenarioError(
-                f"{where}: compare.baseline = {_toml_text(base)}, must be one of part {p.name!r}'s "
-                f"{'cases' if dimension == CASE else dimension + ' values'}: {', '.join(map(_toml_text, values))}"
+                f"{where}: compare.baseline = {_toml_text(base)}, must be one of the "
+                f"{'cases' if dimension == CASE else dimension + ' values'} of part {_toml_text(p.name)}: "
+                f"{', '.join(map(_toml_text, values))}"
             )
     metrics = rc.get("metrics")
     if metrics is not None:

@@ -79,7 +79,7 @@ def test_bool_is_not_an_int(write_scenario):
     ('task = "schedule"', 'task = "schedule"\ncases = [{ name = true }]', "cases[0].name = true, must be"),
     ("grid = { session_size = [1, 10], total_pulls = [20, 40, 60] }",
      "grid = { overdrive = [true, false] }\n[compare]\nbaseline = { overdrive = 1 }",
-     "compare.baseline = { overdrive = 1 }, must be one of part 'a''s overdrive values: true, false"),
+     "compare.baseline = { overdrive = 1 }, must be one of the overdrive values of part 'a': true, false"),
 ])
 def test_values_are_shown_as_the_file_spells_them(write_scenario, old, new, shown):
     """A designer wrote TOML: the error echoes ``true``, a date or an inline table as written, not Python's

@@ -411,3 +411,30 @@ low = 0.5
         assert page["results"] == str(tmp_path / "out" / f"{name}.parquet")
         assert page["pid"] != os.getpid() or available_cores() == 1  # one core: --n-jobs is capped to 1, in-process
         assert out.count(f"{name}: report -> ") == 1 and out.count(f"{name}: executing ") == 1
+
+
+def _sim_tens(params, n_trials, *, rng):  # type: ignore[no-untyped-def]
+    """Every trial gives 10 * p: a sample without spread, so any quantile's interval is one value."""
+    del rng
+    return {"tens": np.full(n_trials, 10.0 * params["p"])}
+
+
+def test_a_sampled_interval_of_one_value_is_not_called_exact():
+    """A sampled median whose order-statistic interval collapses to one value (all trials tie) shows that
+    interval; ``(exact)`` is kept for the game's exact solver (this game has none)."""
+    from gamesim.core import registry
+
+    game = register_game(Game("tens_oracle_test", "synthetic constant metric (tests only)",
+                              {"draw": Task("draw", _sim_tens, (Metric("tens", "mean", quantiles=(0.5,)),),
+                                            (Param("p", "float", 0.5, min=0.0, max=1.0),))}))
+    try:
+        res = search({"game": game.name, "seed": 1, "n_trials": 200, "chunk_size": 200,
+                      "parts": [{"name": "d", "task": "draw"}],
+                      "target": {"params": {"p": [0.2, 0.5]}, "n_start": 200, "max_trials": 400,
+                                 "constraints": [{"metric": "tens", "statistic": "q50", "high": 4.0}]}})
+    finally:
+        registry._REGISTRY.pop(game.name, None)
+    table = res.table()
+    shown = dict(zip(table["p"], table[res.target.constraints[0].label], strict=True))
+    assert shown == {0.2: "2 [2, 2]", 0.5: "5 [5, 5]"}, shown
+    assert res.settings["status"].tolist() == ["feasible", "infeasible"]

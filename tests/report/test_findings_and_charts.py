@@ -41,6 +41,14 @@ def test_no_spread_reads_as_words_not_infinite_bounds():
     assert format_interval(0.0004999, 0.00049, 0.00051) == "0.00050 [0.00049, 0.00051]"
     assert format_interval(0.25, 0.2, 0.3) == "0.250 [0.200, 0.300]"  # as before where nothing would read 0
     assert format_interval(0.0, 0.0, 0.0) == "0.000 [0.000, 0.000]"  # truly 0
+    # near 1, the same: 20,000 wins out of 20,000 do not read as the point interval [1.000, 1.000]
+    e = proportion_estimate(20_000, 20_000)
+    assert 0.9998 < e.ci_low < 0.9999 and e.ci_high == 1.0
+    assert format_interval(e.estimate, e.ci_low, e.ci_high, n=20_000) == "1.00000 [0.99981, 1.00000]"
+    e = proportion_estimate(19_999, 20_000)
+    assert format_interval(e.estimate, e.ci_low, e.ci_high, n=20_000) == "0.99995 [0.99972, 0.99999]"
+    assert format_interval(0.9985, 0.9978, 0.9989) == "0.999 [0.998, 0.999]"  # bounds that print apart: as before
+    assert format_interval(1.0, 1.0, 1.0) == "1.000 [1.000, 1.000]"  # truly a point
     from gamesim.report.present import format_value, interval_table
 
     assert [format_value(v) for v in (0.0, 1.2e-5, 0.5, math.nan)] == ["0.000", "0.000012", "0.500", "–"]

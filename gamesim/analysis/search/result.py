@@ -126,11 +126,12 @@ class SearchResult:
             lab = c.label
 
             def fmt(row: pd.Series, lab: str = lab) -> str:
-                e = row[f"{lab}: estimate"]
+                e, ex = row[f"{lab}: estimate"], row.get(f"{lab}: exact", math.nan)
+                if isinstance(ex, float) and not math.isnan(ex):  # the game's exact solver, not a sample
+                    return f"{ex:.{digits}g} (exact)"
                 if isinstance(e, float) and math.isnan(e):
                     return ""
-                if row[f"{lab}: ci_low"] == row[f"{lab}: ci_high"]:
-                    return f"{e:.{digits}g} (exact)"
+                # a sampled interval may collapse to one value (a quantile among ties): it is still shown
                 return f"{e:.{digits}g} [{row[f'{lab}: ci_low']:.{digits}g}, {row[f'{lab}: ci_high']:.{digits}g}]"
 
             out[lab] = df.apply(fmt, axis=1) if len(df) else []
