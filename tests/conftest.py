@@ -238,12 +238,15 @@ def check_page(rendered: Rendered) -> None:
         shown = variant if g["dimension"].iloc[0] == "case" else f"{g['dimension'].iloc[0]} = {variant}"
         said = [li for li in items if _text(li).startswith(f"{shown} against ")]
         assert len(said) == 1, (variant, [_text(li) for li in items])
-        # the sentence's clauses: "higher in ...", "lower in ...", "no detectable difference in ..."
-        clauses = dict(re.findall(r"(higher|lower|no detectable difference) in (.*?)(?=; (?:higher|lower|no detectable"
-                                  r" difference) in |\.$)", said[0].strip()))
+        # the sentence's clauses: "higher in ...", "lower in ...", "the same result in every paired trial in ...",
+        # "no detectable difference in ..."
+        kinds = r"higher|lower|the same result in every paired trial|no detectable difference"
+        clauses = dict(re.findall(rf"({kinds}) in (.*?)(?=; (?:{kinds}) in |\.$)", said[0].strip()))
         m = f"<strong>{html_lib.escape(metric)}</strong>"
         n_up, n_down = int((g["ci_low"] > 0).sum()), int((g["ci_high"] < 0).sum())
-        for count, word in ((n_up, "higher"), (n_down, "lower"), (len(g) - n_up - n_down, "no detectable difference")):
+        n_same = int(((g["estimate"] == 0) & (g["se"] == 0)).sum())
+        for count, word in ((n_up, "higher"), (n_down, "lower"), (n_same, "the same result in every paired trial"),
+                            (len(g) - n_up - n_down - n_same, "no detectable difference")):
             if count == 0:
                 assert m not in clauses.get(word, ""), (metric, word, said[0])
             elif len(g) == 1:

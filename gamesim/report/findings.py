@@ -175,7 +175,9 @@ def comparison_sentences(results: Any, part: str) -> list[str]:
 
     "*B* against *A*: higher in **m1** by x [lo, hi]; lower in **m2** by ...; no detectable difference
     in **m3**, **m4** at n = ...". Higher and lower mean the 95% interval of the paired difference
-    (variant - baseline) excludes 0. A metric compared in several settings (the other swept
+    (variant - baseline) excludes 0. Where every paired difference is 0 (the variant changed no trial's
+    result, e.g. two policies that choose alike against this monster), it says so: "the same result in
+    every paired trial in **m5**", rather than "no detectable difference", which reads as too few trials. A metric compared in several settings (the other swept
     dimensions) says in how many of them: "higher in **m1** in 4 of 6 settings, by x [..] to y [..]".
     """
     comp = results.comparisons
@@ -193,19 +195,23 @@ def comparison_sentences(results: Any, part: str) -> list[str]:
         dim = str(first["dimension"])
         base = f"*{_txt(first['baseline'])}*" if dim == "case" else f"{safe_markdown(dim)} = {_txt(first['baseline'])}"
         var = f"*{_txt(first['variant'])}*" if dim == "case" else f"{safe_markdown(dim)} = {_txt(first['variant'])}"
-        clauses: dict[str, list[str]] = {"higher": [], "lower": [], "none": []}
-        n_none: set[int] = set()
+        clauses: dict[str, list[str]] = {"higher": [], "lower": [], "same": [], "none": []}
+        n_of: dict[str, set[int]] = {"same": set(), "none": set()}
         for metric, g in gv.groupby("metric", sort=False):
             m = f"**{safe_markdown(str(metric))}**"
             other = [d for d in dims if d != dim and g[d].map(_key).nunique() > 1]
             higher, lower = g[g["ci_low"] > 0], g[g["ci_high"] < 0]
             none = g[(g["ci_low"] <= 0) & (g["ci_high"] >= 0)]
-            n_none.update(int(v) for v in none["n"])
+            # every paired difference 0: the variant changed no trial's result (not merely too few trials to tell)
+            same = none[(none["estimate"] == 0) & (none["se"] == 0)]
+            none = none.drop(same.index)
+            n_of["none"].update(int(v) for v in none["n"])
+            n_of["same"].update(int(v) for v in same["n"])
             if len(g) == 1:
                 r = g.iloc[0]
                 where = f" ({_where(r, other)})" if other else ""
-                key = "higher" if len(higher) else "lower" if len(lower) else "none"
-                clauses[key].append(f"{m} by {one(r)}{where}" if key != "none" else f"{m}{where}")
+                key = "higher" if len(higher) else "lower" if len(lower) else "same" if len(same) else "none"
+                clauses[key].append(f"{m} by {one(r)}{where}" if key in ("higher", "lower") else f"{m}{where}")
                 continue
             for key, sub in (("higher", higher), ("lower", lower)):
                 if len(sub):
@@ -213,14 +219,16 @@ def comparison_sentences(results: Any, part: str) -> list[str]:
                     hi = sub.loc[sub["estimate"].abs().idxmax()]
                     by = one(lo) if len(sub) == 1 else f"{one(lo)} to {one(hi)}"
                     clauses[key].append(f"{m} (in {len(sub)} of {len(g)} settings, by {by})")
-            if len(none):
-                clauses["none"].append(f"{m} (in {len(none)} of {len(g)} settings)")
+            for key, sub in (("same", same), ("none", none)):
+                if len(sub):
+                    clauses[key].append(f"{m} (in {len(sub)} of {len(g)} settings)")
         said = [f"higher in {', '.join(clauses['higher'])}" if clauses["higher"] else "",
                 f"lower in {', '.join(clauses['lower'])}" if clauses["lower"] else ""]
-        if clauses["none"]:
-            ns = sorted(n_none)
-            n_txt = f"{ns[0]:,}" if len(ns) == 1 else f"{ns[0]:,} to {ns[-1]:,}"
-            said.append(f"no detectable difference in {', '.join(clauses['none'])} at n = {n_txt} pairs")
+        for key, text in (("same", "the same result in every paired trial in"), ("none", "no detectable difference in")):
+            if clauses[key]:
+                ns = sorted(n_of[key])
+                n_txt = f"{ns[0]:,}" if len(ns) == 1 else f"{ns[0]:,} to {ns[-1]:,}"
+                said.append(f"{text} {', '.join(clauses[key])} at n = {n_txt} pairs")
         out.append(f"{var} against {base}: " + "; ".join(x for x in said if x) + ".")
     return out
 

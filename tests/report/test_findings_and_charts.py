@@ -69,12 +69,18 @@ def test_findings_state_every_comparison_as_the_intervals_say(res):
     for variant, g in comp.groupby("variant"):
         s = next(x for x in sentences if x.startswith(f"*{variant}* against *weak*:"))
         up, down = (g["ci_low"] > 0).sum(), (g["ci_high"] < 0).sum()
-        none = len(g) - up - down
-        for count, word in ((up, "higher in"), (down, "lower in"), (none, "no detectable difference in")):
+        identical = ((g["estimate"] == 0) & (g["se"] == 0)).sum()  # every paired difference 0
+        none = len(g) - up - down - identical
+        for count, word in ((up, "higher in"), (down, "lower in"), (identical, "the same result in every paired trial in"),
+                            (none, "no detectable difference in")):
             assert (word in s) == (count > 0), (word, s)
-    # "same" has the baseline's settings (and, paired on common random numbers, its very trials): no metric differs
+    # "same" has the baseline's settings (and, paired on common random numbers, its very trials): every trial alike,
+    # which is said as such (not as "no detectable difference", which reads as too few trials to tell)
     same = next(x for x in sentences if x.startswith("*same* against"))
-    assert "higher in" not in same and "lower in" not in same and "no detectable difference in" in same
+    assert "the same result in every paired trial in" in same and "detectable" not in same, same
+    assert "higher in" not in same and "lower in" not in same
+    strong = next(x for x in sentences if x.startswith("*strong* against"))
+    assert "the same result" not in strong, strong
     text = findings_markdown(res)
     assert text.startswith("## Findings") and "<script>" not in text
     assert "lowest" in text and "highest" in text and "Exact values:" in text
