@@ -175,7 +175,8 @@ def comparison_sentences(results: Any, part: str) -> list[str]:
 
     "*B* against *A*: higher in **m1** by x [lo, hi]; lower in **m2** by ...; no detectable difference
     in **m3**, **m4** at n = ...". Higher and lower mean the 95% interval of the paired difference
-    (variant - baseline) excludes 0. Where every paired difference is 0 (the variant changed no trial's
+    (variant - baseline) excludes 0. Where the cells are paired on common random numbers and every
+    paired difference is 0 (the variant changed no trial's
     result, e.g. two policies that choose alike against this monster), it says so: "the same result in
     every paired trial in **m5**", rather than "no detectable difference", which reads as too few trials. A metric compared in several settings (the other swept
     dimensions) says in how many of them: "higher in **m1** in 4 of 6 settings, by x [..] to y [..]".
@@ -203,7 +204,7 @@ def comparison_sentences(results: Any, part: str) -> list[str]:
             higher, lower = g[g["ci_low"] > 0], g[g["ci_high"] < 0]
             none = g[(g["ci_low"] <= 0) & (g["ci_high"] >= 0)]
             # every paired difference 0: the variant changed no trial's result (not merely too few trials to tell)
-            same = none[(none["estimate"] == 0) & (none["se"] == 0)]
+            same = none[(none["estimate"] == 0) & (none["se"] == 0) & none["crn"].fillna(False).astype(bool)]
             none = none.drop(same.index)
             n_of["none"].update(int(v) for v in none["n"])
             n_of["same"].update(int(v) for v in same["n"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -69,7 +70,7 @@ def test_findings_state_every_comparison_as_the_intervals_say(res):
     for variant, g in comp.groupby("variant"):
         s = next(x for x in sentences if x.startswith(f"*{variant}* against *weak*:"))
         up, down = (g["ci_low"] > 0).sum(), (g["ci_high"] < 0).sum()
-        identical = ((g["estimate"] == 0) & (g["se"] == 0)).sum()  # every paired difference 0
+        identical = ((g["estimate"] == 0) & (g["se"] == 0) & g["crn"].astype(bool)).sum()  # every paired difference 0
         none = len(g) - up - down - identical
         for count, word in ((up, "higher in"), (down, "lower in"), (identical, "the same result in every paired trial in"),
                             (none, "no detectable difference in")):
@@ -305,3 +306,36 @@ def test_precision_sentence_explains_a_cell_with_no_spread(tmp_path):
     prec = [ln for ln in findings_markdown(r).splitlines() if ln.startswith("- Precision target")]
     assert len(prec) == 1 and "met in 1 of 2 cells" in prec[0] and "at flat = true" in prec[0], prec
     assert "every trial there gave the same value" in prec[0]
+
+
+
+def _constant(params, n_trials, *, rng):  # type: ignore[no-untyped-def]
+    del rng
+    return {"ten": np.full(n_trials, 10.0 * params["p"])}
+
+
+@pytest.mark.parametrize("crn", [True, False])
+def test_equal_samples_are_the_same_trials_only_when_paired(tmp_path, crn):
+    """Two cases whose every trial gives 10 * p: paired on common random numbers, "the same result in every paired
+    trial"; unpaired (``crn = false``), equal samples are not pairs, and read "no detectable difference"."""
+    from gamesim.core import registry
+    from gamesim.core.registry import Game, Metric, Param, Task, register_game
+
+    game = register_game(Game("constant_findings_test", "synthetic constant metric (tests only)",
+                              {"draw": Task("draw", _constant, (Metric("ten", "mean"),),
+                                            (Param("p", "float", 0.5, min=0.0, max=1.0),))}))
+    try:
+        r = gamesim.sweep({"name": "constant_check", "game": game.name, "seed": 5, "n_trials": 300, "chunk_size": 300,
+                           "parts": [{"name": "p", "task": "draw",
+                                      "cases": [{"name": "a", "p": 0.5}, {"name": "b", "p": 0.5}]}],
+                           "compare": {"baseline": "a", "crn": crn}}, progress=False, cache_root=tmp_path)
+    finally:
+        registry._REGISTRY.pop(game.name, None)
+    diff = r.comparisons[r.comparisons["statistic"] == "difference"].iloc[0]
+    assert diff["estimate"] == 0 and diff["se"] == 0 and bool(diff["crn"]) == crn
+    (sentence,) = comparison_sentences(r, "p")
+    if crn:
+        assert "the same result in every paired trial in **ten** at n = 300 pairs" in sentence, sentence
+        assert "detectable" not in sentence
+    else:
+        assert "the same result" not in sentence and "no detectable difference in **ten**" in sentence, sentence
