@@ -176,10 +176,11 @@ def comparison_sentences(results: Any, part: str) -> list[str]:
     "*B* against *A*: higher in **m1** by x [lo, hi]; lower in **m2** by ...; no detectable difference
     in **m3**, **m4** at n = ...". Higher and lower mean the 95% interval of the paired difference
     (variant - baseline) excludes 0. Where the cells are paired on common random numbers and every
-    paired difference is 0 (the variant changed no trial's
-    result, e.g. two policies that choose alike against this monster), it says so: "the same result in
-    every paired trial in **m5**", rather than "no detectable difference", which reads as too few trials. A metric compared in several settings (the other swept
-    dimensions) says in how many of them: "higher in **m1** in 4 of 6 settings, by x [..] to y [..]".
+    paired difference is 0 (the variant changed no trial's result, e.g. two policies that choose
+    alike against this monster), it says so: "the same result in every paired trial in **m5**",
+    rather than "no detectable difference", which reads as too few trials. A metric compared in
+    several settings (the other swept dimensions) says in how many of them: "higher in **m1** in 4
+    of 6 settings, by x [..] to y [..]".
     """
     comp = results.comparisons
     if comp.empty or part not in set(comp["part"]):
