@@ -86,6 +86,17 @@ def x_and_series(dims: list[str], rows: pd.DataFrame, x: str | None = None) -> t
     return x, others, x is not None and _numeric(first[x])
 
 
+def _integer_axis(alt: Any, xs: pd.Series) -> Any:
+    """The axis of a numeric swept dimension: where every value is a whole number (players, cards, HP), ticks at
+    whole numbers only (at the swept values themselves when there are few), never 3.0, 3.2, 3.4 between them."""
+    vals = np.unique(xs.to_numpy(float))
+    if not (vals.size and np.all(np.isfinite(vals)) and np.all(vals == np.round(vals))):
+        return alt.Axis()
+    if vals.size <= 12:
+        return alt.Axis(values=[int(v) for v in vals], format="d")
+    return alt.Axis(tickMinStep=1, format="d")
+
+
 def clip_label(n_chars: int) -> str:
     """A Vega ``labelExpr`` showing labels of more than ``n_chars`` characters cut, with an ellipsis.
 
@@ -184,7 +195,7 @@ def estimates_chart(results: Any, part: str, metrics: list[str] | None = None, *
     })
     n_series = df["series"].nunique()
     sel = alt.selection_point(fields=["series"], bind="legend")
-    x_enc = (alt.X("x:Q", title=x, scale=alt.Scale(zero=False)) if numeric
+    x_enc = (alt.X("x:Q", title=x, scale=alt.Scale(zero=False), axis=_integer_axis(alt, df["x"])) if numeric
              else alt.X("x:N", title=x, sort=list(pd.unique(df["x"])),
                         axis=alt.Axis(labelAngle=-30, labelLimit=0, labelExpr=clip_label(22))))
     enc = {"x": x_enc, "color": _color(alt, n_series, " | ".join(others)),

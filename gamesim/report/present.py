@@ -439,6 +439,11 @@ def plot_estimates(
         lo = np.clip(est - sub["ci_low"].to_numpy(float), 0, None)
         hi = np.clip(sub["ci_high"].to_numpy(float) - est, 0, None)
         ax.errorbar(sub[x], est, yerr=[lo, hi], fmt=marker, ms=4, capsize=2, color=color, label=name)
+    xs = pd.to_numeric(rows[x], errors="coerce").to_numpy(float)
+    if xs.size and np.all(np.isfinite(xs)) and np.all(xs == np.round(xs)):  # whole numbers: no ticks between them
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     if group is not None or exact_curves:
         handles, labels = ax.get_legend_handles_labels()
         if exact_curves:

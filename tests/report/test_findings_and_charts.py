@@ -117,6 +117,9 @@ def test_charts_are_one_figure_per_part_with_every_metric_and_no_infinite_number
     spec = estimates_chart(res, "p").to_dict()
     data = next(iter(spec["datasets"].values()))
     assert {d["series"] for d in data} == {"weak", "strong", "same"}
+    # dodge is swept over whole numbers, 1 and 3: ticks at those values, as integers (not 1.0, 1.5, 2.0, ...)
+    x_axes = [layer["encoding"]["x"]["axis"] for layer in spec["spec"]["layer"]]
+    assert x_axes and all(a == {"format": "d", "values": [1, 3]} for a in x_axes), x_axes
     assert {d["metric"] for d in data} == {f"{m} ({res.primary_statistic(m, part='p')})" for m in res.metrics("p")}
     assert sum(len(g) for g in metric_groups(res, "p")) == len(res.metrics("p"))
     n_metrics = len(res.metrics("p"))
@@ -339,3 +342,20 @@ def test_equal_samples_are_the_same_trials_only_when_paired(tmp_path, crn):
         assert "detectable" not in sentence
     else:
         assert "the same result" not in sentence and "no detectable difference in **ten**" in sentence, sentence
+
+
+def test_matplotlib_estimates_of_a_whole_number_parameter_have_whole_number_ticks():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from gamesim.report.present import plot_estimates
+
+    rows = pd.DataFrame({"n_players": [3, 4], "estimate": [0.3, 0.25], "ci_low": [0.28, 0.23], "ci_high": [0.32, 0.27]})
+    fig, ax = plt.subplots()
+    plot_estimates(ax, rows, "n_players")
+    fig.canvas.draw()
+    ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
+    assert ticks and all(float(t).is_integer() for t in ticks), ticks
+    plt.close(fig)
