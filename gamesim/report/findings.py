@@ -205,7 +205,7 @@ def comparison_sentences(results: Any, part: str) -> list[str]:
             higher, lower = g[g["ci_low"] > 0], g[g["ci_high"] < 0]
             none = g[(g["ci_low"] <= 0) & (g["ci_high"] >= 0)]
             # every paired difference 0: the variant changed no trial's result (not merely too few trials to tell)
-            same = none[(none["estimate"] == 0) & (none["se"] == 0) & none["crn"].fillna(False).astype(bool)]
+            same = none[(none["estimate"] == 0) & (none["se"] == 0) & none["crn"].eq(True)]
             none = none.drop(same.index)
             n_of["none"].update(int(v) for v in none["n"])
             n_of["same"].update(int(v) for v in same["n"])
