@@ -93,7 +93,8 @@ def format_value(v: float, *, digits: int = 3) -> str:
     return f"{float(v):.{_decimals([v], digits)}f}"
 
 
-def format_interval(estimate: float, low: float, high: float, *, digits: int = 3, n: int | None = None) -> str:
+def format_interval(estimate: float, low: float, high: float, *, digits: int = 3, n: int | None = None,
+                    short: bool = False) -> str:
     """``"0.512 [0.500, 0.524]"``; infinite bounds print as ``inf``.
 
     Parameters
@@ -106,8 +107,8 @@ def format_interval(estimate: float, low: float, high: float, *, digits: int = 3
         show two significant figures of the smallest one, ``"0.000000 [0.000000, 0.000096]"``: an
         interval never reads ``[0.000, 0.000]`` when it is not. Likewise where the two bounds differ
         but would print the same (a proportion near 1: 20,000 wins out of 20,000 give
-        ``[0.999808, 1]``), all three get the decimals that show two significant figures of the
-        interval's width, ``"1.00000 [0.99981, 1.00000]"`` rather than ``"1.000 [1.000, 1.000]"``.
+        ``[0.999808, 1]``), all three get the fewest decimals that tell the bounds apart,
+        ``"1.0000 [0.9998, 1.0000]"`` rather than ``"1.000 [1.000, 1.000]"``.
     n : int, optional
         The sample size. Given, an interval infinite at both ends (a mean whose
         trials all gave the same value: such a sample cannot measure its own
@@ -115,12 +116,14 @@ def format_interval(estimate: float, low: float, high: float, *, digits: int = 3
         interval infinite on one side and collapsed on the other (all values at a
         known bound of the metric, e.g. ``0.000 [0.000, inf]`` for wounds that
         were all 0).
+    short : bool, default False
+        For table cells: such a sample reads ``"8.000 (all 2,000 equal)"``.
     """
 
     digits = _decimals((estimate, low, high), digits)
-    if low is not None and high is not None and math.isfinite(low) and math.isfinite(high) and low < high \
-            and round(float(low), digits) == round(float(high), digits):
-        digits = max(digits, 1 - math.floor(math.log10(float(high) - float(low))))
+    if low is not None and high is not None and math.isfinite(low) and math.isfinite(high) and low < high:
+        while digits < 15 and f"{low:.{digits}f}" == f"{high:.{digits}f}":  # the fewest that tell them apart
+            digits += 1
 
     def f(v: float) -> str:
         if v is None or (isinstance(v, float) and math.isnan(v)):
@@ -132,7 +135,7 @@ def format_interval(estimate: float, low: float, high: float, *, digits: int = 3
     if n is not None and low is not None and high is not None and not math.isnan(estimate) \
             and (math.isinf(low) or math.isinf(high)) and low <= estimate <= high \
             and (math.isinf(low) or low == estimate) and (math.isinf(high) or high == estimate):
-        return f"no spread: all {int(n):,} values equal {f(estimate)}"
+        return f"{f(estimate)} (all {int(n):,} equal)" if short else f"no spread: all {int(n):,} values equal {f(estimate)}"
     return f"{f(estimate)} [{f(low)}, {f(high)}]"
 
 
@@ -356,7 +359,8 @@ def interval_table(
     Parameters
     ----------
     rows : pandas.DataFrame
-        Rows of one metric and statistic (see :func:`select`).
+        Rows of one metric and statistic (see :func:`select`); with an ``n`` column, a cell
+        whose trials all gave one value reads ``"9.00 (all 3,000 equal)"`` (not ``[-inf, inf]``).
     index : str or sequence of str
         Parameter column(s) for the table rows.
     columns : str, optional
@@ -375,8 +379,10 @@ def interval_table(
         ``true``/``false`` (:func:`scenario_spelling`).
     """
     rows = rows.copy()
+    ns = rows["n"] if "n" in rows else [None] * len(rows)  # with n, a sample without spread says so
     rows["shown"] = [
-        format_interval(e, lo, hi, digits=digits) for e, lo, hi in zip(rows["estimate"], rows["ci_low"], rows["ci_high"])
+        format_interval(e, lo, hi, digits=digits, n=None if k is None or pd.isna(k) else int(k), short=True)
+        for e, lo, hi, k in zip(rows["estimate"], rows["ci_low"], rows["ci_high"], ns)
     ]
     has_exact = exact and "exact" in rows and rows["exact"].notna().any()
     if columns is None:

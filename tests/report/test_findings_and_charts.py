@@ -45,9 +45,10 @@ def test_no_spread_reads_as_words_not_infinite_bounds():
     # near 1, the same: 20,000 wins out of 20,000 do not read as the point interval [1.000, 1.000]
     e = proportion_estimate(20_000, 20_000)
     assert 0.9998 < e.ci_low < 0.9999 and e.ci_high == 1.0
-    assert format_interval(e.estimate, e.ci_low, e.ci_high, n=20_000) == "1.00000 [0.99981, 1.00000]"
+    assert format_interval(e.estimate, e.ci_low, e.ci_high, n=20_000) == "1.0000 [0.9998, 1.0000]"
     e = proportion_estimate(19_999, 20_000)
-    assert format_interval(e.estimate, e.ci_low, e.ci_high, n=20_000) == "0.99995 [0.99972, 0.99999]"
+    assert format_interval(e.estimate, e.ci_low, e.ci_high, n=20_000) == "1.0000 [0.9997, 1.0000]"
+    assert format_interval(14.9983, 14.9951, 15.0016, digits=2) == "14.998 [14.995, 15.002]"  # a mean, 2 decimals asked
     assert format_interval(0.9985, 0.9978, 0.9989) == "0.999 [0.998, 0.999]"  # bounds that print apart: as before
     assert format_interval(1.0, 1.0, 1.0) == "1.000 [1.000, 1.000]"  # truly a point
     from gamesim.report.present import format_value, interval_table
@@ -61,6 +62,11 @@ def test_no_spread_reads_as_words_not_infinite_bounds():
     assert format_interval(0.0, 0.0, math.inf, n=2000) == "no spread: all 2,000 values equal 0.000"
     assert format_interval(1.0, 0.5, math.inf, n=2000) == "1.000 [0.500, inf]"  # a spread, one side open
     assert format_interval(0.5, 0.4, 0.6, n=10) == "0.500 [0.400, 0.600]"
+    assert format_interval(9.0, -math.inf, math.inf, n=3000, digits=2, short=True) == "9.00 (all 3,000 equal)"
+    rows = pd.DataFrame({"hp": [160, 160], "party": [3, 5], "estimate": [9.0, 14.9983], "ci_low": [-math.inf, 14.9951],
+                         "ci_high": [math.inf, 15.0016], "n": [3000, 3000]})
+    table = interval_table(rows, "hp", "party", digits=2)
+    assert table.loc[160, 3] == "9.00 (all 3,000 equal)" and table.loc[160, 5] == "14.998 [14.995, 15.002]"
 
 
 def test_findings_state_every_comparison_as_the_intervals_say(res):
