@@ -117,7 +117,7 @@ def format_interval(estimate: float, low: float, high: float, *, digits: int = 3
         known bound of the metric, e.g. ``0.000 [0.000, inf]`` for wounds that
         were all 0).
     short : bool, default False
-        For table cells: such a sample reads ``"8.000 (all 2,000 equal)"``.
+        For table cells: such a sample reads ``"8.000 (all equal)"``, as short as an interval.
     """
 
     digits = _decimals((estimate, low, high), digits)
@@ -135,7 +135,7 @@ def format_interval(estimate: float, low: float, high: float, *, digits: int = 3
     if n is not None and low is not None and high is not None and not math.isnan(estimate) \
             and (math.isinf(low) or math.isinf(high)) and low <= estimate <= high \
             and (math.isinf(low) or low == estimate) and (math.isinf(high) or high == estimate):
-        return f"{f(estimate)} (all {int(n):,} equal)" if short else f"no spread: all {int(n):,} values equal {f(estimate)}"
+        return f"{f(estimate)} (all equal)" if short else f"no spread: all {int(n):,} values equal {f(estimate)}"
     return f"{f(estimate)} [{f(low)}, {f(high)}]"
 
 
@@ -360,7 +360,7 @@ def interval_table(
     ----------
     rows : pandas.DataFrame
         Rows of one metric and statistic (see :func:`select`); with an ``n`` column, a cell
-        whose trials all gave one value reads ``"9.00 (all 3,000 equal)"`` (not ``[-inf, inf]``).
+        whose trials all gave one value reads ``"9.00 (all equal)"`` (not ``[-inf, inf]``).
     index : str or sequence of str
         Parameter column(s) for the table rows.
     columns : str, optional

@@ -62,11 +62,11 @@ def test_no_spread_reads_as_words_not_infinite_bounds():
     assert format_interval(0.0, 0.0, math.inf, n=2000) == "no spread: all 2,000 values equal 0.000"
     assert format_interval(1.0, 0.5, math.inf, n=2000) == "1.000 [0.500, inf]"  # a spread, one side open
     assert format_interval(0.5, 0.4, 0.6, n=10) == "0.500 [0.400, 0.600]"
-    assert format_interval(9.0, -math.inf, math.inf, n=3000, digits=2, short=True) == "9.00 (all 3,000 equal)"
+    assert format_interval(9.0, -math.inf, math.inf, n=3000, digits=2, short=True) == "9.00 (all equal)"
     rows = pd.DataFrame({"hp": [160, 160], "party": [3, 5], "estimate": [9.0, 14.9983], "ci_low": [-math.inf, 14.9951],
                          "ci_high": [math.inf, 15.0016], "n": [3000, 3000]})
     table = interval_table(rows, "hp", "party", digits=2)
-    assert table.loc[160, 3] == "9.00 (all 3,000 equal)" and table.loc[160, 5] == "14.998 [14.995, 15.002]"
+    assert table.loc[160, 3] == "9.00 (all equal)" and table.loc[160, 5] == "14.998 [14.995, 15.002]"
 
 
 def test_findings_state_every_comparison_as_the_intervals_say(res):
