@@ -244,7 +244,7 @@ def check_page(rendered: Rendered) -> None:
         clauses = dict(re.findall(rf"({kinds}) in (.*?)(?=; (?:{kinds}) in |\.$)", said[0].strip()))
         m = f"<strong>{html_lib.escape(metric)}</strong>"
         n_up, n_down = int((g["ci_low"] > 0).sum()), int((g["ci_high"] < 0).sum())
-        n_same = int(((g["estimate"] == 0) & (g["se"] == 0) & g["crn"].astype(bool)).sum())
+        n_same = int(((g["estimate"] == 0) & (g["se"] == 0) & g["crn"].astype(bool) & g["correlation"].notna()).sum())
         for count, word in ((n_up, "higher"), (n_down, "lower"), (n_same, "the same result in every paired trial"),
                             (len(g) - n_up - n_down - n_same, "no detectable difference")):
             if count == 0:

@@ -175,9 +175,9 @@ def comparison_sentences(results: Any, part: str) -> list[str]:
 
     "*B* against *A*: higher in **m1** by x [lo, hi]; lower in **m2** by ...; no detectable difference
     in **m3**, **m4** at n = ...". Higher and lower mean the 95% interval of the paired difference
-    (variant - baseline) excludes 0. Where the cells are paired on common random numbers and every
-    paired difference is 0 (the variant changed no trial's result, e.g. two policies that choose
-    alike against this monster), it says so: "the same result in every paired trial in **m5**",
+    (variant - baseline) excludes 0. Where the cells are paired on common random numbers, their
+    trials vary, and every paired difference is 0 (the variant changed no trial's result, e.g. two
+    policies that choose alike against this monster), it says so: "the same result in every paired trial in **m5**",
     rather than "no detectable difference", which reads as too few trials. A metric compared in
     several settings (the other swept dimensions) says in how many of them: "higher in **m1** in 4
     of 6 settings, by x [..] to y [..]".
@@ -204,8 +204,10 @@ def comparison_sentences(results: Any, part: str) -> list[str]:
             other = [d for d in dims if d != dim and g[d].map(_key).nunique() > 1]
             higher, lower = g[g["ci_low"] > 0], g[g["ci_high"] < 0]
             none = g[(g["ci_low"] <= 0) & (g["ci_high"] >= 0)]
-            # every paired difference 0: the variant changed no trial's result (not merely too few trials to tell)
-            same = none[(none["estimate"] == 0) & (none["se"] == 0) & none["crn"].eq(True)]
+            # every paired difference 0 where the trials vary (a correlation exists): the variant changed no trial's
+            # result (not merely too few trials to tell); a metric that never varies in either cell is not news
+            same = none[(none["estimate"] == 0) & (none["se"] == 0) & none["crn"].eq(True)
+                        & none["correlation"].notna()]
             none = none.drop(same.index)
             n_of["none"].update(int(v) for v in none["n"])
             n_of["same"].update(int(v) for v in same["n"])
@@ -226,7 +228,8 @@ def comparison_sentences(results: Any, part: str) -> list[str]:
                     clauses[key].append(f"{m} (in {len(sub)} of {len(g)} settings)")
         said = [f"higher in {', '.join(clauses['higher'])}" if clauses["higher"] else "",
                 f"lower in {', '.join(clauses['lower'])}" if clauses["lower"] else ""]
-        for key, text in (("same", "the same result in every paired trial in"), ("none", "no detectable difference in")):
+        for key, text in (("same", "the same result in every paired trial in"),
+                          ("none", "no detectable difference in")):
             if clauses[key]:
                 ns = sorted(n_of[key])
                 n_txt = f"{ns[0]:,}" if len(ns) == 1 else f"{ns[0]:,} to {ns[-1]:,}"

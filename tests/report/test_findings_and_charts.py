@@ -76,7 +76,8 @@ def test_findings_state_every_comparison_as_the_intervals_say(res):
     for variant, g in comp.groupby("variant"):
         s = next(x for x in sentences if x.startswith(f"*{variant}* against *weak*:"))
         up, down = (g["ci_low"] > 0).sum(), (g["ci_high"] < 0).sum()
-        identical = ((g["estimate"] == 0) & (g["se"] == 0) & g["crn"].astype(bool)).sum()  # every paired difference 0
+        # every paired difference 0, in trials that vary
+        identical = ((g["estimate"] == 0) & (g["se"] == 0) & g["crn"].astype(bool) & g["correlation"].notna()).sum()
         none = len(g) - up - down - identical
         for count, word in ((up, "higher in"), (down, "lower in"), (identical, "the same result in every paired trial in"),
                             (none, "no detectable difference in")):
@@ -318,32 +319,36 @@ def test_precision_sentence_explains_a_cell_with_no_spread(tmp_path):
 
 
 
-def _constant(params, n_trials, *, rng):  # type: ignore[no-untyped-def]
-    del rng
-    return {"ten": np.full(n_trials, 10.0 * params["p"])}
+def _tens(params, n_trials, *, rng):  # type: ignore[no-untyped-def]
+    """``ten``: 10 * p in every trial, or (``spread`` > 0) 10 * p plus a die roll of the trial's own stream."""
+    roll = np.random.default_rng(rng).integers(1, 7, n_trials) if params["spread"] else np.zeros(n_trials)
+    return {"ten": 10.0 * params["p"] + roll}
 
 
-@pytest.mark.parametrize("crn", [True, False])
-def test_equal_samples_are_the_same_trials_only_when_paired(tmp_path, crn):
-    """Two cases whose every trial gives 10 * p: paired on common random numbers, "the same result in every paired
-    trial"; unpaired (``crn = false``), equal samples are not pairs, and read "no detectable difference"."""
+@pytest.mark.parametrize(("crn", "spread", "same"), [(True, 1, True), (True, 0, False), (False, 0, False)])
+def test_the_same_result_in_every_paired_trial_only_where_trials_are_paired_and_vary(tmp_path, crn, spread, same):
+    """Two cases with equal settings. Paired on common random numbers, with trials that vary: "the same result in
+    every paired trial". A metric that never varies (in either cell) is not news: "no detectable difference"; nor
+    are equal samples that are not paired (``crn = false``)."""
     from gamesim.core import registry
     from gamesim.core.registry import Game, Metric, Param, Task, register_game
 
-    game = register_game(Game("constant_findings_test", "synthetic constant metric (tests only)",
-                              {"draw": Task("draw", _constant, (Metric("ten", "mean"),),
-                                            (Param("p", "float", 0.5, min=0.0, max=1.0),))}))
+    game = register_game(Game("tens_findings_test", "synthetic metric (tests only)",
+                              {"draw": Task("draw", _tens, (Metric("ten", "mean"),),
+                                            (Param("p", "float", 0.5, min=0.0, max=1.0),
+                                             Param("spread", "int", 0, min=0, max=1)))}))
     try:
-        r = gamesim.sweep({"name": "constant_check", "game": game.name, "seed": 5, "n_trials": 300, "chunk_size": 300,
+        r = gamesim.sweep({"name": "tens_check", "game": game.name, "seed": 5, "n_trials": 300, "chunk_size": 300,
+                           "params": {"spread": spread},
                            "parts": [{"name": "p", "task": "draw",
                                       "cases": [{"name": "a", "p": 0.5}, {"name": "b", "p": 0.5}]}],
                            "compare": {"baseline": "a", "crn": crn}}, progress=False, cache_root=tmp_path)
     finally:
         registry._REGISTRY.pop(game.name, None)
     diff = r.comparisons[r.comparisons["statistic"] == "difference"].iloc[0]
-    assert diff["estimate"] == 0 and diff["se"] == 0 and bool(diff["crn"]) == crn
+    assert bool(diff["crn"]) == crn and (diff["estimate"] == 0 and diff["se"] == 0) == (crn or not spread)
     (sentence,) = comparison_sentences(r, "p")
-    if crn:
+    if same:
         assert "the same result in every paired trial in **ten** at n = 300 pairs" in sentence, sentence
         assert "detectable" not in sentence
     else:
