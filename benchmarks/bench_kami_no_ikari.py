@@ -1,12 +1,12 @@
 """Benchmark of the 神の怒り simulator: vectorized numpy vs plain Python vs numba, one algorithm.
 
-Run ``python benchmarks/bench_kami_no_ikari.py [--quick]`` (numba comes with the ``[bench]``
+Run ``python benchmarks/bench_kami_no_ikari.py [--quick] [--chunk N]`` (numba comes with the ``[bench]``
 extra: ``pip install -e ".[test,bench]"``). Workload: whole 4-player games on the built-in board,
 every seat greedy (the rulebook readings' defaults). It times, in CPU seconds of this process
 (``time.process_time``), best of 5 (1 with ``--quick``):
 
 (a) the vectorized simulator :func:`gamesim.games.kami_no_ikari.sim.simulate` (chunks of 20,000
-    games in lockstep);
+    games in lockstep; ``--chunk 3000``: the built-in study's chunk);
 (b) a plain-Python loop, one game at a time: :func:`gamesim.games.kami_no_ikari.reference.reference_game`
     (the pure rules core on tuples) driven by the ``random`` module (``random.Random(seed).random``);
 (c) a numba-compiled scalar loop of the same algorithm (deal, draw, greedy choice with random
@@ -29,7 +29,7 @@ import numpy as np
 
 from gamesim.games.kami_no_ikari.reference import reference_game
 from gamesim.games.kami_no_ikari.rules import HEIGHT_POINTS, SET_BONUS, KamiParams
-from gamesim.games.kami_no_ikari.sim import simulate
+from gamesim.games.kami_no_ikari.sim import CHUNK_SIZE, simulate
 
 from _timing import best_cpu  # benchmarks/ is on sys.path when run as a script
 
@@ -181,7 +181,11 @@ def _numba_kernel():  # type: ignore[no-untyped-def]
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small workload (a few seconds)")
+    ap.add_argument("--chunk", type=int, default=CHUNK_SIZE,
+                    help=f"games in lockstep in the vectorized simulator (default {CHUNK_SIZE}; the study's: 3000)")
     args = ap.parse_args(argv)
+    if args.chunk < 1:
+        ap.error(f"--chunk {args.chunk}: must be at least 1")
     n_vec = 4_000 if args.quick else 20_000
     n_ref = 100 if args.quick else 500
     n_nb = 4_000 if args.quick else 100_000
@@ -191,12 +195,12 @@ def main(argv: list[str] | None = None) -> None:
     pyrng = random.Random(20261125)
     print(f"kami_no_ikari benchmark: whole 4-player games, all greedy, built-in board; "
           f"{platform.python_implementation()} {platform.python_version()}, numpy {np.__version__}, "
-          f"numba {numba.__version__ if numba else 'not installed'}; CPU time, best of {repeat}")
+          f"numba {numba.__version__ if numba else 'not installed'}; chunks of {args.chunk}; CPU time, best of {repeat}")
     simulate(p, 200, rng=rng)  # warm the board cache outside the timing
     turns: dict[str, float] = {}
 
     def vec() -> None:
-        turns["vectorized"] = float(simulate(p, n_vec, rng=rng)["turns"].mean())
+        turns["vectorized"] = float(simulate(p, n_vec, rng=rng, chunk_size=args.chunk)["turns"].mean())
 
     def ref() -> None:
         t = 0

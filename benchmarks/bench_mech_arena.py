@@ -1,11 +1,11 @@
 """Benchmark of the Mech Arena 2013 duel engine: vectorized vs the same algorithm in plain Python and numba.
 
-Run ``python benchmarks/bench_mech_arena.py [--quick]`` (numba comes with the benchmark extra:
+Run ``python benchmarks/bench_mech_arena.py [--quick] [--chunk N]`` (numba comes with the benchmark extra:
 ``pip install -e ".[test,bench]"``). Workload: whole duels of two random players over all 42 ordered
 matchups of the seven mechs (declared base rules), the same table-driven algorithm on every side:
 
 (a) the vectorized engine, :func:`gamesim.games.mech_arena.sim.simulate_ids` (chunks of
-    ``CHUNK_SIZE`` games in lockstep, one gather per table field);
+    ``CHUNK_SIZE`` games in lockstep, or ``--chunk``; one gather per table field);
 (b) a plain-Python loop, one game and one die at a time, over the same compiled weapon tables
     (flattened to Python lists), drawing from the ``random`` module;
 (c) the *same source* as (b) compiled with ``numba.njit`` (tables as numpy arrays, dice from
@@ -293,7 +293,11 @@ def build(p: MechParams, tabs: dict, *, numba: bool):  # type: ignore[no-untyped
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small workload, one run each")
+    ap.add_argument("--chunk", type=int, default=CHUNK_SIZE,
+                    help=f"games in lockstep in the vectorized engine (default {CHUNK_SIZE}, the study's chunk)")
     args = ap.parse_args(argv)
+    if args.chunk < 1:
+        ap.error(f"--chunk {args.chunk}: must be at least 1")
     rounds_vec, rounds_py, rounds_nb = (100, 5, 100) if args.quick else (500, 25, 500)
     repeat = 1 if args.quick else 5
     p = MechParams()
@@ -305,7 +309,7 @@ def main(argv: list[str] | None = None) -> None:
     pol = (RandomPolicy(), RandomPolicy())
     print(f"mech_arena benchmark: random players, all {pa.size} ordered matchups per round, declared base rules; "
           f"{platform.python_implementation()} {platform.python_version()}, numpy {np.__version__}, "
-          f"chunk {CHUNK_SIZE}; CPU time, best of {repeat}")
+          f"chunk {args.chunk}; CPU time, best of {repeat}")
     res: dict[str, tuple[int, float, float]] = {}
 
     n = rounds_vec * pa.size
@@ -313,7 +317,7 @@ def main(argv: list[str] | None = None) -> None:
     turns_vec: list[float] = []
 
     def vec() -> None:
-        r = simulate_ids(p, ma, mb, rng=np.random.default_rng(1), tables=t, policies=pol)
+        r = simulate_ids(p, ma, mb, rng=np.random.default_rng(1), tables=t, policies=pol, chunk_size=args.chunk)
         turns_vec.append(float(r["turns"].mean()))
 
     res["(a) vectorized engine"] = (n, best_cpu(vec, repeat), turns_vec[-1])

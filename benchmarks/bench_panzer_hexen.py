@@ -1,6 +1,6 @@
 """Benchmark of whole ぱんつぁーへくせん games: vectorized vs the same algorithm in plain Python and numba.
 
-Run ``python benchmarks/bench_panzer_hexen.py [--quick]`` (numba comes with the benchmark extra:
+Run ``python benchmarks/bench_panzer_hexen.py [--quick] [--chunk N]`` (numba comes with the benchmark extra:
 ``pip install -e ".[test,bench]"``). Workload: whole games of three ``random`` players on the
 built-in ILLUSTRATIVE cards with the declared open procedures (mixed decks, all collide-and-act,
 bonuses, 通信 take_charge, unexecuted events), the same algorithm on every side:
@@ -14,9 +14,11 @@ bonuses, 通信 take_charge, unexecuted events), the same algorithm on every sid
 (d) bare random numbers: ``Generator.random`` producing as many uniforms as (b) consumed, the
     floor of any sampler.
 
-Times are CPU seconds of this process (``time.process_time``), best of 3 runs (of 1 with
-``--quick``); all sides single-threaded. The scalar loop draws its set-up by Fisher-Yates where the
-engine sorts uniform keys: the same game in distribution, checked below by comparing mean lengths.
+Times are CPU seconds of this process (``time.process_time``), best of 5 runs (of 1 with
+``--quick``); all sides single-threaded. ``--chunk`` sets the engine's games in lockstep (default
+``CHUNK_SIZE``, the built-in study's chunk; ``--chunk 10000``: all games in one chunk). The scalar
+loop draws its set-up by Fisher-Yates where the engine sorts uniform keys: the same game in
+distribution, checked below by comparing mean lengths.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import numpy as np
 from gamesim.games.panzer_hexen.data import load_cards
 from gamesim.games.panzer_hexen.engine import tables_for
 from gamesim.games.panzer_hexen.rules import PanzerParams
-from gamesim.games.panzer_hexen.sim import simulate
+from gamesim.games.panzer_hexen.sim import CHUNK_SIZE, simulate
 
 from _timing import best_cpu, build_scalar  # benchmarks/ is on sys.path when run as a script
 
@@ -380,14 +382,19 @@ build = partial(build_scalar, SOURCE, helpers=("cost_of", "best_equip", "draw_ca
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small workload, one run each")
+    ap.add_argument("--chunk", type=int, default=CHUNK_SIZE, help=f"games in lockstep (default {CHUNK_SIZE})")
     a = ap.parse_args(argv)
+    if a.chunk < 1:
+        ap.error(f"--chunk {a.chunk}: must be at least 1")
     n = 2_000 if a.quick else 10_000
     n_py = 200 if a.quick else 1_000
-    repeat = 1 if a.quick else 3
+    repeat = 1 if a.quick else 5
     p = PanzerParams(n_players=3)
-    print(f"panzer_hexen, {n} games (plain Python: {n_py}) of 3 random players; {platform.processor() or platform.machine()}")
+    print(f"panzer_hexen, {n} games (plain Python: {n_py}) of 3 random players, chunks of {a.chunk}; "
+          f"{platform.processor() or platform.machine()}; CPU time, best of {repeat}")
     res: dict = {}
-    t_vec = best_cpu(lambda: res.__setitem__("vec", simulate(p, n, rng=1, policies="random")), repeat)
+    t_vec = best_cpu(lambda: res.__setitem__("vec", simulate(p, n, rng=1, policies="random", chunk_size=a.chunk)),
+                     repeat)
     py = build(numba=False)
     rounds_py = [0] * n_py
     random.seed(1)
