@@ -406,7 +406,8 @@ class Results:
             order; a part with one cell has the index ``part``); columns
             ``<statistic> [95% CI]`` for each statistic, ``n`` and ``exact
             <statistic>`` where the game has an exact value for some cell.
-            Strings, ready to display.
+            Strings, ready to display; a cell whose trials all gave one value reads
+            ``"8.000 (all equal)"`` (its n is in the ``n`` column).
 
         Raises
         ------
@@ -431,7 +432,8 @@ class Results:
         for stat in stats:
             sub = by_stat[stat]
             out[f"{stat} [95% CI]"] = [
-                format_interval(sub[c].estimate, sub[c].ci_low, sub[c].ci_high, digits=digits, n=int(sub[c].n))
+                format_interval(sub[c].estimate, sub[c].ci_low, sub[c].ci_high, digits=digits, n=int(sub[c].n),
+                                short=True)
                 if c in sub else "–"
                 for c in cells
             ]

@@ -333,7 +333,7 @@ def check_generic_report(path: Path, rendered: Rendered, *, exact_expected: bool
                 stat = r["statistic"]
                 assert row[f"exact {stat}"] == format_value(r["exact"]), (metric, label, row, r["exact"])
                 assert row[f"{stat} [95% CI]"] == format_interval(r["estimate"], r["ci_low"], r["ci_high"],
-                                                                  n=int(r["n"]))
+                                                                  n=int(r["n"]), short=True)
                 assert int(row["n"].replace(",", "")) == r["n"]
                 if stat in ("proportion", "mean"):
                     se = r["se"]

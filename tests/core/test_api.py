@@ -13,6 +13,8 @@ two dice wounds (4/9, 13/36, 1/6, 1/36), mean 7/9.
 
 from __future__ import annotations
 
+import math
+
 from fractions import Fraction as F
 from pathlib import Path
 
@@ -195,6 +197,18 @@ def test_tables_show_a_tiny_exact_value_with_the_decimals_that_show_it(res: Resu
     assert shown.loc[p, "half-width paired / indep."].endswith(" / 0.000044")
     other = 1 - p
     assert shown.loc[other, "exact"] == f"{float(MEAN[('two dice', other)] - MEAN[('one die', other)]):.3f}"
+
+
+def test_a_table_cell_without_spread_says_so_briefly(res: Results) -> None:
+    """A cell whose trials all gave one value: "0.000 (all equal)" in the table (its n has a column), never
+    the infinite bounds of its interval."""
+    frame = res.frame.copy()
+    first = frame.index[(frame["metric"] == "wounds") & (frame["statistic"] == "mean")][0]
+    frame.loc[first, ["estimate", "se", "ci_low", "ci_high"]] = [0.0, 0.0, -math.inf, math.inf]
+    key = (frame.loc[first, "case"], frame.loc[first, "protection"])
+    table = Results(frame, res.comparisons, res.distributions, {}, res.scenario).table("wounds")
+    assert table.loc[key, "mean [95% CI]"] == "0.000 (all equal)"
+    assert all("inf" not in v for v in table["mean [95% CI]"])
 
 
 def test_run_table_says_where_the_chunks_ran(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
