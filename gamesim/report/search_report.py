@@ -129,8 +129,10 @@ def _code(text: str) -> str:
 def search_findings_markdown(result: SearchResult, *, heading: str = "##") -> str:
     """The search's Findings as Markdown: what was found, first, in plain words.
 
-    The recommended setting with its values; for one searched parameter, which values are feasible,
-    infeasible, undecided or not evaluated (as ranges of the box); what "inferred" means where the
+    The recommended setting with its values (or, where none is feasible and a constraint's values lie on
+    one side of its band everywhere, which side and the closest setting); for one searched parameter,
+    which values are feasible, infeasible, undecided or not evaluated (as ranges of the box); what
+    "inferred" means where the
     bisection inferred settings; the search's warnings; ILLUSTRATIVE data first where the searched part
     runs on it. Every string from the scenario is escaped (:func:`gamesim.core.sanitize.safe_markdown`).
 
@@ -160,7 +162,15 @@ def search_findings_markdown(result: SearchResult, *, heading: str = "##") -> st
         how = "" if rec["basis"] == "exact" else f" ({rec['basis']}, n = {int(rec['n']):,} trials)"
         lines.append(f"- **Recommended ({t.prefer}):** {_code(_setting_text(rec, names))}: {vals}{how}.")
     else:
-        lines.append(f"- **No setting was shown to meet the target** with up to {t.max_trials:,} trials per setting.")
+        reach = result.out_of_reach()
+        if not reach:
+            lines.append(f"- **No setting was shown to meet the target** with up to {t.max_trials:,} trials per "
+                         "setting.")
+        for c, side, r in reach:
+            lines.append(f"- **Out of reach in this box:** {safe_markdown(c.metric)} is {side} the target "
+                         f"({_target_text(c)}) at every setting simulated; the closest is {_value_text(r, c)} at "
+                         f"{_code(_setting_text(r, names))}. More trials will not change that: widen the searched "
+                         "range or change another rule.")
     counts = result.counts()
     total = len(df)
     label = {"feasible": "Feasible", "infeasible": "Infeasible",

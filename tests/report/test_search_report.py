@@ -12,7 +12,7 @@ import pytest
 from gamesim.core.registry import get_game
 from gamesim.core.search import search
 from gamesim.report.page import external_urls, printable
-from gamesim.report.search_report import settings_overview, status_matrix
+from gamesim.report.search_report import search_findings_markdown, settings_overview, status_matrix
 
 from ..conftest import MAX_PAGES
 
@@ -179,7 +179,11 @@ def test_findings_of_an_unmet_target_say_so():
     res = search(sc)
     assert all(not _exact_ko(1, d) >= 0.99 for d in (1, 2, 3)) and res.recommended is None
     text = search_findings_markdown(res)
-    assert "**No setting was shown to meet the target**" in text and "**Infeasible** (3 of 3 settings)" in text
+    # every exact value is below the band: the Findings say so and name the closest setting (more trials cannot help)
+    best = max((1, 2, 3), key=lambda d: _exact_ko(1, d))
+    assert "**Out of reach in this box:** knockout is below the target (at least 0.99)" in text, text
+    assert f"the closest is {_exact_ko(1, best):.4g} (exact) at `damage = {best}`" in text, text
+    assert "**Infeasible** (3 of 3 settings)" in text
     assert not math.isnan(res.alpha_interval)
 
 
@@ -227,3 +231,29 @@ def test_interrupted_progress_line_is_ended_before_the_message(bernoulli_oracle,
         search(sc, progress=True)
     text = err.getvalue()
     assert " trials" in text and text.endswith("\n"), repr(text)
+
+
+@pytest.mark.parametrize(("ps", "side", "closest"), [([0.02, 0.2], "below", 0.2), ([0.8, 0.98], "above", 0.8),
+                                                       ([0.1, 0.9], None, None)])
+def test_a_target_out_of_reach_says_which_side_and_the_closest_setting(bernoulli_oracle, ps, side, closest):
+    """No setting feasible: where every simulated value lies on one side of the band, the Findings (and the
+    summary) say so and name the closest setting, since more trials would not help; values on both sides of
+    the band say nothing of the kind."""
+    sc = {"game": bernoulli_oracle, "n_trials": 200, "chunk_size": 200,
+          "parts": [{"name": "b", "task": "draw"}],
+          "target": {"params": {"p": ps}, "n_start": 200, "max_trials": 400,
+                     "constraints": [{"metric": "hit", "low": 0.45, "high": 0.55}]}}
+    res = search(sc)
+    assert res.recommended is None and res.counts()["infeasible"] == len(ps)
+    reach = res.out_of_reach()
+    text = search_findings_markdown(res)
+    if side is None:
+        assert reach == [] and "Out of reach" not in text and "No setting was shown to meet the target" in text
+        return
+    ((c, got_side, row),) = reach
+    est = res.settings["0.45 <= hit <= 0.55: estimate"]
+    assert got_side == side and row["p"] == closest
+    assert row["0.45 <= hit <= 0.55: estimate"] == (est.max() if side == "below" else est.min())
+    assert f"**Out of reach in this box:** hit is {side} the target (between 0.45 and 0.55)" in text, text
+    assert f"`p = {closest:g}`" in text and "No setting was shown" not in text
+    assert f"hit is {side} the band at every setting simulated; closest" in res.summary()

@@ -82,6 +82,35 @@ class SearchResult:
         """Settings per status."""
         return {s: int((self.settings["status"] == s).sum()) for s in STATUSES}
 
+    def out_of_reach(self) -> list[tuple[Any, str, dict[str, Any]]]:
+        """The constraints that no simulated or solved setting comes near: their value is on one side of the band
+        at every such setting.
+
+        Returns
+        -------
+        list of (constraint, str, dict)
+            Per such constraint: the constraint, ``"below"`` or ``"above"`` (where every value lies against its
+            band) and the setting's row whose value is closest to the band (its estimate, or its exact value
+            where the game has one). Empty where the search found a feasible setting, or where each
+            constraint's values reach its band somewhere (the settings then fail by the other constraints
+            or by their intervals).
+        """
+        if self.recommended is not None:
+            return []
+        out: list[tuple[Any, str, dict[str, Any]]] = []
+        for c in self.target.constraints:
+            lab = c.label
+            rows = self.settings[self.settings["basis"].isin(["sampled", "exact"])]
+            value = rows[f"{lab}: exact"].where(rows[f"{lab}: exact"].notna(), rows[f"{lab}: estimate"])
+            rows, value = rows[value.notna()], value[value.notna()]
+            if rows.empty:
+                continue
+            if (value < c.low).all():
+                out.append((c, "below", rows.loc[value.idxmax()].to_dict()))
+            elif (value > c.high).all():
+                out.append((c, "above", rows.loc[value.idxmin()].to_dict()))
+        return out
+
     def summary(self) -> str:
         """A few lines of plain text: the decision rule, the counts and the recommendation."""
         t = self.target
@@ -97,7 +126,12 @@ class SearchResult:
             "Settings: " + ", ".join(f"{k} {v}" for k, v in self.counts().items()),
         ]
         if self.recommended is None:
-            lines.append("No setting shown feasible at this budget.")
+            reach = self.out_of_reach()
+            lines.append("No setting shown feasible at this budget." if not reach else "No setting is feasible:")
+            for c, side, r in reach:
+                vals = ", ".join(f"{k} = {r[k]}" for k in self.param_names)
+                lines.append(f"  {c.label}: {c.metric} is {side} the band at every setting simulated; closest "
+                             f"{self.table_value(r, c)} at {vals}")
         else:
             r = self.recommended
             vals = ", ".join(f"{k} = {r[k]}" for k in self.param_names)
@@ -109,6 +143,19 @@ class SearchResult:
                     "" if math.isnan(r[f"{lab}: exact"]) else f" (exact {r[f'{lab}: exact']:.6g})"))
         lines.extend(self.notes)
         return "\n".join(lines)
+
+    @staticmethod
+    def table_value(row: Any, constraint: Any, *, digits: int = 4) -> str:
+        """A constraint's value at one setting (a row of ``settings``): ``"0.027 [0.01547, 0.04672]"``,
+        ``"0.5 (exact)"`` where the game's exact solver gave it, ``""`` where the setting has none."""
+        lab = constraint.label
+        e, ex = row[f"{lab}: estimate"], row.get(f"{lab}: exact", math.nan)
+        if isinstance(ex, float) and not math.isnan(ex):  # the game's exact solver, not a sample
+            return f"{ex:.{digits}g} (exact)"
+        if isinstance(e, float) and math.isnan(e):
+            return ""
+        # a sampled interval may collapse to one value (a quantile among ties): it is still shown
+        return f"{e:.{digits}g} [{row[f'{lab}: ci_low']:.{digits}g}, {row[f'{lab}: ci_high']:.{digits}g}]"
 
     def table(self, *, status: str | None = None, digits: int = 4) -> pd.DataFrame:
         """The settings with ``estimate [ci_low, ci_high]`` text per constraint.
@@ -123,18 +170,7 @@ class SearchResult:
         df = self.settings if status is None else self.settings[self.settings["status"] == status]
         out = df[self.param_names + ["status", "basis", "n"]].copy()
         for c in self.target.constraints:
-            lab = c.label
-
-            def fmt(row: pd.Series, lab: str = lab) -> str:
-                e, ex = row[f"{lab}: estimate"], row.get(f"{lab}: exact", math.nan)
-                if isinstance(ex, float) and not math.isnan(ex):  # the game's exact solver, not a sample
-                    return f"{ex:.{digits}g} (exact)"
-                if isinstance(e, float) and math.isnan(e):
-                    return ""
-                # a sampled interval may collapse to one value (a quantile among ties): it is still shown
-                return f"{e:.{digits}g} [{row[f'{lab}: ci_low']:.{digits}g}, {row[f'{lab}: ci_high']:.{digits}g}]"
-
-            out[lab] = df.apply(fmt, axis=1) if len(df) else []
+            out[c.label] = df.apply(lambda row, c=c: self.table_value(row, c, digits=digits), axis=1) if len(df) else []
         return out.reset_index(drop=True)
 
     def plot(self, ax: Any = None) -> Any:
