@@ -851,7 +851,8 @@ def sweep(
         "chunks_in_process": res.chunks_in_process,
         "python": platform.python_version(),
         "numpy": np.__version__,
-        "data_files": [{"key": d.key, "path": str(d.path), "sha256": d.sha256} for d in sc.data_files],
+        "data_files": [{"key": d.key, "value": d.value, "path": str(d.path), "sha256": d.sha256}
+                       for d in sc.data_files],
     }
     meta["run_id"] = run_id(meta)
     return Results(res.table, res.comparisons, res.distributions, meta, sc)

@@ -475,18 +475,22 @@ def run_summary(results: pd.DataFrame, meta: dict[str, Any]) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Seed entropy, scenario hash, one row per data file read (path and
-        SHA-256 prefix), gamesim version, trials per cell (min-max), cells,
-        backend, wall time.
+        Seed entropy, scenario hash, one row per data file read (as the scenario names it, or its
+        file name where the scenario gives an absolute path, and its SHA-256 prefix), gamesim
+        version, trials per cell (min-max), cells, backend, wall time.
     """
     n = results.groupby(["part", "cell"])["n"].max()
+    files = [d for d in meta.get("data_files") or [] if isinstance(d, dict)]
+    names = [_data_file_name(d) for d in files]
+    # two files of one name in different folders (absolute paths): each by its whole path
+    names = [nm if names.count(nm) == 1 else str(d.get("value") or d.get("path", "?")) for nm, d in zip(names, files)]
     info = {
         "seed entropy (reproduce with --seed)": meta.get("seed_entropy", results["seed_entropy"].iloc[0]),
         "gamesim version": meta.get("gamesim_version", results["gamesim_version"].iloc[0]),
         "scenario hash": str(meta.get("scenario_hash", results["scenario_hash"].iloc[0]))[:16],
-        # every data file the cells read (its SHA-256 enters the scenario hash): path and hash prefix
-        **{f"data file {d.get('path', '?')}": f"sha256 {str(d.get('sha256', '?'))[:16]}"
-           for d in meta.get("data_files") or [] if isinstance(d, dict)},
+        # every data file the cells read (its SHA-256 enters the scenario hash): as the scenario names it, and
+        # the hash prefix (an absolute path shows its file name only: a report is shared beyond its folders)
+        **{f"data file {nm}": f"sha256 {str(d.get('sha256', '?'))[:16]}" for nm, d in zip(names, files)},
         "parameter cells": int(n.size),
         "trials per cell (n)": f"{int(n.min()):,} – {int(n.max()):,}" if n.min() != n.max() else f"{int(n.min()):,}",
         "total trials": f"{int(n.sum()):,}",
@@ -495,6 +499,17 @@ def run_summary(results: pd.DataFrame, meta: dict[str, Any]) -> pd.DataFrame:
         "run started (UTC)": meta.get("started_utc", "?"),
     }
     return pd.DataFrame({"value": [str(v) for v in info.values()]}, index=list(info.keys()))
+
+
+def _data_file_name(d: dict[str, Any]) -> str:
+    """A data file of the run's metadata as the report names it: the scenario's value where it is relative
+    (``weapons_buff.toml``), else the file's name (the folders of the machine that ran it are left out)."""
+    from pathlib import Path
+
+    value = d.get("value")
+    if isinstance(value, str) and value and not Path(value).is_absolute():
+        return value
+    return Path(str(value or d.get("path", "?"))).name
 
 
 def _backend_text(meta: dict[str, Any]) -> str:

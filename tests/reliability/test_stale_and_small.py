@@ -106,7 +106,7 @@ def test_edited_data_file_recomputes_chunks_and_gives_new_numbers(cli, tmp_path)
     assert after["scenario_hash"] != before["scenario_hash"]
     _, meta = load_results(out / "gg.parquet")
 
-    assert meta["data_files"] == [{"key": "params.data", "path": str(cards.resolve()),
+    assert meta["data_files"] == [{"key": "params.data", "value": "cards.toml", "path": str(cards.resolve()),
                                    "sha256": hashlib.sha256(cards.read_bytes()).hexdigest()}]
 
 
@@ -175,8 +175,14 @@ def test_run_summary_names_each_data_file_with_its_hash(cli, tmp_path):
     res = Results.load(out / "gg.parquet")
     table = run_summary(res.frame, res.meta)
 
-    row = f"data file {cards.resolve()}"
+    row = "data file cards.toml"  # as the scenario names it: the folders of the machine that ran it are not shown
     assert table.loc[row, "value"] == "sha256 " + hashlib.sha256(cards.read_bytes()).hexdigest()[:16]
+    assert not any(str(tmp_path) in str(k) + str(v) for k, v in table["value"].items())
+    res.meta["data_files"][0]["value"] = str(cards.resolve())  # an absolute path: its file name only
+    assert "data file cards.toml" in run_summary(res.frame, res.meta).index
+    other = {**res.meta["data_files"][0], "value": "/elsewhere/cards.toml", "sha256": "0" * 64}
+    both = run_summary(res.frame, {**res.meta, "data_files": [res.meta["data_files"][0], other]}).index
+    assert f"data file {cards.resolve()}" in both and "data file /elsewhere/cards.toml" in both  # one name, two files
 
 
 @pytest.mark.parametrize("content, what", [(b"bag = [1, 5, 44]\n# \xff\xfe\n", "not UTF-8"),
