@@ -110,9 +110,11 @@ def clip_label(n_chars: int) -> str:
     return f"length(datum.label) > {n_chars} ? substring(datum.label, 0, {n_chars - 1}) + '\u2026' : datum.label"
 
 
-def _color(alt: Any, n_series: int, title: str) -> Any:
+def _color(alt: Any, series: list[str], title: str) -> Any:
+    """The series' colours and legend, in the scenario's order (its cases, then grid values), not alphabetical."""
+    n_series = len(series)
     scheme = next((s for n, s in _SCHEMES if n_series <= n), "tableau20")
-    return alt.Color("series:N", title=title or None, scale=alt.Scale(scheme=scheme),
+    return alt.Color("series:N", title=title or None, scale=alt.Scale(scheme=scheme), sort=series,
                      legend=alt.Legend(labelLimit=240, labelExpr=clip_label(40), symbolLimit=40,
                                        columns=1 if n_series <= 16 else 2))
 
@@ -198,7 +200,7 @@ def estimates_chart(results: Any, part: str, metrics: list[str] | None = None, *
     x_enc = (alt.X("x:Q", title=x, scale=alt.Scale(zero=False), axis=_integer_axis(alt, df["x"])) if numeric
              else alt.X("x:N", title=x, sort=list(pd.unique(df["x"])),
                         axis=alt.Axis(labelAngle=-30, labelLimit=0, labelExpr=clip_label(22))))
-    enc = {"x": x_enc, "color": _color(alt, n_series, " | ".join(others)),
+    enc = {"x": x_enc, "color": _color(alt, list(pd.unique(df["series"])), " | ".join(others)),
            "opacity": alt.condition(sel, alt.value(1.0), alt.value(0.12))}
     if not numeric and n_series > 1:
         enc["xOffset"] = alt.XOffset("series:N")

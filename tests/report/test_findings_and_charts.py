@@ -124,6 +124,8 @@ def test_charts_are_one_figure_per_part_with_every_metric_and_no_infinite_number
     spec = estimates_chart(res, "p").to_dict()
     data = next(iter(spec["datasets"].values()))
     assert {d["series"] for d in data} == {"weak", "strong", "same"}
+    # the legend lists the cases in the scenario's order, not alphabetically
+    assert [layer["encoding"]["color"]["sort"] for layer in spec["spec"]["layer"]][0] == ["weak", "strong", "same"]
     # dodge is swept over whole numbers, 1 and 3: ticks at those values, as integers (not 1.0, 1.5, 2.0, ...)
     x_axes = [layer["encoding"]["x"]["axis"] for layer in spec["spec"]["layer"]]
     assert x_axes and all(a == {"format": "d", "values": [1, 3]} for a in x_axes), x_axes
