@@ -79,19 +79,22 @@ def execute_notebook(notebook: Path, output: Path, parameters: dict[str, Any], *
     Raises
     ------
     ReportError
-        If a cell raises; the message names the notebook and the error, and the
-        partly executed notebook is left at ``output`` for inspection.
+        If ``notebook`` is not a Jupyter notebook (unreadable, not JSON, not of the notebook format;
+        one line naming the file), or if a cell raises: the message names the notebook and the
+        error, and the partly executed notebook is left at ``output`` for inspection.
     """
     import papermill as pm
 
-    logging.getLogger("papermill").setLevel(logging.WARNING)
+    logging.getLogger("papermill").setLevel(logging.ERROR)  # not "Passed unknown parameter" for each parameter
+    nb = _load_notebook(notebook)
     output.parent.mkdir(parents=True, exist_ok=True)
     try:
         pm.execute_notebook(
-            str(notebook),
+            nb,
             str(output),
             parameters=parameters,
             kernel_name="python3",
+            language="python",
             progress_bar=False,
             # the output notebook is written once, at the end (also when a cell fails), not after every
             # cell: a study notebook of 30 cells holding 10 MB of figures spent 3-4 s rewriting it
@@ -104,6 +107,43 @@ def execute_notebook(notebook: Path, output: Path, parameters: dict[str, Any], *
     except pm.PapermillExecutionError as exc:
         raise ReportError(f"{notebook}: cell {exc.exec_count} raised {exc.ename}: {exc.evalue} (see {output})") from None
     return output
+
+
+def _load_notebook(notebook: Path) -> Any:
+    """``notebook`` read and checked as a Jupyter notebook (nbformat 4), its cells given ids where they have none.
+
+    A notebook written by hand may lack the cell ids of nbformat 4.5: they are added here (what nbformat's
+    ``normalize`` does, without its warning), as Jupyter would on saving.
+
+    Raises
+    ------
+    ReportError
+        One line naming the file: unreadable, not UTF-8 JSON, or not of the notebook format.
+    """
+    import nbformat
+    from nbformat.validator import normalize
+    from nbformat.warnings import MissingIDFieldWarning
+
+    try:
+        raw = json.loads(Path(notebook).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ReportError(f"{notebook}: cannot be read ({exc.strerror or exc})") from None
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ReportError(f"{notebook}: not a Jupyter notebook (not UTF-8 JSON: {str(exc).splitlines()[0]})") from None
+    if not isinstance(raw, dict) or raw.get("nbformat") != 4:
+        found = raw.get("nbformat") if isinstance(raw, dict) else type(raw).__name__
+        raise ReportError(f"{notebook}: not a Jupyter notebook of format 4 (nbformat = {found!r})")
+    try:
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MissingIDFieldWarning)
+            _, raw = normalize(raw)
+        nb = nbformat.from_dict(raw)
+        nbformat.validate(nb)
+    except Exception as exc:  # noqa: BLE001 - nbformat raises ValidationError and KeyError/TypeError for odd JSON
+        raise ReportError(f"{notebook}: not a valid Jupyter notebook ({str(exc).splitlines()[0]})") from None
+    return nb
 
 
 def notebook_to_html(executed: Path, html_path: Path, *, title: str | None = None) -> Path:
