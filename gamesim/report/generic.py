@@ -86,18 +86,26 @@ def untabulated_cells(results: Results, part: str, metrics: list[str]) -> list[s
     report names the cells left without one instead of leaving them out of the figure silently. Their
     quantiles are in the estimates tables.
     """
-    from gamesim.report.charts import _cell_labels
-
     have = _dist_cells(results, part, metrics)
-    return [lab for c, lab in _cell_labels(results, part).items() if c not in have]
+    return [lab for c, lab in _cell_names(results, part).items() if c not in have]
 
 
 def _thinned_cells(results: Results, part: str, metrics: list[str]) -> list[str]:
     """Labels of the cells of ``part`` whose distribution table of one of ``metrics`` is thinned."""
-    from gamesim.report.charts import _cell_labels
-
     thinned = _dist_cells(results, part, metrics, thinned=True)
-    return [lab for c, lab in _cell_labels(results, part).items() if c in thinned]
+    return [lab for c, lab in _cell_names(results, part).items() if c in thinned]
+
+
+def _cell_names(results: Results, part: str) -> dict[int, str]:
+    """Each cell of ``part`` named by its settings in a sentence: ``session_size = 1``, ``case = a, hp = 20``
+    (the panels' short labels, ``1`` or ``a | 20``, say nothing outside their figure)."""
+    from gamesim.report.charts import _cell_labels, _key
+
+    dims = results.dims(part)
+    if not dims:
+        return _cell_labels(results, part)
+    rows = results.part_frame(part).drop_duplicates("cell")
+    return {int(r["cell"]): ", ".join(f"{d} = {_key(r[d])}" for d in dims) for r in rows.to_dict("records")}
 
 
 def _dist_cells(results: Results, part: str, metrics: list[str], *, thinned: bool = False) -> set[int]:
