@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gamesim.report.present import format_interval, lead_metrics, show_value
+from gamesim.report.present import format_interval, lead_metrics, show_value, whole_numbers
 
 __all__ = ["metric_groups", "estimates_chart", "compare_chart", "distribution_chart", "chart_html", "chart_picture",
            "x_and_series"]
@@ -89,9 +89,9 @@ def x_and_series(dims: list[str], rows: pd.DataFrame, x: str | None = None) -> t
 def _integer_axis(alt: Any, xs: pd.Series) -> Any:
     """The axis of a numeric swept dimension: where every value is a whole number (players, cards, HP), ticks at
     whole numbers only (at the swept values themselves when there are few), never 3.0, 3.2, 3.4 between them."""
-    vals = np.unique(xs.to_numpy(float))
-    if not (vals.size and np.all(np.isfinite(vals)) and np.all(vals == np.round(vals))):
+    if not whole_numbers(xs):
         return alt.Axis()
+    vals = np.unique(xs.to_numpy(float))
     if vals.size <= 12:
         return alt.Axis(values=[int(v) for v in vals], format="d")
     return alt.Axis(tickMinStep=1, format="d")

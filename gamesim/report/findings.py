@@ -117,8 +117,7 @@ def ranking_sentences(results: Any, part: str) -> list[str]:
         fam = fam.sort_values("rank")
         dim = safe_markdown(str(fam["dimension"].iloc[0]))
         at = ", ".join(f"{safe_markdown(o)} = {_txt(fam[o].iloc[0])}" for o in others)
-        order = ", ".join(f"{int(r['rank'])}. {dim} = {_txt(r['value'])} ({_interval(r)}"
-                          + ("" if "no spread" in _interval(r) else f", n = {int(r['n']):,}") + ")"
+        order = ", ".join(f"{int(r['rank'])}. {dim} = {_txt(r['value'])} ({_ranked_interval(r)})"
                           for _, r in fam.head(6).iterrows()) + (f", and {len(fam) - 6} more" if len(fam) > 6 else "")
         best = fam[fam["best"]]
         ties = fam[(~fam["best"]) & (fam["indistinguishable_from_best"] == True)]  # noqa: E712 (pd.NA: not compared)
@@ -131,6 +130,12 @@ def ranking_sentences(results: Any, part: str) -> list[str]:
         if len(out) == MAX_RANKINGS:
             break
     return out
+
+
+def _ranked_interval(row: pd.Series) -> str:
+    """A ranked value's interval and n (a sample without spread already says its n)."""
+    text = _interval(row)
+    return text if "no spread" in text else f"{text}, n = {int(row['n']):,}"
 
 
 def _headline(results: Any, part: str, metric: str, dims: list[str]) -> str:

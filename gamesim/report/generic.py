@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from gamesim.report.present import run_summary, scenario_part, scenario_spelling, show_text, varied_dims
+from gamesim.report.present import run_summary, scenario_part, scenario_spelling, setting_text, show_text, varied_dims
 from gamesim.core.sanitize import safe_markdown
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -99,13 +99,13 @@ def _thinned_cells(results: Results, part: str, metrics: list[str]) -> list[str]
 def _cell_names(results: Results, part: str) -> dict[int, str]:
     """Each cell of ``part`` named by its settings in a sentence: ``session_size = 1``, ``case = a, hp = 20``
     (the panels' short labels, ``1`` or ``a | 20``, say nothing outside their figure)."""
-    from gamesim.report.charts import _cell_labels, _key
+    from gamesim.report.charts import _cell_labels
 
     dims = results.dims(part)
     if not dims:
         return _cell_labels(results, part)
     rows = results.part_frame(part).drop_duplicates("cell")
-    return {int(r["cell"]): ", ".join(f"{d} = {_key(r[d])}" for d in dims) for r in rows.to_dict("records")}
+    return {int(r["cell"]): setting_text(r, dims) for r in rows.to_dict("records")}
 
 
 def _dist_cells(results: Results, part: str, metrics: list[str], *, thinned: bool = False) -> set[int]:

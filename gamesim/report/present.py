@@ -28,6 +28,8 @@ __all__ = [
     "has_parts",
     "lead_metrics",
     "varied_dims",
+    "setting_text",
+    "whole_numbers",
     "scenario_part",
     "estimate_of",
     "interval_table",
@@ -171,6 +173,19 @@ def show_text(v: Any) -> str:
 
     s = show_value(v)
     return json.dumps(s) if isinstance(s, (bool, np.bool_)) else str(s)
+
+
+def setting_text(row: Any, names: Sequence[str]) -> str:
+    """A setting in plain words, ``"session_size = 1, hp = 20"``: each name with its value as a scenario writes it
+    (:func:`show_text`). Plain text: escape it (:func:`gamesim.core.sanitize.safe_markdown`) before Markdown."""
+    return ", ".join(f"{k} = {show_text(row[k])}" for k in names)
+
+
+def whole_numbers(values: Any) -> bool:
+    """Whether ``values`` are all finite whole numbers (players, cards, HP), so that an axis over them ticks at whole
+    numbers only; False for an empty sequence or any value that is not a number."""
+    xs = pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(float)
+    return bool(xs.size and np.all(np.isfinite(xs)) and np.all(xs == np.round(xs)))
 
 
 def varied_dims(frame: pd.DataFrame, dims: list[str]) -> list[str]:
@@ -445,8 +460,7 @@ def plot_estimates(
         lo = np.clip(est - sub["ci_low"].to_numpy(float), 0, None)
         hi = np.clip(sub["ci_high"].to_numpy(float) - est, 0, None)
         ax.errorbar(sub[x], est, yerr=[lo, hi], fmt=marker, ms=4, capsize=2, color=color, label=name)
-    xs = pd.to_numeric(rows[x], errors="coerce").to_numpy(float)
-    if xs.size and np.all(np.isfinite(xs)) and np.all(xs == np.round(xs)):  # whole numbers: no ticks between them
+    if whole_numbers(rows[x]):  # no ticks between them
         from matplotlib.ticker import MaxNLocator
 
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))

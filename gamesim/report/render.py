@@ -30,6 +30,7 @@ import re
 import secrets
 import signal
 import threading
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -134,8 +135,6 @@ def _load_notebook(notebook: Path) -> Any:
         found = raw.get("nbformat") if isinstance(raw, dict) else type(raw).__name__
         raise ReportError(f"{notebook}: not a Jupyter notebook of format 4 (nbformat = {found!r})")
     try:
-        import warnings
-
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", MissingIDFieldWarning)
             _, raw = normalize(raw)

@@ -20,7 +20,7 @@ from gamesim.analysis.target import load_target_scenario
 from gamesim.core.sanitize import plain_text, safe_markdown
 from gamesim.core.version import __version__
 from gamesim.report.page import finish_page
-from gamesim.report.present import data_set_lines, scenario_spelling, show_text
+from gamesim.report.present import data_set_lines, scenario_spelling, setting_text, show_text
 from gamesim.report.render import execute_notebook, html_to_pdf, notebook_to_html
 from gamesim.run.results import atomic_write
 from gamesim.run.scenario import ScenarioError
@@ -67,13 +67,7 @@ def _num(v: float) -> str:
 
 def _value_text(rec: dict[str, Any], c: Any) -> str:
     """A constraint's value at a setting: ``0.009 [0.00432, 0.0187]``, ``0.5 (exact)`` or why there is none."""
-    lab = c.label
-    e, lo, hi, ex = (rec[f"{lab}: {k}"] for k in ("estimate", "ci_low", "ci_high", "exact"))
-    if not math.isnan(ex):
-        return f"{_num(ex)} (exact)"
-    if math.isnan(e):
-        return _no_value(rec.get("basis"))
-    return f"{_num(e)} [{_num(lo)}, {_num(hi)}]"
+    return SearchResult.table_value(rec, c) or _no_value(rec.get("basis"))
 
 
 def _no_value(basis: Any) -> str:
@@ -85,10 +79,6 @@ def _searched_part(result: SearchResult) -> Any:
     """The scenario part the target searches."""
     sc = result.scenario
     return next((p for p in sc.parts if p.name == result.target.part), sc.parts[0])
-
-
-def _setting_text(rec: dict[str, Any], names: list[str]) -> str:
-    return ", ".join(f"{k} = {show_text(rec[k])}" for k in names)
 
 
 def _positions(result: SearchResult) -> list[int] | None:
@@ -160,7 +150,7 @@ def search_findings_markdown(result: SearchResult, *, heading: str = "##") -> st
         vals = "; ".join(f"{safe_markdown(c.metric)} {_value_text(rec, c)} (target: {_target_text(c)})"
                          for c in t.constraints)
         how = "" if rec["basis"] == "exact" else f" ({rec['basis']}, n = {int(rec['n']):,} trials)"
-        lines.append(f"- **Recommended ({t.prefer}):** {_code(_setting_text(rec, names))}: {vals}{how}.")
+        lines.append(f"- **Recommended ({t.prefer}):** {_code(setting_text(rec, names))}: {vals}{how}.")
     else:
         reach = result.out_of_reach()
         if not reach:
@@ -169,7 +159,7 @@ def search_findings_markdown(result: SearchResult, *, heading: str = "##") -> st
         for c, side, r in reach:
             lines.append(f"- **Out of reach in this box:** {safe_markdown(c.metric)} is {side} the target "
                          f"({_target_text(c)}) at every setting simulated; the closest is {_value_text(r, c)} at "
-                         f"{_code(_setting_text(r, names))}. More trials will not change that: widen the searched "
+                         f"{_code(setting_text(r, names))}. More trials will not change that: widen the searched "
                          "range or change another rule.")
     counts = result.counts()
     total = len(df)
@@ -187,7 +177,7 @@ def search_findings_markdown(result: SearchResult, *, heading: str = "##") -> st
                                   "decided)"}.get(status, "")
         lines.append(f"- **{label[status]}** ({k:,} of {total:,} settings){where}{extra}.")
     if rec is not None and t.prefer != "closest" and len(result.frontier) > 1:
-        shown = [_code(_setting_text(r, names)) for r in result.frontier.head(8).to_dict("records")]
+        shown = [_code(setting_text(r, names)) for r in result.frontier.head(8).to_dict("records")]
         more = f" and {len(result.frontier) - 8} more" if len(result.frontier) > 8 else ""
         lines.append(f"- **Pareto-{t.prefer} feasible settings** (none beaten on every parameter): "
                      + ", ".join(shown) + more + ".")

@@ -125,17 +125,19 @@ class SearchResult:
             + f"); trials used: {self.trials_used}",
             "Settings: " + ", ".join(f"{k} {v}" for k, v in self.counts().items()),
         ]
+
+        def setting(r: dict[str, Any]) -> str:
+            return ", ".join(f"{k} = {r[k]}" for k in self.param_names)
+
         if self.recommended is None:
             reach = self.out_of_reach()
             lines.append("No setting shown feasible at this budget." if not reach else "No setting is feasible:")
             for c, side, r in reach:
-                vals = ", ".join(f"{k} = {r[k]}" for k in self.param_names)
                 lines.append(f"  {c.label}: {c.metric} is {side} the band at every setting simulated; closest "
-                             f"{self.table_value(r, c)} at {vals}")
+                             f"{self.table_value(r, c)} at {setting(r)}")
         else:
             r = self.recommended
-            vals = ", ".join(f"{k} = {r[k]}" for k in self.param_names)
-            lines.append(f"Recommended ({t.prefer}): {vals}  [{r['status']}, {r['basis']}, n = {r['n']}]")
+            lines.append(f"Recommended ({t.prefer}): {setting(r)}  [{r['status']}, {r['basis']}, n = {r['n']}]")
             for c in t.constraints:
                 lab = c.label
                 e, lo, hi = r[f"{lab}: estimate"], r[f"{lab}: ci_low"], r[f"{lab}: ci_high"]
