@@ -70,6 +70,11 @@ def _value_text(rec: dict[str, Any], c: Any) -> str:
     return SearchResult.table_value(rec, c) or _no_value(rec.get("basis"))
 
 
+def _how(rec: dict[str, Any]) -> str:
+    """How a setting's values were obtained, for a sentence: `` (sampled, n = 1,000 trials)``; nothing when exact."""
+    return "" if rec["basis"] == "exact" else f" ({rec['basis']}, n = {int(rec['n']):,} trials)"
+
+
 def _no_value(basis: Any) -> str:
     """Why a setting shows no value: decided by inference, or not looked at."""
     return "not simulated (inferred)" if basis == "inferred" else "not evaluated"
@@ -149,8 +154,7 @@ def search_findings_markdown(result: SearchResult, *, heading: str = "##") -> st
     if rec is not None:
         vals = "; ".join(f"{safe_markdown(c.metric)} {_value_text(rec, c)} (target: {_target_text(c)})"
                          for c in t.constraints)
-        how = "" if rec["basis"] == "exact" else f" ({rec['basis']}, n = {int(rec['n']):,} trials)"
-        lines.append(f"- **Recommended ({t.prefer}):** {_code(setting_text(rec, names))}: {vals}{how}.")
+        lines.append(f"- **Recommended ({t.prefer}):** {_code(setting_text(rec, names))}: {vals}{_how(rec)}.")
     else:
         reach = result.out_of_reach()
         if not reach:
@@ -158,8 +162,8 @@ def search_findings_markdown(result: SearchResult, *, heading: str = "##") -> st
                          "setting.")
         for c, side, r in reach:
             lines.append(f"- **Out of reach in this box:** {safe_markdown(c.metric)} is {side} the target "
-                         f"({_target_text(c)}) at every setting simulated; the closest is {_value_text(r, c)} at "
-                         f"{_code(setting_text(r, names))}. More trials will not change that: widen the searched "
+                         f"({_target_text(c)}) at every setting simulated; the closest is {_value_text(r, c)}{_how(r)} "
+                         f"at {_code(setting_text(r, names))}. More trials will not change that: widen the searched "
                          "range or change another rule.")
     counts = result.counts()
     total = len(df)

@@ -182,7 +182,7 @@ def test_findings_of_an_unmet_target_say_so():
     # every exact value is below the band: the Findings say so and name the closest setting (more trials cannot help)
     best = max((1, 2, 3), key=lambda d: _exact_ko(1, d))
     assert "**Out of reach in this box:** knockout is below the target (at least 0.99)" in text, text
-    assert f"the closest is {_exact_ko(1, best):.4g} (exact) at `damage = {best}`" in text, text
+    assert f"the closest is {_exact_ko(1, best):.4g} (exact) at `damage = {best}`" in text, text  # exact: no n
     assert "**Infeasible** (3 of 3 settings)" in text
     assert not math.isnan(res.alpha_interval)
 
@@ -255,5 +255,6 @@ def test_a_target_out_of_reach_says_which_side_and_the_closest_setting(bernoulli
     assert got_side == side and row["p"] == closest
     assert row["0.45 <= hit <= 0.55: estimate"] == (est.max() if side == "below" else est.min())
     assert f"**Out of reach in this box:** hit is {side} the target (between 0.45 and 0.55)" in text, text
-    assert f"`p = {closest:g}`" in text and "No setting was shown" not in text
+    assert f"(sampled, n = {int(row['n']):,} trials) at `p = {closest:g}`" in text  # the closest value with its n
+    assert "No setting was shown" not in text
     assert f"hit is {side} the band at every setting simulated; closest" in res.summary()

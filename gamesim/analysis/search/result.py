@@ -134,7 +134,7 @@ class SearchResult:
             lines.append("No setting shown feasible at this budget." if not reach else "No setting is feasible:")
             for c, side, r in reach:
                 lines.append(f"  {c.label}: {c.metric} is {side} the band at every setting simulated; closest "
-                             f"{self.table_value(r, c)} at {setting(r)}")
+                             f"{self.table_value(r, c)} at {setting(r)}  [{r['basis']}, n = {r['n']}]")
         else:
             r = self.recommended
             lines.append(f"Recommended ({t.prefer}): {setting(r)}  [{r['status']}, {r['basis']}, n = {r['n']}]")
