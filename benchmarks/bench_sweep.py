@@ -17,9 +17,13 @@ comparison.
 ``parallel``: 6 cells x ``--games`` Quest for the New World games (edition x
 advanced rules; chunks of 10,000) with ``n_jobs=1`` and with ``--n-jobs``
 loky workers, each in a fresh interpreter with a fresh chunk cache (so worker
-start-up is counted), best wall time of ``--repeat``; prints the wall times,
-the main process's CPU time, the speed-up and whether the tables are
-identical. Note the machine's load (``/proc/loadavg``, printed) next to the
+start-up is counted), best wall time of ``--repeat``; prints each repeat's
+wall times and speed-up, then for the best runs the wall times, the CPU
+time of the main process and of the workers (counted once they have
+exited), their sum against the one-process run's CPU time ("CPU vs 1": the
+work that running in parallel adds), how busy the ``n_jobs`` cores were
+(that sum over wall time x ``n_jobs``), the speed-up, the median of the
+repeats' speed-ups and whether the tables are identical. Note the machine's load (``/proc/loadavg``, printed) next to the
 figures: on a shared machine the speed-up measures the load too.
 
 ``workers``: the sweeps of every built-in scenario (or those named), one after
@@ -34,6 +38,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -77,10 +82,14 @@ t0, c0 = time.perf_counter(), time.process_time()
 res = run_sweep(sc, n_jobs=n_jobs, cache_root=cache, progress=False)
 wall, cpu = time.perf_counter() - t0, time.process_time() - c0
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+if n_jobs > 1:  # the workers' CPU time is counted once they have exited
+    from joblib.externals.loky import get_reusable_executor
+    get_reusable_executor().shutdown(wait=True)
 children = resource.getrusage(resource.RUSAGE_CHILDREN)
 res.table.drop(columns=["scenario_hash", "gamesim_version"]).to_pickle(out)
 print(json.dumps({"rss_after_imports_mb": rss0 / 1024, "peak_rss_mb": peak / 1024, "wall_s": wall,
-                  "main_cpu_s": cpu, "chunks": res.chunks_run}))
+                  "main_cpu_s": cpu, "workers_cpu_s": children.ru_utime + children.ru_stime,
+                  "chunks": res.chunks_run}))
 """
 
 
@@ -134,15 +143,28 @@ def parallel(args: argparse.Namespace) -> None:
         print(f"6 cells x {args.games:,} QftNW games (chunks of {args.chunk:,}); cpus {len(os.sched_getaffinity(0))}, "
               f"load before {_load()}")
         best: dict[int, dict[str, float]] = {}
-        for _ in range(args.repeat):
+        pairs: list[float] = []
+        for i in range(args.repeat):
+            walls = {}
             for n_jobs in (1, args.n_jobs):
                 r = _sweep(ROOT, text, tmp, f"p{n_jobs}", n_jobs)
+                walls[n_jobs] = r["wall_s"]
                 if n_jobs not in best or r["wall_s"] < best[n_jobs]["wall_s"]:
                     best[n_jobs] = r
+            pairs.append(walls[1] / walls[args.n_jobs])
+            print(f"run {i + 1}: n_jobs=1 {walls[1]:.2f} s, n_jobs={args.n_jobs} {walls[args.n_jobs]:.2f} s, "
+                  f"{pairs[-1]:.2f}x", flush=True)
         same = pd.read_pickle(tmp / "p1.pkl").equals(pd.read_pickle(tmp / f"p{args.n_jobs}.pkl"))
-        print(f"{'n_jobs':>6} {'wall s':>8} {'main CPU s':>11} {'speed-up':>9}")
+        print(f"{'n_jobs':>6} {'wall s':>8} {'main CPU s':>11} {'workers CPU s':>14} {'CPU vs 1':>9} "
+              f"{'cores busy':>11} {'speed-up':>9}")
         for n_jobs, r in best.items():
-            print(f"{n_jobs:>6} {r['wall_s']:8.2f} {r['main_cpu_s']:11.2f} {best[1]['wall_s'] / r['wall_s']:8.2f}x")
+            cpu = r["main_cpu_s"] + r["workers_cpu_s"]
+            print(f"{n_jobs:>6} {r['wall_s']:8.2f} {r['main_cpu_s']:11.2f} {r['workers_cpu_s']:14.2f} "
+                  f"{cpu / best[1]['main_cpu_s']:8.3f}x {cpu / (r['wall_s'] * n_jobs):10.1%} "
+                  f"{best[1]['wall_s'] / r['wall_s']:8.2f}x")
+        if len(pairs) > 1:
+            print(f"speed-up of each run's pair: median {statistics.median(pairs):.2f}x, "
+                  f"min {min(pairs):.2f}x, max {max(pairs):.2f}x")
         print(f"identical tables: {same}; load after {_load()}")
 
 
