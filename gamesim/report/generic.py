@@ -31,7 +31,7 @@ from __future__ import annotations
 import contextlib
 import html
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -207,6 +207,39 @@ def _md_value(v: Any) -> str:
     return safe_markdown(_value(v))
 
 
+def metric_doc(by_doc: Mapping[str, list[dict[str, Any]]]) -> str:
+    """A metric's doc for a part whose cells may describe it differently.
+
+    Parameters
+    ----------
+    by_doc : mapping of str to list of dict
+        Each doc the part's cells give the metric, with the labels (swept dimension -> value) of the
+        cells that give it, in the part's order.
+
+    Returns
+    -------
+    str
+        The one doc; or each doc followed by the cells it is for: by the first swept dimension whose
+        values tell the docs apart ("... (n_players = 2); ... (n_players = 3, 4)"), or, where no one
+        dimension does, by the cells' settings (the first three, then how many more).
+    """
+    docs = list(by_doc)
+    if len(docs) == 1:
+        return docs[0]
+    dims = list(next(iter(by_doc.values()))[0])
+    values = {d: [{show_text(label[d]) for label in by_doc[doc]} for doc in docs] for d in dims}
+    apart = next((d for d in dims if sum(len(v) for v in values[d]) == len(set().union(*values[d]))), None)
+    out = []
+    for doc, labels in by_doc.items():
+        if apart is not None:
+            where = f"{apart} = {', '.join(dict.fromkeys(show_text(label[apart]) for label in labels))}"
+        else:
+            where = "; ".join(setting_text(label, dims) for label in labels[:3])
+            where += f"; {len(labels) - 3} more cells" if len(labels) > 3 else ""
+        out.append(f"{doc} (at {where})")
+    return "; ".join(out)
+
+
 def render(results: Results, *, heading_level: int = 1) -> None:
     """Display the generic report of ``results`` in the running notebook.
 
@@ -314,11 +347,14 @@ def _part_section(results: Results, part: str, h: list[str]) -> None:
         _table(pd.DataFrame(rows).set_index("case"), table_id(part, "cases", "cases"),
                '<p class="gamesim-caption"><em>Cases (parameters that move together):</em></p>\n')
 
-    docs = {}
-    if spec is not None:
-        for cell in spec.cells():  # metrics can depend on the cell (e.g. one per seat)
+    docs: dict[str, str] = {}
+    if spec is not None:  # metrics, and their docs, can depend on the cell (one per seat, a rule switch)
+        said: dict[str, dict[str, list[dict[str, Any]]]] = {}
+        for cell, label in zip(spec.cells(), spec.labels()):
             for m in spec.task.metrics_for(cell):
-                docs.setdefault(m.name, m.doc)
+                if m.doc:
+                    said.setdefault(m.name, {}).setdefault(m.doc, []).append(label)
+        docs = {name: metric_doc(by_doc) for name, by_doc in said.items()}
     metrics = results.metrics(part)
     frame = results.part_frame(part)
     x, others, _ = x_and_series(results.dims(part), frame)

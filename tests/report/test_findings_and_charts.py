@@ -372,3 +372,27 @@ def test_matplotlib_estimates_of_a_whole_number_parameter_have_whole_number_tick
     ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
     assert ticks and all(float(t).is_integer() for t in ticks), ticks
     plt.close(fig)
+
+
+def test_a_metric_described_differently_by_a_parts_cells_is_described_for_each_of_them():
+    from gamesim.core.scenario import load_scenario
+    from gamesim.report.generic import metric_doc
+
+    assert metric_doc({"one doc": [{"n": 2}, {"n": 3}]}) == "one doc"
+    # told apart by one swept dimension: its values
+    assert metric_doc({"a": [{"x": 1, "n": 2}], "b": [{"x": 1, "n": 3}, {"x": 1, "n": 4}]}) == "a (at n = 2); b (at n = 3, 4)"
+    # by no single dimension: the cells' settings, three at most
+    text = metric_doc({"a": [{"x": 0, "n": 0}, {"x": 1, "n": 1}], "b": [{"x": 0, "n": 1}, {"x": 1, "n": 0}]})
+    assert text == "a (at x = 0, n = 0; x = 1, n = 1); b (at x = 0, n = 1; x = 1, n = 0)", text
+    many = [{"x": i, "n": i % 2} for i in range(5)]
+    text = metric_doc({"a": many, "b": [{"x": 0, "n": 1}]})
+    assert text == "a (at x = 0, n = 0; x = 1, n = 1; x = 2, n = 0; 2 more cells); b (at x = 0, n = 1)", text
+    # a real case: the gacha bag's shared task says what complete_p1 is under each stop rule
+    part = load_scenario({"name": "s", "game": "gacha", "seed": 1, "n_trials": 10, "parts": [
+        {"name": "s", "task": "shared", "grid": {"stop_at_completion": [True, False]}}]}).parts[0]
+    by_doc: dict[str, list[dict]] = {}
+    for cell, label in zip(part.cells(), part.labels()):
+        doc = next(m.doc for m in part.task.metrics_for(cell) if m.name == "complete_p1")
+        by_doc.setdefault(doc, []).append(label)
+    text = metric_doc(by_doc)
+    assert "(at stop_at_completion = true)" in text and "(at stop_at_completion = false)" in text, text

@@ -121,7 +121,7 @@ def game_metrics(params: Mapping[str, Any]) -> tuple[Metric, ...]:
     n = int(params.get("n_players", 4))
     seats = tuple(Metric(f"seat{i}_win_share", "mean", bounds=(0, 1),
                          doc=f"win share of seat {i} (turn order from the start player = seat 0; a shared win "
-                             f"counts 1/k to each of k winners; fair share 1/{n})") for i in range(n))
+                             "counts 1/k to each of k winners; fair share 1/n_players)") for i in range(n))
     return (
         Metric("start_edge", "mean", bounds=(-1, 1), doc="start player's win share minus the fair 1/n: the "
                "start-player advantage"),

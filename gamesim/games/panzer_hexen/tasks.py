@@ -148,18 +148,20 @@ def _metrics() -> tuple[Metric, ...]:
     acts = tuple(Metric(f"share_{a}", "mean", doc=f"share of all actions performed that were {a}", bounds=(0, 1))
                  for a in ACTION_NAMES)
     win = tuple(Metric(f"winner_share_{a}", "mean", doc=f"share of the winner's actions that were {a} (ties "
-                       "weighted by win share)", bounds=(0, 1)) for a in ACTION_NAMES)
+                       "weighted by win share; 2VS2: the winning team's two players)", bounds=(0, 1))
+                for a in ACTION_NAMES)
     return (
         Metric("rounds", "mean", quantiles=(0.1, 0.5, 0.9), doc="rounds played", bounds=(1, 500)),
         Metric("truncated", "proportion", doc="games stopped by max_rounds before the end condition"),
-        Metric("seat0_score", "mean", doc="seat 0's share of the win (ties split; fair share 1/n_players)",
-               bounds=(0, 1)),
+        Metric("seat0_score", "mean", doc="seat 0's share of the win (ties split; fair share 1/n_players; "
+               "2VS2: its team's share, fair share 1/2)", bounds=(0, 1)),
         Metric("winner_vp", "mean", doc="the best VP at the end", bounds=(0, float("inf"))),
         Metric("vp", "mean", doc="VP per player", bounds=(0, float("inf"))),
         Metric("vp_neuroi", "mean", doc="VP per player from destroyed ネウロイ", bounds=(0, float("inf"))),
         Metric("vp_equipment", "mean", doc="VP per player from equipment (機材) policies", bounds=(0, float("inf"))),
         Metric("vp_policy", "mean", doc="VP per player from the other policies", bounds=(0, float("inf"))),
-        Metric("winner_bonus_share", "mean", doc="share of the game's first-actor bonuses taken by the winner",
+        Metric("winner_bonus_share", "mean", doc="share of the game's first-actor bonuses taken by the winner "
+               "(2VS2: by the winning team)",
                bounds=(0, 1)),
         Metric("bonuses", "mean", doc="first-actor bonuses taken per player", bounds=(0, float("inf"))),
         Metric("lost", "mean", doc="actions lost to collisions per player (collision = first_only)",
