@@ -796,7 +796,9 @@ def run_sweep(
                     if not store.valid((p, c, k), n)
                 ]
                 bar.total += len(jobs)
-                bar.refresh()
+                # update(0), not refresh(): a refresh draws the bar before tqdm's delay and without noting it, and
+                # tqdm's close then skips the final draw, leaving a sweep shorter than the delay at "12/39"
+                bar.update(0)
                 while (jobs and parallel is None and inline_below_s is not None
                        and time.monotonic() > _workers_warm_until):
                     # small sweeps run here: starting workers would cost more than the whole sweep

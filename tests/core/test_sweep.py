@@ -505,3 +505,24 @@ def test_interrupted_progress_line_is_ended_before_the_message(tmp_path, monkeyp
         gamesim.sweep(scenario, progress=True, cache_root=tmp_path, inline_below_s=60.0)
     text = err.getvalue()
     assert "bar_check" in text and text.endswith("\n"), repr(text)
+
+
+def test_a_drawn_progress_bar_ends_at_the_chunks_the_sweep_ran(tmp_path, monkeypatch):
+    """A short sweep with a precision top-up: whatever the bar drew last says every chunk ran (it once stayed at
+    '12/39', the first round's count, when the sweep was shorter than the bar's delay)."""
+    import io
+    import re
+
+    import gamesim.run.sweep as sweep_module
+    from gamesim.run.scenario import load_scenario
+
+    err = io.StringIO()
+    monkeypatch.setattr(sweep_module.sys, "stderr", err)
+    scenario = {"name": "bar_end", "game": "godtear", "seed": 1, "n_trials": 200, "chunk_size": 100,
+                "parts": [{"name": "p", "task": "knockout", "grid": {"uses": [1, 2]}}],
+                "precision": {"metric": "knockout", "half_width": 0.03, "max_trials": 2000}}
+    res = sweep_module.run_sweep(load_scenario(scenario), progress=True, cache_root=tmp_path)
+    assert res.chunks_run > 4  # the top-up ran
+    drawn = re.findall(r"(\d+)/(\d+) \[", err.getvalue())
+    if drawn:  # tqdm draws nothing for a sweep shorter than its delay
+        assert drawn[-1] == (str(res.chunks_run), str(res.chunks_run)), err.getvalue()
