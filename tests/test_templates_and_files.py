@@ -147,6 +147,9 @@ def test_scenario_errors_for_cases_and_compare(write_scenario):
         (base + 'cases = [{ total_pulls = 5 }]\ngrid = { total_pulls = [1, 2] }\n', "also swept"),
         (base + 'cases = [{ bag_n = -1 }]\n', "parts[0].cases[0].bag_n = -1"),
         (base + 'grid = { total_pulls = [1, 2] }\n[compare]\nbaseline = "x"\n', "no part has cases"),
+        # a swept value given as if it were a case name: the message says how to name it
+        (base + 'grid = { session_size = [1, 5] }\n[compare]\nbaseline = 5\n',
+         "(to compare against that value write baseline = { session_size = 5 })"),
         (base + 'grid = { total_pulls = [1, 2] }\n[compare]\nbaseline = { total_pulls = 3 }\n', "must be one of"),
         (base + 'cases = [{ name = "x" }]\n[compare]\nbaseline = "x"\nmetrics = ["nope"]\n', "compare.metrics"),
     ]

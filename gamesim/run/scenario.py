@@ -1121,24 +1121,30 @@ def _parse_compare(where: str, rc: Any, parts: list[Part]) -> Compare | None:
         raise _fail(where, "compare", rc, _TOP_KEYS["compare"])
     check_keys(rc, sorted(_COMPARE_KEYS), where=where, at="compare", error=ScenarioError)
     base = rc.get("baseline")
+    # a swept value written as the baseline itself (baseline = "greedy" or 5): the message says how to name it
+    named = [d for p in parts for d, vals in p.grid.items()
+             if not isinstance(base, (dict, list)) and any(v == base and type(v) is type(base) for v in vals)]
+    hint = f" (to compare against that value write baseline = {{ {named[0]} = {_toml_text(base)} }})" if named else ""
     if isinstance(base, str):
         dimension, value = CASE, base
     elif isinstance(base, dict) and len(base) == 1:
         (dimension, value), = base.items()
     else:
+        example = next((f"{{ {d} = {_toml_text(vals[0])} }}" for p in parts for d, vals in p.grid.items()),
+                       "{ bag_n = 44 }")
         raise ScenarioError(
             (f"{where}: compare.baseline is missing; give" if base is None else
              f"{where}: compare.baseline = {_toml_text(base)}, must be")
-            + " a case name (a string) or a table with one swept parameter, e.g. { bag_n = 44 }"
+            + f" a case name (a string) or a table with one swept parameter, e.g. {example}"
             + (" (with pairs = \"all\" too: it names the dimension whose values are compared)"
-               if rc.get("pairs") == "all" else "")
+               if rc.get("pairs") == "all" else "") + hint
         )
     having = [p for p in parts if dimension in p.dim_values()]
     if not having:
         swept = sorted({d for p in parts for d in p.dims})
         what = "no part has cases" if dimension == CASE else f"no part sweeps {dimension!r}"
         raise ScenarioError(
-            f"{where}: compare.baseline = {base!r}: {what}; swept dimensions: {', '.join(swept) or 'none'}"
+            f"{where}: compare.baseline = {base!r}: {what}; swept dimensions: {', '.join(swept) or 'none'}{hint}"
         )
     for p in having:
         values = p.dim_values()[dimension]
