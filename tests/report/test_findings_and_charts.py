@@ -147,6 +147,10 @@ def test_charts_are_one_figure_per_part_with_every_metric_and_no_infinite_number
     rows = next(iter(c["datasets"].values()))
     assert len(rows) == len(res.comparisons[res.comparisons["statistic"] == "difference"])
     assert {r["verdict"] for r in rows} <= {"higher", "lower", "no detectable difference"}
+    # the panels in the task's order of metrics, as in the estimates chart (not by name: knockout before wounds
+    # before uses_to_knockout)
+    compared = set(res.comparisons["metric"])
+    assert c["facet"]["sort"] == [m for m in res.metrics("p") if m in compared] and len(compared) > 2, c["facet"]
     if not res.distributions.empty:
         distribution_chart(res, "p").to_dict()
 
