@@ -281,9 +281,11 @@ def compare_chart(results: Any, part: str, *, columns: int = 2) -> Any:
                       .encode(x="exact:Q"))
     height = max(40, 14 * len(order))
     chart = alt.layer(*layers, data=df).properties(width=260, height=height)
-    # panels in the task's order of metrics, as the estimates chart has them (a facet sorts by name otherwise)
+    # panels in the order of the estimates chart: the metrics the scenario names, then the task's order (a facet
+    # sorts by name otherwise)
     compared = set(df["metric"])
-    panels = [m for m in results.metrics(part) if m in compared]
+    lead, others = lead_metrics(results, part)
+    panels = [m for m in lead + others if m in compared]
     panels += [m for m in pd.unique(df["metric"]) if m not in panels]
     return (chart.facet(facet=alt.Facet("metric:N", title=None, sort=panels), columns=min(columns, len(panels)))
             .resolve_scale(x="independent"))

@@ -118,6 +118,11 @@ def test_findings_lead_with_the_metrics_a_part_names(tmp_path):
         assert g[:len(named)] == [m for m in chosen if m in g]
     assert sorted(m for g in groups for m in g) == sorted(metrics)
     assert [m for g in metric_groups(plain, "p") for m, _ in g][0] == metrics[0]
+    # and so does the comparison chart, whose panels are in the estimates chart's order
+    scenario["compare"] = {"baseline": {"advanced": False}}
+    res = gamesim.sweep(scenario, progress=False, cache_root=tmp_path / "c")
+    panels = compare_chart(res, "p").to_dict()["facet"]["sort"]
+    assert panels[:2] == chosen and sorted(panels) == sorted(metrics), panels
 
 
 def test_charts_are_one_figure_per_part_with_every_metric_and_no_infinite_numbers(res):
