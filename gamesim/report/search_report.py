@@ -57,6 +57,8 @@ body { max-width: 60em; margin: 0 auto; padding: 0 1em; font-size: 10pt; line-he
 figure.gamesim-search-figure { margin: 0.6em 0; } figure.gamesim-search-figure img { max-width: 100%; height: auto; }
 table { margin: 0.3em 0; } thead { border-bottom: 1px solid #444; } th, td { text-align: right; padding: 1px 4px; }
 tbody tr:nth-child(odd) { background: #f5f5f5; } div.gamesim-note { font-size: 9pt; color: #333; }
+a.anchor-link { visibility: hidden; margin-left: 0.25em; }
+h1:hover > a.anchor-link, h2:hover > a.anchor-link, h3:hover > a.anchor-link { visibility: visible; }
 </style>
 """
 

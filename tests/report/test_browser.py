@@ -21,6 +21,11 @@ CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
                   "--disable-dev-shm-usage", "--window-size=1200,900")
 
 
+#: How many of a page's heading links ("¶") are visible (not hidden by its styles).
+_SHOWN_ANCHORS = ("return Array.from(document.querySelectorAll('a.anchor-link')).filter(function (a) {"
+                  " var s = getComputedStyle(a); return s.display !== 'none' && s.visibility !== 'hidden'; }).length")
+
+
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
     chromium, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
@@ -88,6 +93,8 @@ def test_report_opens_offline_in_chromium(scenario, report_of, browser):
     picks = browser.execute_script("return Array.from(document.querySelectorAll('.gamesim-picker output'))"
                                    ".map(function (o) { return o.textContent; })")
     assert all(p.startswith("P(") and "Wilson 95%" in p for p in picks), picks[:3]
+    # a heading's link to itself (the Markdown renderer's "¶") shows only while the heading is hovered
+    assert browser.execute_script(_SHOWN_ANCHORS) == 0
     browser.save_screenshot(str(rendered.out_dir / f"{rendered.name}.screenshot.png"))
     assert (rendered.out_dir / f"{rendered.name}.screenshot.png").stat().st_size > 10_000
 
@@ -119,3 +126,6 @@ def test_search_report_opens_offline_in_chromium(tmp_path, browser):
     assert browser.execute_script("return document.querySelectorAll('h2.gamesim-collapsible').length") >= 4
     assert browser.execute_script("return document.querySelectorAll('input.gamesim-filter').length") >= 1
     assert browser.execute_script("return document.querySelector('nav.gamesim-toc') !== null")
+    # a heading's link to itself (the Markdown renderer's "¶") shows only while the heading is hovered
+    assert browser.execute_script(_SHOWN_ANCHORS) == 0
+
