@@ -886,12 +886,14 @@ def _parse_part(where: str, at: str, rp: dict[str, Any], game: Game, fixed_all: 
         raise fail(f"{at}.findings", rp.get("findings"), "a list of different metric names of the part's task")
     part = Part(pname, task, fixed, grid, part_trials, title, tuple(cases), pquestion, tuple(findings))
     if task.check is not None:
-        for cell in part.cells():
+        per_case = math.prod(len(v) for v in grid.values())  # cells are in case order, then the grid's
+        for i, cell in enumerate(part.cells()):
             try:
                 task.check(cell)
             except ParamError as exc:
+                j = i // per_case
                 src = f"{at}.grid.{exc.key}" if exc.key in grid else (
-                    f"{at}.cases.{exc.key}" if any(exc.key in c.params for c in cases) else
+                    f"{at}.cases[{j}].{exc.key}" if cases and exc.key in cases[j].params else
                     f"{at}.params.{exc.key}" if exc.key in own else f"params.{exc.key}"
                 )
                 raise fail(src, exc.value, exc.allowed) from None

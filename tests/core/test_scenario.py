@@ -88,6 +88,13 @@ def test_values_are_shown_as_the_file_spells_them(write_scenario, old, new, show
     assert "True" not in msg and "False" not in msg and "datetime" not in msg, msg
 
 
+def test_a_case_that_fails_the_tasks_check_is_named_by_its_index(write_scenario):
+    """A cross-parameter check failing in one case names that case (cases[1].bag_total), not 'cases.bag_total'."""
+    body = GOOD.replace('task = "schedule"', 'task = "schedule"\ncases = [{ name = "ok", bag_total = 50 }, '
+                        '{ name = "short", bag_total = 49 }]')
+    expect_error(write_scenario, body, "parts[0].cases[1].bag_total = 49, must be")
+
+
 def test_missing_compare_baseline_says_it_is_missing(write_scenario):
     """A [compare] table without baseline (easy to leave out with pairs = "all") reads "is missing", not
     "= None"."""
