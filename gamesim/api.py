@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from gamesim.report.present import format_interval, format_value, run_summary, show_value
+from gamesim.report.present import format_interval, format_value, run_summary, show_text, show_value
 from gamesim.run.results import results_paths, results_set_problem
 from gamesim.run.scenario import Scenario, load_scenario
 from gamesim.core.machine import available_cores
@@ -613,8 +613,9 @@ class Results:
         for k, v in settings.items():
             want = json.dumps(_show(list(v) if isinstance(v, tuple) else v))
             d = d[d[k].map(lambda x: json.dumps(_show(x))) == want]
-        if d.empty:
-            raise KeyError(f"no cell of {part}/{metric} has {settings}")
+        if d.empty:  # say which values each named setting takes
+            have = "; ".join(f"{k}: {', '.join(dict.fromkeys(show_text(x) for x in cells[k]))}" for k in settings)
+            raise KeyError(f"no cell of {part}/{metric} has {settings}; {have}")
         front = ["part", "metric", "cell", *dims]
         return d[front + [c for c in d.columns if c not in front]].reset_index(drop=True)
 

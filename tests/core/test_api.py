@@ -126,8 +126,12 @@ def test_distribution_selects_by_setting(res: Results) -> None:
 def test_distribution_refuses_unknown_setting_and_empty_selection(res: Results) -> None:
     with pytest.raises(KeyError, match="'health' is not a swept setting of part 'roll'"):
         res.distribution("wounds", health=3)
-    with pytest.raises(KeyError, match="no cell"):
+    with pytest.raises(KeyError, match="no cell") as err:  # and which values there are
         res.distribution("wounds", protection=7)
+    assert err.value.args[0].endswith("; protection: 0, 1"), err.value
+    with pytest.raises(KeyError) as err:
+        res.distribution("wounds", case="three dice", protection=0)
+    assert err.value.args[0].endswith("; case: one die, two dice; protection: 0, 1"), err.value
     with pytest.raises(KeyError, match="no metric"):
         res.distribution("hits")
 
