@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gamesim.report.present import format_interval, lead_metrics, show_value, whole_numbers
+from gamesim.report.present import format_interval, lead_metrics, show_text, whole_numbers
 
 __all__ = ["metric_groups", "estimates_chart", "compare_chart", "distribution_chart", "chart_html", "chart_picture",
            "x_and_series"]
@@ -57,11 +57,6 @@ def _alt() -> Any:
     return alt
 
 
-def _key(v: Any) -> str:
-    s = show_value(v)
-    return s if isinstance(s, str) else json.dumps(s)
-
-
 def _numeric(values: pd.Series) -> bool:
     vals = [v for v in values if v is not None and not (isinstance(v, float) and math.isnan(v))]
     return bool(vals) and all(isinstance(v, (int, float, np.integer, np.floating))
@@ -75,7 +70,7 @@ def x_and_series(dims: list[str], rows: pd.DataFrame, x: str | None = None) -> t
     categories); ``None`` when nothing is swept.
     """
     first = rows.drop_duplicates("cell")
-    n_values = {d: first[d].map(_key).nunique() for d in dims}
+    n_values = {d: first[d].map(show_text).nunique() for d in dims}
     if x is None:
         numeric = [d for d in dims if _numeric(first[d]) and n_values[d] > 1]
         cands = numeric or [d for d in dims if n_values[d] > 1]
@@ -188,8 +183,8 @@ def estimates_chart(results: Any, part: str, metrics: list[str] | None = None, *
     est, lo, hi, n = (rows[c].astype(float).to_numpy() for c in ("estimate", "ci_low", "ci_high", "n"))
     df = pd.DataFrame({
         "metric": rows["metric"].to_numpy(),
-        "x": ((rows[x].astype(float) if numeric else rows[x].map(_key)).to_numpy() if x else part),
-        "series": (rows[others].apply(lambda col: col.map(_key)).agg(" | ".join, axis=1).to_numpy()
+        "x": ((rows[x].astype(float) if numeric else rows[x].map(show_text)).to_numpy() if x else part),
+        "series": (rows[others].apply(lambda col: col.map(show_text)).agg(" | ".join, axis=1).to_numpy()
                    if others else part),
         "estimate": est, "ci_low": _finite(lo), "ci_high": _finite(hi), "exact": _finite(rows["exact"]),
         "n": n.astype(int),
@@ -237,16 +232,16 @@ def compare_chart(results: Any, part: str, *, columns: int = 2) -> Any:
     if c.empty:
         raise KeyError(f"no comparisons for part {part!r}")
     dims = [d for d in results.dims(part) if d in c.columns and d != str(c["dimension"].iloc[0])]
-    dims = [d for d in dims if c[d].map(_key).nunique() > 1]
-    all_pairs = c["baseline"].map(_key).nunique() > 1  # [compare] pairs = "all": name both sides
+    dims = [d for d in dims if c[d].map(show_text).nunique() > 1]
+    all_pairs = c["baseline"].map(show_text).nunique() > 1  # [compare] pairs = "all": name both sides
 
     def pair(r: Any) -> str:
-        return f"{_key(r['variant'])} − {_key(r['baseline'])}" if all_pairs else _key(r["variant"])
+        return f"{show_text(r['variant'])} − {show_text(r['baseline'])}" if all_pairs else show_text(r["variant"])
 
     records = c.to_dict("records")
     df = pd.DataFrame({
         "metric": c["metric"].astype(str).to_numpy(),
-        "setting": [" | ".join([pair(r)] + [_key(r[d]) for d in dims]) for r in records],
+        "setting": [" | ".join([pair(r)] + [show_text(r[d]) for d in dims]) for r in records],
         "estimate": c["estimate"].astype(float).to_numpy(),
         "ci_low": _finite(c["ci_low"]), "ci_high": _finite(c["ci_high"]),
         "exact": _finite(c["exact"]), "n": c["n"].astype(int).to_numpy(),
@@ -396,7 +391,7 @@ def _cell_labels(results: Any, part: str) -> dict[int, str]:
     dims = results.dims(part)
     if not dims:
         return {int(c): part for c in rows["cell"]}
-    return {int(r["cell"]): " | ".join(_key(r[d]) for d in dims) for r in rows.to_dict("records")}
+    return {int(r["cell"]): " | ".join(show_text(r[d]) for d in dims) for r in rows.to_dict("records")}
 
 
 def chart_picture(chart: Any, *, scale: float = 1.25) -> bytes:

@@ -197,7 +197,7 @@ def comparison_sentences(results: Any, part: str) -> list[str]:
     def one(r: pd.Series) -> str:
         return format_interval(float(abs(r["estimate"])), *sorted((abs(r["ci_low"]), abs(r["ci_high"]))))
 
-    for _, gv in c.groupby([c["baseline"].map(_key), c["variant"].map(_key)], sort=False):
+    for _, gv in c.groupby([c["baseline"].map(show_text), c["variant"].map(show_text)], sort=False):
         first = gv.iloc[0]
         dim = str(first["dimension"])
         base = f"*{_txt(first['baseline'])}*" if dim == "case" else f"{safe_markdown(dim)} = {_txt(first['baseline'])}"
@@ -206,7 +206,7 @@ def comparison_sentences(results: Any, part: str) -> list[str]:
         n_of: dict[str, set[int]] = {"same": set(), "none": set()}
         for metric, g in gv.groupby("metric", sort=False):
             m = f"**{safe_markdown(str(metric))}**"
-            other = [d for d in dims if d != dim and g[d].map(_key).nunique() > 1]
+            other = [d for d in dims if d != dim and g[d].map(show_text).nunique() > 1]
             higher, lower = g[g["ci_low"] > 0], g[g["ci_high"] < 0]
             none = g[(g["ci_low"] <= 0) & (g["ci_high"] >= 0)]
             # every paired difference 0 where the trials vary (a correlation exists): the variant changed no trial's
@@ -241,11 +241,6 @@ def comparison_sentences(results: Any, part: str) -> list[str]:
                 said.append(f"{text} {', '.join(clauses[key])} at n = {n_txt} pairs")
         out.append(f"{var} against {base}: " + "; ".join(x for x in said if x) + ".")
     return out
-
-
-def _key(v: Any) -> str:
-    s = show_value(v)
-    return s if isinstance(s, str) else json.dumps(s)
 
 
 def _exact_agreement(results: Any, part: str) -> str | None:
