@@ -127,7 +127,8 @@ def metric_groups(results: Any, part: str, *, max_panels: int = MAX_PANELS) -> l
     """A part's metrics grouped for figures: by primary statistic (proportions share a 0-1 scale), in
     declared order (the metrics the part's ``findings`` key names first), each group cut into as few runs
     of at most ``max_panels`` as it needs, of even length (26 metrics: 13 + 13, not 24 + 2); items are
-    ``(metric, statistic)``."""
+    ``(metric, statistic)``. Where every metric fits one figure, the named metrics lead it, whatever their
+    statistic (``findings = ["turns", "won"]``: a mean, then a proportion), and the rest follow by statistic."""
     by_stat: dict[str, list[tuple[str, str]]] = {}
     lead, others = lead_metrics(results, part)
     for m in lead + others:
@@ -135,8 +136,9 @@ def metric_groups(results: Any, part: str, *, max_panels: int = MAX_PANELS) -> l
         by_stat.setdefault(st, []).append((m, st))
     groups = []
     total = sum(len(v) for v in by_stat.values())
-    if total <= max_panels:
-        return [[item for v in by_stat.values() for item in v]]
+    if total <= max_panels:  # one figure: the named metrics first, in the key's order, then the rest by statistic
+        first = [(m, results.primary_statistic(m, part=part)) for m in lead]
+        return [first + [item for v in by_stat.values() for item in v if item[0] not in lead]]
     for items in by_stat.values():
         size = math.ceil(len(items) / math.ceil(len(items) / max_panels))
         for i in range(0, len(items), size):

@@ -118,6 +118,12 @@ def test_findings_lead_with_the_metrics_a_part_names(tmp_path):
         assert g[:len(named)] == [m for m in chosen if m in g]
     assert sorted(m for g in groups for m in g) == sorted(metrics)
     assert [m for g in metric_groups(plain, "p") for m, _ in g][0] == metrics[0]
+    # one figure: the named metrics lead it whatever their statistic (a mean, then a proportion)
+    one = {"name": "one", "game": "godtear", "seed": 3, "n_trials": 200, "chunk_size": 200,
+           "parts": [{"name": "p", "task": "knockout", "grid": {"uses": [1, 2]},
+                      "findings": ["uses_to_knockout", "knockout"]}]}
+    res1 = gamesim.sweep(one, progress=False, cache_root=tmp_path / "d")
+    assert [m for m, _ in metric_groups(res1, "p")[0]] == ["uses_to_knockout", "knockout", "wounds"]
     # and so does the comparison chart, whose panels are in the estimates chart's order
     scenario["compare"] = {"baseline": {"advanced": False}}
     res = gamesim.sweep(scenario, progress=False, cache_root=tmp_path / "c")
