@@ -894,7 +894,8 @@ def _parse_part(where: str, at: str, rp: dict[str, Any], game: Game, fixed_all: 
                 j = i // per_case
                 src = f"{at}.grid.{exc.key}" if exc.key in grid else (
                     f"{at}.cases[{j}].{exc.key}" if cases and exc.key in cases[j].params else
-                    f"{at}.params.{exc.key}" if exc.key in own else f"params.{exc.key}"
+                    f"{at}.params.{exc.key}" if exc.key in own else f"params.{exc.key}" if exc.key in fixed_all
+                    else f"{exc.key} (the task's default, not set in the file)"  # a default another setting rules out
                 )
                 raise fail(src, exc.value, exc.allowed) from None
     return part

@@ -95,6 +95,16 @@ def test_a_case_that_fails_the_tasks_check_is_named_by_its_index(write_scenario)
     expect_error(write_scenario, body, "parts[0].cases[1].bag_total = 49, must be")
 
 
+def test_a_default_another_setting_rules_out_is_named_as_the_default(write_scenario):
+    """n_players = 3 swept with the shared bag's default schedule, which gives player 3 no session: the error
+    names the schedule as the task's default (the file never set it), not as 'params.schedule'."""
+    body = GOOD.replace('task = "schedule"', 'task = "shared"').replace(
+        "grid = { session_size = [1, 10], total_pulls = [20, 40, 60] }", "grid = { n_players = [2, 3] }")
+    msg = expect_error(write_scenario, body, "schedule (the task's default, not set in the file) = [[1, 10], [2, 1]], "
+                       "must be a session for every player 1..n_players = 3 (player 3 has none)")
+    assert "params.schedule" not in msg, msg
+
+
 def test_missing_compare_baseline_says_it_is_missing(write_scenario):
     """A [compare] table without baseline (easy to leave out with pairs = "all") reads "is missing", not
     "= None"."""

@@ -470,6 +470,10 @@ def _check_shared(params: Mapping[str, Any]) -> None:
             raise ParamError("schedule", sch, f"players numbered 1..n_players = {n}")
         if not 1 <= int(m) <= MAX_SESSION_PULLS:
             raise ParamError("schedule", sch, f"session sizes in 1..{MAX_SESSION_PULLS} (pulls)")
+    idle = sorted(set(range(1, n + 1)) - {int(p) for p, _ in sch})
+    if idle:  # a player who never pulls is a seat of the table that takes no part (n_players swept, schedule not)
+        raise ParamError("schedule", sch, f"a session for every player 1..n_players = {n} (player "
+                         f"{', '.join(map(str, idle))} has none)")
     rounds = check_int("n_rounds", params["n_rounds"], min=1, max=MAX_ROUNDS)
     if rounds * len(sch) > MAX_SESSIONS:
         raise ParamError("n_rounds", rounds, f"at most {MAX_SESSIONS} sessions in all (n_rounds x sessions per "

@@ -64,6 +64,7 @@ def test_registered_tasks_and_exact_keys() -> None:
     ("money", dict(objective="most"), "objective"),
     ("money", dict(one_session="no"), "one_session"),
     ("shared", dict(schedule=[[1, 10], [3, 1]]), "schedule"),
+    ("shared", dict(n_players=3), "schedule"),  # the default schedule gives player 3 no session
     ("shared", dict(n_players=5), "n_players"),
     ("shared", dict(n_rounds=10**6), "n_rounds"),
     ("shared", dict(stop_at_completion=1), "stop_at_completion"),
