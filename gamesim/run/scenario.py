@@ -57,7 +57,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from gamesim.core.registry import Game, Param, ParamError, Task, all_games
+from gamesim.core.registry import CheckFn, Game, Param, ParamError, Task, all_games
 from gamesim.core.tablecheck import check_keys, is_int_value, is_number_value
 
 __all__ = [
@@ -892,13 +892,41 @@ def _parse_part(where: str, at: str, rp: dict[str, Any], game: Game, fixed_all: 
                 task.check(cell)
             except ParamError as exc:
                 j = i // per_case
-                src = f"{at}.grid.{exc.key}" if exc.key in grid else (
-                    f"{at}.cases[{j}].{exc.key}" if cases and exc.key in cases[j].params else
-                    f"{at}.params.{exc.key}" if exc.key in own else f"params.{exc.key}" if exc.key in fixed_all
-                    else f"{exc.key} (the task's default, not set in the file)"  # a default another setting rules out
-                )
-                raise fail(src, exc.value, exc.allowed) from None
+                notes = []  # a default, or a fixed value, that a swept setting rules out: say so, and where
+                if exc.key in grid:
+                    src = f"{at}.grid.{exc.key}"
+                elif cases and exc.key in cases[j].params:
+                    src = f"{at}.cases[{j}].{exc.key}"
+                elif exc.key in own:
+                    src = f"{at}.params.{exc.key}"
+                elif exc.key in fixed_all:
+                    src = f"params.{exc.key}"
+                else:
+                    src = exc.key
+                    notes.append("the task's default, not set in the file")
+                swept = {k: v for k, v in part.labels()[i].items() if k not in (CASE, exc.key)}
+                if exc.key not in grid and swept and _ruled_out_in_some_cells(task.check, part.cells(), i, exc.key):
+                    notes.append("at " + ", ".join(f"{k} = {_toml_text(v)}" for k, v in swept.items()))
+                raise fail(src + (f" ({'; '.join(notes)})" if notes else ""), exc.value, exc.allowed) from None
     return part
+
+
+def _ruled_out_in_some_cells(check: CheckFn, cells: list[dict[str, Any]], failed: int, key: str) -> bool:
+    """Whether the value of ``key`` that failed ``check`` in cell ``failed`` passes in another cell with the
+    same value of ``key`` (another swept setting rules it out), so that the error should name the cell."""
+    value = cells[failed][key]
+    for i, cell in enumerate(cells):
+        other_value = cell.get(key)
+        if i == failed or other_value != value or isinstance(other_value, bool) != isinstance(value, bool):
+            continue
+        try:
+            check(cell)
+        except ParamError as other:
+            if other.key != key:
+                return True
+        else:
+            return True
+    return False
 
 
 def _parse_precision(where: str, raw: Mapping[str, Any], parts: list[Part], n_trials: int) -> Precision | None:

@@ -95,14 +95,20 @@ def test_a_case_that_fails_the_tasks_check_is_named_by_its_index(write_scenario)
     expect_error(write_scenario, body, "parts[0].cases[1].bag_total = 49, must be")
 
 
-def test_a_default_another_setting_rules_out_is_named_as_the_default(write_scenario):
+def test_a_default_another_setting_rules_out_is_named_as_the_default_at_its_cell(write_scenario):
     """n_players = 3 swept with the shared bag's default schedule, which gives player 3 no session: the error
-    names the schedule as the task's default (the file never set it), not as 'params.schedule'."""
+    names the schedule as the task's default (the file never set it), not as 'params.schedule', and the cell
+    that rules it out."""
     body = GOOD.replace('task = "schedule"', 'task = "shared"').replace(
         "grid = { session_size = [1, 10], total_pulls = [20, 40, 60] }", "grid = { n_players = [2, 3] }")
-    msg = expect_error(write_scenario, body, "schedule (the task's default, not set in the file) = [[1, 10], [2, 1]], "
-                       "must be a session for every player 1..n_players = 3 (player 3 has none)")
+    msg = expect_error(write_scenario, body, "schedule (the task's default, not set in the file; at n_players = 3) = "
+                       "[[1, 10], [2, 1]], must be a session for every player 1..n_players = 3 (player 3 has none)")
     assert "params.schedule" not in msg, msg
+    # a value the file fixes, ruled out in one cell of the grid: named where the file sets it, with the cell
+    body = ('game = "mech_arena"\nn_trials = 10\n[[parts]]\nname = "a"\ntask = "duel"\n'
+            'params = { start_distance = 2 }\ngrid = { max_distance = [3, 1] }\n')
+    expect_error(write_scenario, body, "parts[0].params.start_distance (at max_distance = 1) = 2, must be an integer "
+                 ">= 0 and <= 1")
 
 
 def test_missing_compare_baseline_says_it_is_missing(write_scenario):
