@@ -131,18 +131,16 @@ def metric_groups(results: Any, part: str, *, max_panels: int = MAX_PANELS) -> l
     statistic (``findings = ["turns", "won"]``: a mean, then a proportion), and the rest follow by statistic."""
     by_stat: dict[str, list[tuple[str, str]]] = {}
     lead, others = lead_metrics(results, part)
-    for m in lead + others:
-        st = results.primary_statistic(m, part=part)
-        by_stat.setdefault(st, []).append((m, st))
+    items = [(m, results.primary_statistic(m, part=part)) for m in lead + others]
+    for item in items:
+        by_stat.setdefault(item[1], []).append(item)
     groups = []
-    total = sum(len(v) for v in by_stat.values())
-    if total <= max_panels:  # one figure: the named metrics first, in the key's order, then the rest by statistic
-        first = [(m, results.primary_statistic(m, part=part)) for m in lead]
-        return [first + [item for v in by_stat.values() for item in v if item[0] not in lead]]
-    for items in by_stat.values():
-        size = math.ceil(len(items) / math.ceil(len(items) / max_panels))
-        for i in range(0, len(items), size):
-            groups.append(items[i:i + size])
+    if len(items) <= max_panels:  # one figure: the named metrics first, in the key's order, then the rest by statistic
+        return [items[:len(lead)] + [item for v in by_stat.values() for item in v if item[0] not in lead]]
+    for same_stat in by_stat.values():
+        size = math.ceil(len(same_stat) / math.ceil(len(same_stat) / max_panels))
+        for i in range(0, len(same_stat), size):
+            groups.append(same_stat[i:i + size])
     return groups
 
 

@@ -887,7 +887,8 @@ def _parse_part(where: str, at: str, rp: dict[str, Any], game: Game, fixed_all: 
     part = Part(pname, task, fixed, grid, part_trials, title, tuple(cases), pquestion, tuple(findings))
     if task.check is not None:
         per_case = math.prod(len(v) for v in grid.values())  # cells are in case order, then the grid's
-        for i, cell in enumerate(part.cells()):
+        cells = part.cells()
+        for i, cell in enumerate(cells):
             try:
                 task.check(cell)
             except ParamError as exc:
@@ -905,10 +906,15 @@ def _parse_part(where: str, at: str, rp: dict[str, Any], game: Game, fixed_all: 
                     src = exc.key
                     notes.append("the task's default, not set in the file")
                 swept = {k: v for k, v in part.labels()[i].items() if k not in (CASE, exc.key)}
-                if exc.key not in grid and swept and _ruled_out_in_some_cells(task.check, part.cells(), i, exc.key):
+                if exc.key not in grid and swept and _ruled_out_in_some_cells(task.check, cells, i, exc.key):
                     notes.append("at " + ", ".join(f"{k} = {_toml_text(v)}" for k, v in swept.items()))
                 raise fail(src + (f" ({'; '.join(notes)})" if notes else ""), exc.value, exc.allowed) from None
     return part
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    """Whether two values read from a scenario are the same setting: equal, and ``true`` never the same as ``1``."""
+    return bool(a == b) and isinstance(a, bool) == isinstance(b, bool)
 
 
 def _ruled_out_in_some_cells(check: CheckFn, cells: list[dict[str, Any]], failed: int, key: str) -> bool:
@@ -916,8 +922,7 @@ def _ruled_out_in_some_cells(check: CheckFn, cells: list[dict[str, Any]], failed
     same value of ``key`` (another swept setting rules it out), so that the error should name the cell."""
     value = cells[failed][key]
     for i, cell in enumerate(cells):
-        other_value = cell.get(key)
-        if i == failed or other_value != value or isinstance(other_value, bool) != isinstance(value, bool):
+        if i == failed or not _same_value(cell.get(key), value):
             continue
         try:
             check(cell)
@@ -1154,7 +1159,7 @@ def _parse_compare(where: str, rc: Any, parts: list[Part]) -> Compare | None:
     base = rc.get("baseline")
     # a swept value written as the baseline itself (baseline = "greedy" or 5): the message says how to name it
     named = [d for p in parts for d, vals in p.grid.items()
-             if not isinstance(base, (dict, list)) and any(v == base and type(v) is type(base) for v in vals)]
+             if not isinstance(base, (dict, list)) and any(_same_value(v, base) for v in vals)]
     hint = f" (to compare against that value write baseline = {{ {named[0]} = {_toml_text(base)} }})" if named else ""
     if isinstance(base, str):
         dimension, value = CASE, base
@@ -1179,7 +1184,7 @@ def _parse_compare(where: str, rc: Any, parts: list[Part]) -> Compare | None:
         )
     for p in having:
         values = p.dim_values()[dimension]
-        if not any(value == v and isinstance(value, bool) == isinstance(v, bool) for v in values):
+        if not any(_same_value(value, v) for v in values):
             raise ScenarioError(
                 f"{where}: compare.baseline = {_toml_text(base)}, must be one of the "
                 f"{'cases' if dimension == CASE else dimension + ' values'} of part {_toml_text(p.name)}: "

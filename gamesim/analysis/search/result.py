@@ -98,11 +98,11 @@ class SearchResult:
         if self.recommended is not None:
             return []
         out: list[tuple[Any, str, dict[str, Any]]] = []
+        measured = self.settings[self.settings["basis"].isin(["sampled", "exact"])]
         for c in self.target.constraints:
             lab = c.label
-            rows = self.settings[self.settings["basis"].isin(["sampled", "exact"])]
-            value = rows[f"{lab}: exact"].where(rows[f"{lab}: exact"].notna(), rows[f"{lab}: estimate"])
-            rows, value = rows[value.notna()], value[value.notna()]
+            value = measured[f"{lab}: exact"].where(measured[f"{lab}: exact"].notna(), measured[f"{lab}: estimate"])
+            rows, value = measured[value.notna()], value[value.notna()]
             if rows.empty:
                 continue
             if (value < c.low).all():
