@@ -7,6 +7,7 @@ the package.
 
 from __future__ import annotations
 
+import argparse
 import random
 import time
 from collections.abc import Callable, Iterable
@@ -14,7 +15,18 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["best_cpu", "build_scalar"]
+__all__ = ["best_cpu", "build_scalar", "positive_int"]
+
+
+def positive_int(text: str) -> int:
+    """An argparse ``type`` for counts such as ``--chunk``: an integer of at least 1, or a one-line usage error."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: must be an integer of at least 1") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value}: must be at least 1")
+    return value
 
 
 def best_cpu(fn: Callable[[], Any], repeat: int) -> float:

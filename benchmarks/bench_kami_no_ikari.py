@@ -31,7 +31,7 @@ from gamesim.games.kami_no_ikari.reference import reference_game
 from gamesim.games.kami_no_ikari.rules import HEIGHT_POINTS, SET_BONUS, KamiParams
 from gamesim.games.kami_no_ikari.sim import CHUNK_SIZE, simulate
 
-from _timing import best_cpu  # benchmarks/ is on sys.path when run as a script
+from _timing import best_cpu, positive_int  # benchmarks/ is on sys.path when run as a script
 
 try:
     import numba
@@ -181,11 +181,9 @@ def _numba_kernel():  # type: ignore[no-untyped-def]
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small workload (a few seconds)")
-    ap.add_argument("--chunk", type=int, default=CHUNK_SIZE,
+    ap.add_argument("--chunk", type=positive_int, default=CHUNK_SIZE,
                     help=f"games in lockstep in the vectorized simulator (default {CHUNK_SIZE}; the study's: 3000)")
     args = ap.parse_args(argv)
-    if args.chunk < 1:
-        ap.error(f"--chunk {args.chunk}: must be at least 1")
     n_vec = 4_000 if args.quick else 20_000
     n_ref = 100 if args.quick else 500
     n_nb = 4_000 if args.quick else 100_000

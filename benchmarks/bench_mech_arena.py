@@ -31,7 +31,7 @@ from gamesim.games.mech_arena.policies import RandomPolicy
 from gamesim.games.mech_arena.rules import MechParams
 from gamesim.games.mech_arena.sim import CHUNK_SIZE, simulate_ids, tables_for
 
-from _timing import best_cpu  # benchmarks/ is on sys.path when run as a script
+from _timing import best_cpu, positive_int  # benchmarks/ is on sys.path when run as a script
 
 _FIELDS = ("melee", "armour", "hp", "stun", "set_distance", "move", "ki", "protect")
 
@@ -293,11 +293,9 @@ def build(p: MechParams, tabs: dict, *, numba: bool):  # type: ignore[no-untyped
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small workload, one run each")
-    ap.add_argument("--chunk", type=int, default=CHUNK_SIZE,
+    ap.add_argument("--chunk", type=positive_int, default=CHUNK_SIZE,
                     help=f"games in lockstep in the vectorized engine (default {CHUNK_SIZE}, the study's chunk)")
     args = ap.parse_args(argv)
-    if args.chunk < 1:
-        ap.error(f"--chunk {args.chunk}: must be at least 1")
     rounds_vec, rounds_py, rounds_nb = (100, 5, 100) if args.quick else (500, 25, 500)
     repeat = 1 if args.quick else 5
     p = MechParams()

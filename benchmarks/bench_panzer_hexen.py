@@ -35,7 +35,7 @@ from gamesim.games.panzer_hexen.engine import tables_for
 from gamesim.games.panzer_hexen.rules import PanzerParams
 from gamesim.games.panzer_hexen.sim import CHUNK_SIZE, simulate
 
-from _timing import best_cpu, build_scalar  # benchmarks/ is on sys.path when run as a script
+from _timing import best_cpu, build_scalar, positive_int  # benchmarks/ is on sys.path when run as a script
 
 #: One scalar game loop (random players), executed twice: as plain Python and under numba.
 SOURCE = '''
@@ -382,10 +382,8 @@ build = partial(build_scalar, SOURCE, helpers=("cost_of", "best_equip", "draw_ca
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small workload, one run each")
-    ap.add_argument("--chunk", type=int, default=CHUNK_SIZE, help=f"games in lockstep (default {CHUNK_SIZE})")
+    ap.add_argument("--chunk", type=positive_int, default=CHUNK_SIZE, help=f"games in lockstep (default {CHUNK_SIZE})")
     a = ap.parse_args(argv)
-    if a.chunk < 1:
-        ap.error(f"--chunk {a.chunk}: must be at least 1")
     n = 2_000 if a.quick else 10_000
     n_py = 200 if a.quick else 1_000
     repeat = 1 if a.quick else 5

@@ -23,8 +23,9 @@ time of the main process and of the workers (counted once they have
 exited), their sum against the one-process run's CPU time ("CPU vs 1": the
 work that running in parallel adds), how busy the ``n_jobs`` cores were
 (that sum over wall time x ``n_jobs``), the speed-up, the median of the
-repeats' speed-ups and whether the tables are identical. Note the machine's load (``/proc/loadavg``, printed) next to the
-figures: on a shared machine the speed-up measures the load too.
+repeats' speed-ups and whether the tables are identical. Note the machine's
+load (``/proc/loadavg``, printed) next to the figures: on a shared machine
+the speed-up measures the load too.
 
 ``workers``: the sweeps of every built-in scenario (or those named), one after
 another in one pool of ``--n-jobs`` loky workers, as ``gamesim report`` runs
